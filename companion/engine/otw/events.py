@@ -1,0 +1,165 @@
+"""Events: what happened, for the bank feed, the screen and the LEDs. Frozen values."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+
+from companion.engine.game import Undone
+from companion.engine.ledger import LedgerEntry
+
+
+@dataclass(frozen=True, slots=True)
+class ContractTaken:
+    player: str
+    card: str
+
+
+@dataclass(frozen=True, slots=True)
+class TransportStarted:
+    player: str
+    marker: int
+    city: str
+    trucks: int
+
+
+@dataclass(frozen=True, slots=True)
+class TrucksJoined:
+    player: str
+    marker: int
+    city: str
+    trucks: int  # how many idle trucks joined (OTW-19)
+
+
+@dataclass(frozen=True, slots=True)
+class TransportMoved:
+    player: str
+    marker: int
+    route: tuple[str, ...]  # start, transshipment cities..., destination
+    trucks: int
+    steps: int
+
+
+@dataclass(frozen=True, slots=True)
+class ContractLoaded:
+    """The transport stood at the contract's start city with enough trucks (OTW-21)."""
+
+    player: str
+    marker: int
+    card: str
+
+
+@dataclass(frozen=True, slots=True)
+class ContractFulfilled:
+    player: str
+    marker: int
+    card: str
+    city: str
+    trucks: int  # become idle at ``city``
+
+
+@dataclass(frozen=True, slots=True)
+class MoneyBooked:
+    entry: LedgerEntry
+
+
+@dataclass(frozen=True, slots=True)
+class VictoryPoints:
+    player: str
+    vp: int
+    rule: str
+
+
+@dataclass(frozen=True, slots=True)
+class Built:
+    player: str
+    city: str
+    building: str
+    trucks: int  # new idle trucks placed there
+
+
+@dataclass(frozen=True, slots=True)
+class TransportCancelled:
+    player: str
+    marker: int
+    city: str
+    trucks: int
+
+
+@dataclass(frozen=True, slots=True)
+class EventDue:
+    """The strip is full: ``player`` must reveal the next event card (OTW-28)."""
+
+    player: str
+
+
+@dataclass(frozen=True, slots=True)
+class EventRevealed:
+    card: str
+    kind: str
+    time: int
+
+
+@dataclass(frozen=True, slots=True)
+class JamPlaced:
+    road: tuple[str, str]
+    moved_from: tuple[str, str] | None = None  # all 3 tokens were out: the oldest one moved
+
+
+@dataclass(frozen=True, slots=True)
+class LastRound:
+    round: int
+
+
+@dataclass(frozen=True, slots=True)
+class TurnEnded:
+    player: str
+
+
+@dataclass(frozen=True, slots=True)
+class TurnStarted:
+    player: str
+    round: int
+    steps: int
+
+
+@dataclass(frozen=True, slots=True)
+class GameEnded:
+    winners: tuple[str, ...]
+    reason: str
+
+
+Event = (
+    ContractTaken
+    | TransportStarted
+    | TrucksJoined
+    | TransportMoved
+    | ContractLoaded
+    | ContractFulfilled
+    | MoneyBooked
+    | VictoryPoints
+    | Built
+    | TransportCancelled
+    | EventDue
+    | EventRevealed
+    | JamPlaced
+    | LastRound
+    | TurnEnded
+    | TurnStarted
+    | GameEnded
+)
+
+
+def _snake(name: str) -> str:
+    return "".join("_" + c.lower() if c.isupper() else c for c in name).lstrip("_")
+
+
+def event_to_json(event: object) -> dict[str, object]:
+    """``{"type": "contract_taken", ...fields}``; tuples become lists."""
+    if isinstance(event, MoneyBooked):
+        return {"type": "money", **event.entry.to_json()}
+    if isinstance(event, Undone):
+        return {"type": "undone", "command": repr(event.command), "reversals": event.reversals}
+    out: dict[str, object] = {"type": _snake(type(event).__name__)}
+    for key, value in asdict(event).items():
+        out[key] = list(value) if isinstance(value, tuple) else value
+    return out
