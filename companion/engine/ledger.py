@@ -36,12 +36,21 @@ class LedgerEntry:
         return out
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Ledger:
     """An immutable ledger; ``append`` returns a new one sharing this one's entries."""
 
     last: LedgerEntry | None = None
     previous: Ledger | None = None
+
+    def __eq__(self, other: object) -> bool:
+        # Iterative: the default dataclass comparison would recurse once per entry.
+        if not isinstance(other, Ledger):
+            return NotImplemented
+        return self is other or (self.size == other.size and self.entries() == other.entries())
+
+    def __hash__(self) -> int:
+        return hash(self.last)
 
     @property
     def size(self) -> int:

@@ -54,7 +54,8 @@ def reachable(state: GameState, player: str, start: str, trucks: int, steps_left
         return _reachable_unit_cost(state, player, start, trucks, steps_left)
     # House rule variant: a jammed road may sit inside a chain and costs one extra step.
     best: dict[str, Route] = {}
-    heap: list[tuple[int, int, tuple[str, ...]]] = [(0, 0, (start,))]
+    # Cost of a route = the action's one step + one extra step per jammed road on it.
+    heap: list[tuple[int, int, tuple[str, ...]]] = [(1, 0, (start,))]
     settled: set[str] = set()
     while heap:
         steps, _roads, cities = heapq.heappop(heap)
@@ -69,10 +70,10 @@ def reachable(state: GameState, player: str, start: str, trucks: int, steps_left
         for nxt in neighbours[here]:
             if nxt in settled or nxt == start:
                 continue
-            cost = steps + (2 if ((here, nxt) if here < nxt else (nxt, here)) in jams else 1)
+            cost = steps + (1 if ((here, nxt) if here < nxt else (nxt, here)) in jams else 0)
             if cost <= steps_left:
                 heapq.heappush(heap, (cost, len(cities), (*cities, nxt)))
-    return {c: Route(r.cities, max(1, r.steps)) for c, r in best.items()}
+    return best
 
 
 def _reachable_unit_cost(state: GameState, player: str, start: str, trucks: int, steps_left: int) -> dict[str, Route]:

@@ -1,0 +1,26 @@
+"""Shared test set-up: a headless screen, and an unexpected ERROR log fails the test (style point 15)."""
+
+from __future__ import annotations
+
+import logging
+import os
+
+import pytest
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+
+
+@pytest.fixture(autouse=True)
+def _fail_on_error_logs(caplog: pytest.LogCaptureFixture, request: pytest.FixtureRequest) -> object:
+    caplog.set_level(logging.WARNING)
+    yield
+    if request.node.get_closest_marker("allow_error_logs"):
+        return
+    errors = [r for r in caplog.get_records("call") if r.levelno >= logging.ERROR]
+    assert not errors, f"unexpected ERROR log: {errors[0].getMessage()}"
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "allow_error_logs: the test expects ERROR log records")
