@@ -14,6 +14,7 @@ from companion.engine.otw.rules import (
     build_cost,
     check_contract_available,
     fulfilling_transport,
+    taken_by_tier,
 )
 from companion.engine.otw.state import MARKERS_PER_PLAYER, Building, GameState
 
@@ -96,11 +97,12 @@ def legal_builds(state: GameState, colour: str) -> tuple[Build | Expand, ...]:
 def takeable_contracts(state: GameState) -> tuple[ContractCard, ...]:
     """Cards a "take a contract" may be now (OTW-4, OTW-9)."""
     out = []
+    taken = taken_by_tier(state)
     for card in state.config.deck.contracts:
         if card.id in state.used_contracts:
             continue
         try:
-            check_contract_available(state, card)
+            check_contract_available(state, card, taken)
         except IllegalAction:
             continue
         out.append(card)

@@ -32,7 +32,6 @@ from companion.engine.otw.state import (
     JAM_TOKENS,
     MARKERS_PER_PLAYER,
     OFFER_SIZE,
-    REMOVED_CONTRACTS,
     Building,
     GameState,
     PlayerState,
@@ -123,11 +122,11 @@ def _book(state: GameState, events: list[ev.Event], **entry: object) -> GameStat
     ledger = state.ledger.append(**entry)  # type: ignore[arg-type]
     assert ledger.last is not None
     events.append(ev.MoneyBooked(ledger.last))
-    return replace(state, ledger=ledger)
+    return state.evolve(ledger=ledger)
 
 
 def _spend_steps(state: GameState, steps: int, events: list[ev.Event]) -> GameState:
-    state = replace(state, turn=replace(state.turn, steps_used=state.turn.steps_used + steps))
+    state = state.evolve(turn=replace(state.turn, steps_used=state.turn.steps_used + steps))
     return _maybe_end_turn(state, events)
 
 
@@ -145,13 +144,13 @@ def _end_turn(state: GameState, events: list[ev.Event]) -> Outcome:
     if state.last_round is not None and seat == n - 1 and rnd >= state.last_round:
         return _finish(state, events, "the last round is over (OTW-31)")
     nxt = (seat + 1) % n
-    state = replace(state, turn=Turn(nxt, rnd + 1 if nxt == 0 else rnd, 0))
+    state = state.evolve(turn=Turn(nxt, rnd + 1 if nxt == 0 else rnd, 0))
     events.append(ev.TurnStarted(state.players[nxt].colour, state.turn.round, state.steps_per_turn()))
     return state, events
 
 
 def _finish(state: GameState, events: list[ev.Event], reason: str) -> Outcome:
-    state = replace(state, finished=True)
+    state = state.evolve(finished=True)
     events.append(ev.GameEnded(winners(state), reason))
     return state, events
 
@@ -171,36 +170,37 @@ def _take_contract(state: GameState, seat: int, cmd: TakeContract) -> Outcome:
     events: list[ev.Event] = [ev.ContractTaken(player.colour, card.id)]
     transports = tuple(_load(t, card, player.colour, events) if t.city == card.origin else t for t in player.transports)
     player = replace(player, contracts=(*player.contracts, card.id), transports=transports)
-    state = replace(
-        state,
+    state = state.evolve(
         players=_with_player(state, seat, player),
         used_contracts=state.used_contracts | {card.id},
     )
     return _spend_steps(state, 1, events), events
 
 
-def _in_play(state: GameState, tier: Tier) -> int:
-    total = sum(1 for c in state.config.deck.contracts if c.tier is tier)
-    return max(0, total - REMOVED_CONTRACTS[state.config.player_count][tier])
-
-
-def _taken(state: GameState, tier: Tier) -> int:
+def taken_by_tier(state: GameState) -> dict[Tier, int]:
     config = state.config
-    return sum(1 for cid in state.used_contracts if (c := config.contract(cid)) is not None and c.tier is tier)
+    taken = dict.fromkeys(Tier, 0)
+    for cid in state.used_contracts:
+        card = config.contract(cid)
+        if card is not None:
+            taken[card.tier] += 1
+    return taken
 
 
-def check_contract_available(state: GameState, card: ContractCard) -> None:
+def check_contract_available(state: GameState, card: ContractCard, taken: dict[Tier, int] | None = None) -> None:
+    """OTW-4 (and OTW-5 with the tier_order house rule): may ``card`` be taken now?"""
     n = state.config.player_count
-    in_play = _in_play(state, card.tier)
-    if _taken(state, card.tier) >= in_play:
+    in_play = state.config.contracts_in_play
+    taken = taken_by_tier(state) if taken is None else taken
+    if taken[card.tier] >= in_play[card.tier]:
         raise IllegalAction(
             "OTW-4",
-            f"all {in_play} {card.tier.value} contracts of a {n}-player game are taken; "
+            f"all {in_play[card.tier]} {card.tier.value} contracts of a {n}-player game are taken; "
             f"{card.id} must be one returned to the box",
         )
     if state.config.rules.contract_offer is ContractOffer.TIER_ORDER:
         lower = TIER_ORDER[: TIER_ORDER.index(card.tier)]
-        remaining = sum(_in_play(state, t) - _taken(state, t) for t in lower)
+        remaining = sum(in_play[t] - taken[t] for t in lower)
         if remaining > OFFER_SIZE[n]:
             raise IllegalAction(
                 "OTW-5",
@@ -299,7 +299,7 @@ def _move(state: GameState, seat: int, cmd: Move) -> Outcome:
     transports = tuple(
         sorted((*[t for t in player.transports if t.marker != cmd.marker], transport), key=lambda t: t.marker)
     )
-    state = replace(state, idle=idle, players=_with_player(state, seat, replace(player, transports=transports)))
+    state = state.evolve(idle=idle, players=_with_player(state, seat, replace(player, transports=transports)))
     return _spend_steps(state, route.steps, events), events
 
 
@@ -360,8 +360,7 @@ def _fulfil(state: GameState, seat: int, cmd: Fulfil) -> Outcome:
         modifier = event.id
         reason += f", event {event.id} {'+' if delta >= 0 else '−'}{money(abs(delta))}"
     player = replace(player, money=player.money + pay)
-    state = replace(
-        state,
+    state = state.evolve(
         players=_with_player(state, seat, player),
         idle=_set(state.idle, i, state.idle[i] + transport.trucks),
         strip=(*state.strip, card.id),
@@ -374,7 +373,7 @@ def _fulfil(state: GameState, seat: int, cmd: Fulfil) -> Outcome:
     if len(state.strip) >= state.config.strip_size:
         if state.last_round is not None:
             return _finish(state, events, "a contract filled the strip in the last round (OTW-32)")
-        state = replace(state, awaiting_event=True)
+        state = state.evolve(awaiting_event=True)
         events.append(ev.EventDue(player.colour))
     return _spend_steps(state, steps, events), events
 
@@ -423,8 +422,7 @@ def _build(state: GameState, seat: int, cmd: Build) -> Outcome:
     _need_steps(state, 1, f"building {what}")
     events: list[ev.Event] = [ev.Built(player.colour, cmd.city, kind.value, trucks)]
     player = replace(player, money=player.money - cost, vp=player.vp + BUILD_VP[kind])
-    state = replace(
-        state,
+    state = state.evolve(
         players=_with_player(state, seat, player),
         buildings=_set(state.buildings, i, kind),
         builders=_set(state.builders, i, player.colour),
@@ -456,8 +454,7 @@ def _expand(state: GameState, seat: int, cmd: Expand) -> Outcome:
     _need_steps(state, 1, "expanding")
     events: list[ev.Event] = [ev.Built(player.colour, cmd.city, Building.LOGISTICS_CENTRE.value, EXPAND_TRUCKS)]
     player = replace(player, money=player.money - cost, vp=player.vp + EXPAND_VP)
-    state = replace(
-        state,
+    state = state.evolve(
         players=_with_player(state, seat, player),
         buildings=_set(state.buildings, i, Building.LOGISTICS_CENTRE),
         builders=_set(state.builders, i, player.colour),
@@ -484,8 +481,7 @@ def _cancel(state: GameState, seat: int, cmd: Cancel) -> Outcome:
     i = state.board.index[transport.city]
     events: list[ev.Event] = [ev.TransportCancelled(player.colour, cmd.marker, transport.city, transport.trucks)]
     player = replace(player, transports=tuple(t for t in player.transports if t.marker != cmd.marker))
-    state = replace(
-        state,
+    state = state.evolve(
         players=_with_player(state, seat, player),
         idle=_set(state.idle, i, state.idle[i] + transport.trucks),
     )
@@ -516,8 +512,7 @@ def _reveal_event(state: GameState, cmd: RevealEvent) -> Outcome:
             moved = jams[0] if len(jams) >= JAM_TOKENS else None
             jams = (*(jams[1:] if moved else jams), road)
             events.append(ev.JamPlaced(road, moved))
-    state = replace(
-        state,
+    state = state.evolve(
         event=card.id,
         revealed=(*state.revealed, card.id),
         time=time,
@@ -526,7 +521,7 @@ def _reveal_event(state: GameState, cmd: RevealEvent) -> Outcome:
         awaiting_event=False,
     )
     if state.last_round is None and time >= state.config.time_end:
-        state = replace(state, last_round=state.turn.round)
+        state = state.evolve(last_round=state.turn.round)
         events.append(ev.LastRound(state.turn.round))
     return _maybe_end_turn(state, events), events
 

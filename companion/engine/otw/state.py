@@ -6,7 +6,8 @@ instead of dictionaries; the JSON view (``serialize.py``) maps them back to name
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
+from functools import cached_property
 from enum import StrEnum
 
 from companion.engine.board import Board
@@ -72,6 +73,12 @@ class GameConfig:
     @property
     def strip_size(self) -> int:
         return STRIP_SIZE[self.player_count]
+
+    @cached_property
+    def contracts_in_play(self) -> dict[Tier, int]:
+        """OTW-4: how many cards of each tier a game of this player count uses."""
+        removed = REMOVED_CONTRACTS[self.player_count]
+        return {t: max(0, sum(1 for c in self.deck.contracts if c.tier is t) - removed[t]) for t in Tier}
 
     def seat_of(self, colour: str) -> int | None:
         try:
@@ -146,6 +153,13 @@ class GameState:
     finished: bool
     ledger: Ledger
 
+    def evolve(self, **changes: object) -> GameState:
+        """``dataclasses.replace`` without its per-call introspection (the playout hot path)."""
+        new = object.__new__(GameState)
+        for name in _STATE_FIELDS:
+            object.__setattr__(new, name, changes[name] if name in changes else getattr(self, name))
+        return new
+
     # -- derived views -------------------------------------------------------------------
     @property
     def board(self) -> Board:
@@ -184,6 +198,9 @@ class GameState:
 
     def trucks_on_road(self) -> int:
         return sum(t.trucks for p in self.players for t in p.transports)
+
+
+_STATE_FIELDS = tuple(f.name for f in fields(GameState))
 
 
 def initial_state(config: GameConfig) -> GameState:
