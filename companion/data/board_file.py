@@ -28,9 +28,11 @@ def parse_board(source: SourceFile) -> tuple[Board, list[Problem]]:
     problems: list[Problem] = []
     data = source.data or {}
     header = table_reader(source, problems, data, "board")
-    name = header.string("name") or "?"
-    game = header.string("game") or "?"
-    header.unknown_keys(("name", "game"))
+    name = game = "?"
+    if isinstance(data.get("board"), dict):
+        name = header.string("name") or name
+        game = header.string("game") or game
+        header.unknown_keys(("name", "game"))
 
     cities = _cities(source, problems, data)
     known = {c.name for c in cities}

@@ -88,7 +88,10 @@ def inspect_files(paths: Sequence[Path | str]) -> CheckResult:
 
     deck_board: Board | None = boards[0] if boards else None
     is_reference = False
-    if deck_sources and not boards:
+    unparsed = any(source.data is None for source in sources)
+    if deck_sources and not boards and not unparsed:
+        # No board given: the reference board. (If a file could not be parsed it may be the board
+        # meant, and checking against the reference would only add noise.)
         deck_board, _ = parse_board(SourceFile.read(REFERENCE_BOARD))
         is_reference = True
     if deck_sources and len(boards) > 1:

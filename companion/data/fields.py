@@ -51,7 +51,7 @@ class TableReader:
     def string(self, key: str, required: bool = True) -> str | None:
         if key not in self.values:
             if required:
-                self.problem(None, f"missing {key!r}")
+                self.problem(key, f"missing {key!r}")
             return None
         value = self.values[key]
         if not isinstance(value, str) or not value.strip():
@@ -66,7 +66,7 @@ class TableReader:
     def integer(self, key: str, minimum: int, default: int | None = None, multiple: int = 1) -> int | None:
         if key not in self.values:
             if default is None:
-                self.problem(None, f"missing {key!r}")
+                self.problem(key, f"missing {key!r}")
             return default
         value = self.values[key]
         if isinstance(value, bool) or not isinstance(value, int):
@@ -83,7 +83,7 @@ class TableReader:
     def fraction(self, key: str) -> float | None:
         """A number in 0..1 (a position on the printed map)."""
         if key not in self.values:
-            self.problem(None, f"missing {key!r}")
+            self.problem(key, f"missing {key!r}")
             return None
         value = self.values[key]
         if isinstance(value, bool) or not isinstance(value, int | float):
@@ -97,7 +97,7 @@ class TableReader:
     def city_list(self, key: str, length: int | None = None) -> list[str] | None:
         """A list of city names (NFC), exactly ``length`` long if given."""
         if key not in self.values:
-            self.problem(None, f"missing {key!r}")
+            self.problem(key, f"missing {key!r}")
             return None
         value = self.values[key]
         if not isinstance(value, list) or not all(isinstance(v, str) and v.strip() for v in value):
