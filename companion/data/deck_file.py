@@ -52,7 +52,7 @@ def _contract(reader: TableReader, board: Board | None) -> ContractCard | None:
         reader.problem("to", f"a contract must go to another city, not from {origin!r} to itself")
     if tier is not None and distance is not None and distance not in TIER_DISTANCES[tier]:
         allowed = " or ".join(str(d) for d in TIER_DISTANCES[tier])
-        reader.problem("distance", f"a {tier} contract has distance {allowed} (OTW-13), not {distance}")
+        reader.problem("distance", f"{tier} contracts have distance {allowed} (OTW-13), not {distance}")
     if board is not None:
         for key, city in (("from", origin), ("to", destination)):
             if city is not None and city not in board.index:
@@ -112,11 +112,11 @@ def _event(reader: TableReader, board: Board | None) -> EventCard | None:
         value = reader.integer("amount", minimum=1, multiple=MONEY_UNIT)
         amount = value or 0
     elif kind is not None and "amount" in reader.values:
-        reader.problem("amount", f"a {kind} event has no amount (only bonus, malus and cheaper_build do)")
+        reader.problem("amount", f"{kind} events have no amount (only bonus, malus and cheaper_build do)")
     if kind is EventKind.TRAFFIC_JAM:
         road = _jam_road(reader, board)
     elif kind is not None and "road" in reader.values:
-        reader.problem("road", f"a {kind} event has no road (only traffic_jam does)")
+        reader.problem("road", f"{kind} events have no road (only traffic_jam does)")
     if len(reader.problems) > before:
         return None
     assert card_id is not None and kind is not None

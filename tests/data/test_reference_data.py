@@ -150,11 +150,11 @@ def _expected_pay(card: ContractCard) -> int:
 
 
 def test_reference_payout_scale(deck: Deck) -> None:
-    """docs/data.md: pay = 500 x (distance + trucks - 1); vp = trucks - 2 on 3-4 truck professionals."""
+    """docs/data.md: pay = 500 x (distance + trucks - 1); vp = trucks - 2 on distance-5, 3-4 truck cards."""
     for card in deck.contracts:
         assert 1 <= card.trucks <= 4
         assert card.pay == _expected_pay(card), card
-        expected_vp = max(0, card.trucks - 2) if card.tier is Tier.PROFESSIONAL else 0
+        expected_vp = max(0, card.trucks - 2) if card.distance == 5 else 0
         assert card.vp == expected_vp, card
     assert any(card.vp for card in deck.contracts)
 
