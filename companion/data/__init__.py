@@ -20,10 +20,11 @@ from companion.data.check import (
     REFERENCE_FILES,
     CheckResult,
     check_files,
+    duplicate_ids_across,
     inspect_files,
     unknown_sections,
 )
-from companion.data.deck_file import card_ids, parse_contracts, parse_events
+from companion.data.deck_file import parse_contracts, parse_events
 from companion.data.problems import DataFileError, Problem
 from companion.data.source import SourceFile
 from companion.engine.board import Board
@@ -83,23 +84,7 @@ def load_deck(
     """Contracts and events as one Deck; card ids must be unique across both files."""
     contracts = load_contracts(contracts_path, board=board)
     events = load_events(events_path, board=board)
-    seen: dict[str, str] = {}
-    problems: list[Problem] = []
-    for path, section in ((contracts_path, "contracts"), (events_path, "events")):
-        source = SourceFile.read(path)
-        for found_section, n, card_id in card_ids(source.data or {}):
-            if found_section != section:
-                continue
-            if card_id in seen and seen[card_id] != section:
-                problems.append(
-                    Problem(
-                        source.label,
-                        source.locate(section, "id", n),
-                        f"{section}[{n}].id",
-                        f"duplicate card id {card_id!r}, already used by a card in {seen[card_id]}",
-                    )
-                )
-            seen.setdefault(card_id, section)
+    problems = duplicate_ids_across([SourceFile.read(contracts_path), SourceFile.read(events_path)])
     _raise_if(problems)
     return Deck(contracts, events)
 

@@ -118,7 +118,7 @@ def inspect_files(paths: Sequence[Path | str]) -> CheckResult:
             found_events, found = parse_events(source, deck_board)
             events.extend(found_events)
             problems.extend(found)
-    problems.extend(_duplicate_ids_across(deck_sources))
+    problems.extend(duplicate_ids_across(deck_sources))
 
     order = {source.label: n for n, source in enumerate(sources)}
     problems.sort(key=lambda p: (order.get(p.file, len(order)), p.line))
@@ -144,7 +144,7 @@ def unknown_sections(source: SourceFile) -> list[Problem]:
     ]
 
 
-def _duplicate_ids_across(sources: Sequence[SourceFile]) -> list[Problem]:
+def duplicate_ids_across(sources: Sequence[SourceFile]) -> list[Problem]:
     """A card id used in two files, or by a contract and an event (within one section: see the parsers)."""
     problems: list[Problem] = []
     first: dict[str, tuple[str, str]] = {}
