@@ -1,0 +1,51 @@
+"""``companion board check [FILE...]``: validate board, contracts and events files together."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from companion.data import REFERENCE_FILES, inspect_files
+
+EXIT_OK = 0
+EXIT_PROBLEMS = 1
+EXIT_USAGE = 2
+
+
+def register(subparsers: argparse._SubParsersAction[Any]) -> None:
+    """Add ``board`` and its sub-commands to the ``companion`` command."""
+    board = subparsers.add_parser("board", help="check board and card data files")
+    board.set_defaults(handler=lambda _args: _usage(board))
+    actions = board.add_subparsers(dest="board_command", metavar="ACTION")
+    check = actions.add_parser(
+        "check",
+        help="validate board, contracts and events files",
+        description=(
+            "Validate board, contracts and events TOML files together, in any order; each file's kind "
+            "is found from its content. Contracts and events are checked against the board given, or "
+            "the reference board. With no FILE, check the reference data."
+        ),
+    )
+    check.add_argument("files", nargs="*", type=Path, metavar="FILE", help="a .toml data file")
+    check.set_defaults(handler=run_check)
+
+
+def run_check(args: argparse.Namespace) -> int:
+    """Print each problem as ``file:line: field: message``; exit 1 if there are any."""
+    files: list[Path] = list(args.files) or list(REFERENCE_FILES)
+    result = inspect_files(files)
+    for problem in result.problems:
+        print(problem)
+    if result.problems:
+        count = len(result.problems)
+        print(f"{count} problem{'s' if count != 1 else ''} found", file=sys.stderr)
+        return EXIT_PROBLEMS
+    print(result.summary())
+    return EXIT_OK
+
+
+def _usage(parser: argparse.ArgumentParser) -> int:
+    parser.print_usage(sys.stderr)
+    return EXIT_USAGE
