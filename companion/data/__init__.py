@@ -57,9 +57,7 @@ def load_board(path: Path | str = REFERENCE_BOARD) -> Board:
     return board
 
 
-def load_contracts(
-    path: Path | str = REFERENCE_CONTRACTS, *, board: Board | None = None
-) -> tuple[ContractCard, ...]:
+def load_contracts(path: Path | str = REFERENCE_CONTRACTS, *, board: Board | None = None) -> tuple[ContractCard, ...]:
     """The contract cards in ``path``. With ``board``, their cities and distances must fit it (OTW-12)."""
     source = _read(path)
     cards, problems = parse_contracts(source, board)

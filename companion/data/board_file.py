@@ -49,8 +49,7 @@ def parse_board(source: SourceFile) -> tuple[Board, list[Problem]]:
                 source.label,
                 line,
                 "roads",
-                f"the map is not connected: {len(cut_off)} cities cannot be reached from "
-                f"{cities[0].name} ({shown})",
+                f"the map is not connected: {len(cut_off)} cities cannot be reached from {cities[0].name} ({shown})",
             )
         )
     return board, problems

@@ -122,9 +122,7 @@ def inspect_files(paths: Sequence[Path | str]) -> CheckResult:
 
     order = {source.label: n for n, source in enumerate(sources)}
     problems.sort(key=lambda p: (order.get(p.file, len(order)), p.line))
-    return CheckResult(
-        tuple(problems), tuple(boards), tuple(contracts), tuple(events), deck_board, is_reference
-    )
+    return CheckResult(tuple(problems), tuple(boards), tuple(contracts), tuple(events), deck_board, is_reference)
 
 
 def check_files(paths: Sequence[Path | str]) -> list[Problem]:
@@ -136,9 +134,7 @@ def unknown_sections(source: SourceFile) -> list[Problem]:
     """A top-level key that is not a known section (a typo such as ``[[contract]]``)."""
     expected = ", ".join(SECTIONS)
     return [
-        Problem(
-            source.label, source.locate(key), key, f"unknown top-level key {key!r} (expected: {expected})"
-        )
+        Problem(source.label, source.locate(key), key, f"unknown top-level key {key!r} (expected: {expected})")
         for key in (source.data or {})
         if key not in SECTIONS
     ]

@@ -18,9 +18,7 @@ E = TypeVar("E", Tier, EventKind)
 KINDS_WITH_AMOUNT = frozenset({EventKind.BONUS, EventKind.MALUS, EventKind.CHEAPER_BUILD})
 
 
-def parse_contracts(
-    source: SourceFile, board: Board | None = None
-) -> tuple[list[ContractCard], list[Problem]]:
+def parse_contracts(source: SourceFile, board: Board | None = None) -> tuple[list[ContractCard], list[Problem]]:
     """The contract cards in ``source``. With ``board``, cities and distances are checked against it."""
     problems: list[Problem] = []
     cards: list[ContractCard] = []
@@ -67,9 +65,7 @@ def _contract(reader: TableReader, board: Board | None) -> ContractCard | None:
         ):
             shortest = board.distance(origin, destination)
             if shortest is None:
-                reader.problem(
-                    "distance", f"no road path from {origin} to {destination} on board {board.name!r}"
-                )
+                reader.problem("distance", f"no road path from {origin} to {destination} on board {board.name!r}")
             elif shortest != distance:
                 reader.problem(
                     "distance",

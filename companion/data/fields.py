@@ -119,9 +119,7 @@ def table_reader(source: SourceFile, problems: list[Problem], data: dict[str, An
     return TableReader(source, problems, key, values)
 
 
-def array_readers(
-    source: SourceFile, problems: list[Problem], data: dict[str, Any], key: str
-) -> list[TableReader]:
+def array_readers(source: SourceFile, problems: list[Problem], data: dict[str, Any], key: str) -> list[TableReader]:
     """One reader per ``[[key]]`` block; a missing or malformed array is a Problem."""
     items = data.get(key)
     if items is None:

@@ -72,9 +72,7 @@ class SourceFile:
             source.problems.append(Problem(label, line, "syntax", f"TOML syntax error: {message}"))
         return source
 
-    def locate(
-        self, table: str, key: str | None = None, occurrence: int = 1, needle: str | None = None
-    ) -> int:
+    def locate(self, table: str, key: str | None = None, occurrence: int = 1, needle: str | None = None) -> int:
         """The line of ``key`` in the ``occurrence``-th block of ``table`` (``""``: the top level).
 
         With ``needle``, the first line from the key's line on (within the block) that contains

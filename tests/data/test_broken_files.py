@@ -28,9 +28,7 @@ def line_of(text: str, needle: str, occurrence: int = 1) -> int:
     return hits[occurrence - 1]
 
 
-def write_set(
-    write: WriteFile, kind: str, old: str, new: str, prefix: str = "small"
-) -> tuple[list[Path], Path, str]:
+def write_set(write: WriteFile, kind: str, old: str, new: str, prefix: str = "small") -> tuple[list[Path], Path, str]:
     """The small data set with ``old`` replaced by ``new`` in the ``kind`` file."""
     assert old in TEXTS[kind], old
     paths = {}

@@ -32,9 +32,7 @@ def test_check_files_in_any_order(write: WriteFile, capsys: pytest.CaptureFixtur
     assert capsys.readouterr().out.strip() == "ok: 10 cities, 9 roads, 3 contracts, 3 events"
 
 
-def test_check_reports_file_line_field_and_fails(
-    write: WriteFile, capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_check_reports_file_line_field_and_fails(write: WriteFile, capsys: pytest.CaptureFixture[str]) -> None:
     board = write("b.toml", SMALL_BOARD)
     contracts = write("c.toml", SMALL_CONTRACTS.replace("distance = 5", "distance = 4"))
     assert run(["board", "check", str(board), str(contracts)]) == 1

@@ -78,5 +78,19 @@ class RevealEvent:
     card: str
 
 
+__all__ = [
+    "Build",
+    "Cancel",
+    "Command",
+    "Expand",
+    "Fulfil",
+    "Move",
+    "Pass",
+    "PlayerCommand",
+    "RevealEvent",
+    "TakeContract",
+    "Undo",
+]
+
 PlayerCommand = TakeContract | Move | Fulfil | Build | Expand | Cancel | Pass
 Command = PlayerCommand | RevealEvent | Undo

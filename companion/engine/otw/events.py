@@ -160,6 +160,6 @@ def event_to_json(event: object) -> dict[str, object]:
     if isinstance(event, Undone):
         return {"type": "undone", "command": repr(event.command), "reversals": event.reversals}
     out: dict[str, object] = {"type": _snake(type(event).__name__)}
-    for key, value in asdict(event).items():
+    for key, value in asdict(event).items():  # type: ignore[call-overload]
         out[key] = list(value) if isinstance(value, tuple) else value
     return out

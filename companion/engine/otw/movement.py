@@ -9,6 +9,7 @@ from __future__ import annotations
 import heapq
 import itertools
 from collections import deque
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from companion.engine.otw.state import GameState
@@ -38,14 +39,24 @@ def can_transship(state: GameState, city: str, trucks: int, player: str) -> bool
     return True
 
 
-def reachable(state: GameState, player: str, start: str, trucks: int, steps_left: int) -> dict[str, Route]:
+def reachable(state: GameState, player: str, start: str, trucks: int, steps_left: int) -> Mapping[str, Route]:
     """Every city a transport of ``trucks`` trucks at ``start`` can reach in one action.
 
     Routes use the fewest steps, then the fewest roads; ties break by city name so the answer is
     deterministic. With the default house rules a jammed road is a move of its own, costing 2 steps.
+    The answer is cached on the (immutable) state: treat it as read-only.
     """
     if steps_left < 1:
         return {}
+    memo = state.memo()
+    key = ("reachable", player, start, trucks, steps_left)
+    cached = memo.get(key)
+    if cached is None:
+        cached = memo[key] = _reachable(state, player, start, trucks, steps_left)
+    return cached  # type: ignore[return-value]
+
+
+def _reachable(state: GameState, player: str, start: str, trucks: int, steps_left: int) -> dict[str, Route]:
     board = state.board
     neighbours = board.neighbours
     jams = state.jams

@@ -9,6 +9,7 @@ from a ``random.Random`` it is given (so a seed replays the same game).
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from companion.engine.cards import ContractCard
@@ -66,7 +67,7 @@ def choose_command(state: GameState, rng: random.Random) -> Command:
     return Pass(colour)
 
 
-def _closest(state: GameState, options: dict[str, Route], target: str, rng: random.Random) -> str:
+def _closest(state: GameState, options: Mapping[str, Route], target: str, rng: random.Random) -> str:
     board = state.board
     return min(options, key=lambda c: (board.distance(c, target) or 0, rng.random()))
 

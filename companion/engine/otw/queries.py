@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 
 from companion.engine.cards import ContractCard
 from companion.engine.errors import IllegalAction
@@ -19,7 +19,7 @@ from companion.engine.otw.rules import (
 from companion.engine.otw.state import MARKERS_PER_PLAYER, Building, GameState
 
 
-def reachable_from_marker(state: GameState, colour: str, marker: int, trucks: int | None = None) -> dict[str, Route]:
+def reachable_from_marker(state: GameState, colour: str, marker: int, trucks: int | None = None) -> Mapping[str, Route]:
     """Cities the transport under ``marker`` can reach in one action now (LED hints while lifted).
 
     ``trucks`` above the transport's count asks about joining idle trucks at its city (OTW-19).
@@ -36,7 +36,7 @@ def reachable_from_marker(state: GameState, colour: str, marker: int, trucks: in
     return reachable(state, colour, transport.city, n, _steps_for(state, colour))
 
 
-def reachable_new_transport(state: GameState, colour: str, city: str, trucks: int) -> dict[str, Route]:
+def reachable_new_transport(state: GameState, colour: str, city: str, trucks: int) -> Mapping[str, Route]:
     """Cities a would-be transport of ``trucks`` idle trucks from ``city`` can reach in one action."""
     if trucks < 1 or state.idle_at(city) < trucks:
         return {}

@@ -125,8 +125,10 @@ def _book(state: GameState, events: list[ev.Event], **entry: object) -> GameStat
     return state.evolve(ledger=ledger)
 
 
-def _spend_steps(state: GameState, steps: int, events: list[ev.Event]) -> GameState:
-    state = state.evolve(turn=replace(state.turn, steps_used=state.turn.steps_used + steps))
+def _spend_steps(state: GameState, steps: int, events: list[ev.Event], **changes: object) -> GameState:
+    """Apply ``changes`` and use ``steps`` of the turn in one go; the turn ends when none are left."""
+    turn = state.turn
+    state = state.evolve(turn=Turn(turn.seat, turn.round, turn.steps_used + steps), **changes)
     return _maybe_end_turn(state, events)
 
 
@@ -213,7 +215,7 @@ def _load(t: Transport, card: ContractCard, colour: str, events: list[ev.Event])
     """OTW-21: the transport stands at the contract's start city; note it if it has enough trucks."""
     if t.trucks >= card.trucks and card.id not in t.loaded:
         events.append(ev.ContractLoaded(colour, t.marker, card.id))
-        return replace(t, loaded=t.loaded | {card.id})
+        return Transport(t.marker, t.city, t.trucks, t.loaded | {card.id})
     return t
 
 
@@ -285,7 +287,7 @@ def _move(state: GameState, seat: int, cmd: Move) -> Outcome:
         taken = trucks - transport.trucks
         if taken:
             events.append(ev.TrucksJoined(colour, cmd.marker, start, taken))
-        transport = replace(transport, trucks=trucks)
+        transport = Transport(transport.marker, start, trucks, transport.loaded)
     i = state.board.index[start]
     idle = _set(state.idle, i, state.idle[i] - taken) if taken else state.idle
     events.append(ev.TransportMoved(colour, cmd.marker, route.cities, trucks, route.steps))
@@ -295,12 +297,13 @@ def _move(state: GameState, seat: int, cmd: Move) -> Outcome:
         card = config.contract(cid)
         if card is not None and card.origin in route.cities:
             transport = _load(transport, card, colour, events)
-    transport = replace(transport, city=route.destination)
+    transport = Transport(transport.marker, route.destination, transport.trucks, transport.loaded)
     transports = tuple(
         sorted((*[t for t in player.transports if t.marker != cmd.marker], transport), key=lambda t: t.marker)
     )
-    state = state.evolve(idle=idle, players=_with_player(state, seat, replace(player, transports=transports)))
-    return _spend_steps(state, route.steps, events), events
+    player = PlayerState(player.colour, player.money, player.vp, player.contracts, transports)
+    players = _with_player(state, seat, player)
+    return _spend_steps(state, route.steps, events, idle=idle, players=players), events
 
 
 # -- fulfil (OTW-21, OTW-22, OTW-28, OTW-30, OTW-32) -----------------------------------------

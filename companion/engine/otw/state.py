@@ -7,8 +7,8 @@ instead of dictionaries; the JSON view (``serialize.py``) maps them back to name
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
-from functools import cached_property
 from enum import StrEnum
+from functools import cached_property
 
 from companion.engine.board import Board
 from companion.engine.cards import ContractCard, Deck, EventCard, EventKind, Tier
@@ -131,7 +131,7 @@ class Turn:
     steps_used: int = 0
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class GameState:
     config: GameConfig
     players: tuple[PlayerState, ...]
@@ -155,10 +155,22 @@ class GameState:
 
     def evolve(self, **changes: object) -> GameState:
         """``dataclasses.replace`` without its per-call introspection (the playout hot path)."""
+        unknown = changes.keys() - _STATE_FIELDS
+        if unknown:
+            raise TypeError(f"GameState has no field(s) {', '.join(sorted(unknown))}")
+        values = {name: value for name, value in self.__dict__.items() if name in _STATE_FIELDS}
+        values.update(changes)
         new = object.__new__(GameState)
-        for name in _STATE_FIELDS:
-            object.__setattr__(new, name, changes[name] if name in changes else getattr(self, name))
+        object.__setattr__(new, "__dict__", values)
         return new
+
+    def memo(self) -> dict[object, object]:
+        """A per-state cache for derived answers (the state is immutable, so they never go stale)."""
+        memo = self.__dict__.get("_memo")
+        if memo is None:
+            memo = {}
+            self.__dict__["_memo"] = memo
+        return memo
 
     # -- derived views -------------------------------------------------------------------
     @property
@@ -200,7 +212,7 @@ class GameState:
         return sum(t.trucks for p in self.players for t in p.transports)
 
 
-_STATE_FIELDS = tuple(f.name for f in fields(GameState))
+_STATE_FIELDS = frozenset(f.name for f in fields(GameState))
 
 
 def initial_state(config: GameConfig) -> GameState:
