@@ -55,6 +55,8 @@ KNOWN_VERSIONS = {
 }
 TIMER_PRESCALER = 169  # (2*169+1)/13.56 MHz = 25 us per timer tick
 BIT_TIME_S = 128 / 13.56e6
+ANSWER_WAIT_S = 0.0005  # first look at CommIrqReg this long after our frame ends
+TIMER_MARGIN_S = 0.00005
 
 
 class RegisterApi(Protocol):
@@ -102,16 +104,15 @@ class Mfrc522Driver:
         timeout_s: float = 0.001,
         clock: Callable[[], float] = time.monotonic,
         sleep: Callable[[float], None] = time.sleep,
-        poll_step_s: float = 0.0002,
-        max_polls: int = 12,
+        max_polls: int = 4,
     ) -> None:
         self.lib = lib
         self.timeout_s = timeout_s
         self.clock = clock
         self.sleep = sleep
-        self.poll_step_s = poll_step_s
         self.max_polls = max_polls
         self._expect_by = 0.0
+        self._answer_at = 0.0
         self.collisions = 0
 
     # --- register access ---------------------------------------------------------------------
@@ -159,18 +160,25 @@ class Mfrc522Driver:
             self.write_fifo(data)
         self.write(BIT_FRAMING, 0x80 | framing)
         tx_bits = len(data) * 8 - ((8 - tx_last_bits) % 8)
-        self._expect_by = self.clock() + tx_bits * BIT_TIME_S + self.timeout_s
+        tx_end = self.clock() + tx_bits * BIT_TIME_S
+        # A tag answers ~90 us after our frame; 40 bits (anticollision) take ~380 us more.
+        self._answer_at = tx_end + ANSWER_WAIT_S
+        self._expect_by = tx_end + self.timeout_s + TIMER_MARGIN_S
 
     def finish(self) -> Reception:
+        """Wait for the answer or the timer: read CommIrqReg when an answer is due, then at the timeout."""
         irq = 0
         for _ in range(self.max_polls):
+            now = self.clock()
+            if now < self._answer_at:
+                self.sleep(self._answer_at - now)
             irq = self.read(COMM_IRQ)
             if irq & (IRQ_RX | IRQ_IDLE | IRQ_TIMER | IRQ_ERR):
                 break
-            left = self._expect_by + self.poll_step_s - self.clock()
-            if left <= 0:
+            now = self.clock()
+            if now >= self._expect_by:
                 return Reception(Status.NO_IRQ)
-            self.sleep(min(self.poll_step_s, left))
+            self.sleep(self._expect_by - now)  # no answer yet: the next look is at the timeout
         else:
             return Reception(Status.NO_IRQ)
         if not irq & (IRQ_RX | IRQ_IDLE):
