@@ -69,6 +69,7 @@ class EmulatedTable:
         card_reader: bool = True,
         sink: IntentSink | None = None,
         xfer_overhead_s: float = 0.0,
+        dead: Sequence[str] = (),
     ) -> None:
         if config is None:
             config = config_for(list(cities or []), card_reader=card_reader)
@@ -81,6 +82,8 @@ class EmulatedTable:
         self.channels = {city: ch for ch, city in config.readers.items()}
         for channel in [*config.readers, *([config.card_channel] if config.card_channel is not None else [])]:
             self.bus.add_chip(channel)
+        for city in dead:  # readers that do not answer from the start (MISO stuck low)
+            self.chip(city).dead = True
         self._stack = contextlib.ExitStack()
         self._stack.enter_context(installed(self.bus))
         try:
