@@ -36,6 +36,7 @@ class DecoderChipSelect:
         self.address_pins = tuple(address_pins)
         self._lines = [_output(pin, pin_factory) for pin in self.address_pins]
         self._selected: int | None = None
+        self.line_writes = 0  # GPIO writes so far (each costs ~10 us through gpiozero on a Pi 4)
 
     def channels(self) -> range:
         return range(1 << len(self.address_pins))
@@ -45,8 +46,12 @@ class DecoderChipSelect:
             return
         if channel not in self.channels():
             raise ValueError(f"channel {channel} needs more than {len(self.address_pins)} address lines")
+        previous = self._selected
         for bit, line in enumerate(self._lines):
-            line.value = (channel >> bit) & 1
+            level = (channel >> bit) & 1
+            if previous is None or (previous >> bit) & 1 != level:  # only the lines that change
+                line.value = level
+                self.line_writes += 1
         self._selected = channel
 
     def wrap(self, spi: Any) -> Any:
