@@ -159,7 +159,8 @@ class _Reader:
             node = node.get(part, {}) if isinstance(node, dict) else None
             if not isinstance(node, dict):
                 raise self.fail(section, None, "must be a table")
-        return node
+        table: dict[str, Any] = node
+        return table
 
     def get(self, section: str, key: str, kind: type[T] | tuple[type, ...], default: T) -> T:
         table = self.table(section)

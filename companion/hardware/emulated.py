@@ -53,7 +53,14 @@ def config_for(cities: Sequence[str], *, card_reader: bool = True) -> HardwareCo
         spi=SpiSettings(address_pins=DEFAULT_ADDRESS_PINS[:bits] if bits <= 6 else tuple(range(2, 2 + bits))),
         readers=dict(enumerate(cities)),
         card_channel=len(cities) if card_reader else None,
-        leds=LedSettings(backend="shift_register", led_map=LedMap.sequential(cities), **DEFAULT_595),
+        leds=LedSettings(
+            backend="shift_register",
+            led_map=LedMap.sequential(cities),
+            data_pin=17,
+            clock_pin=27,
+            latch_pin=22,
+            enable_pin=18,
+        ),
         buttons=ButtonSettings(dict(DEFAULT_BUTTONS)),
     )
 

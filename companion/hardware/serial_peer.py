@@ -1,5 +1,6 @@
 """An emulated bridge microcontroller on a local TCP socket (``socket://127.0.0.1:<port>``).
 
+:class:`PtyBridgePeer` is the same firmware on a pseudo-terminal, for code that wants a device path.
 Usable at the REPL and in tests: ``place``/``lift``/``scan_card`` change what its readers see,
 ``send_raw`` injects garbage, ``unplug``/``replug`` drop and restore the link, ``led_bits`` is the
 last LED vector the host sent. It is driven by :meth:`BridgePeer.pump` (no thread), so a test
@@ -9,8 +10,10 @@ alternates ``peer.pump()`` and ``bridge.poll(now)``.
 from __future__ import annotations
 
 import contextlib
+import os
 import select
 import socket
+import tty
 
 from companion.hardware.serial_protocol import (
     HOST_VERBS,
@@ -151,3 +154,53 @@ class BridgePeer:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+class _PtyConnection:
+    """The master side of a pseudo-terminal, with the few socket methods :class:`BridgePeer` uses."""
+
+    def __init__(self, fd: int) -> None:
+        self.fd = fd
+
+    def fileno(self) -> int:
+        return self.fd
+
+    def sendall(self, data: bytes) -> None:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(self.fd, view) :]
+
+    def recv(self, size: int) -> bytes:
+        return os.read(self.fd, size)
+
+    def close(self) -> None:
+        with contextlib.suppress(OSError):
+            os.close(self.fd)
+
+
+class PtyBridgePeer(BridgePeer):
+    """The same emulated bridge on a pseudo-terminal: ``peer.url`` is a device path such as
+    ``/dev/pts/5`` that pyserial opens like a USB serial port (POSIX only; no unplugging)."""
+
+    def __init__(self, readers: int = 41, firmware: str = "emulated/1.0") -> None:
+        master, slave = os.openpty()
+        tty.setraw(slave)  # no echo, no line discipline: bytes pass through as on a real UART
+        self._slave_fd = slave
+        self._path = os.ttyname(slave)
+        super().__init__(readers, firmware)
+        self._conn = _PtyConnection(master)  # type: ignore[assignment]
+
+    def _listen(self) -> None:
+        self._listener = None  # a pty is always "plugged in"
+
+    @property
+    def url(self) -> str:
+        return self._path
+
+    def unplug(self, *, refuse: bool = True) -> None:
+        raise NotImplementedError("a pty cannot be unplugged; use BridgePeer (socket://) for that")
+
+    def close(self) -> None:
+        super().close()
+        with contextlib.suppress(OSError):
+            os.close(self._slave_fd)

@@ -131,3 +131,20 @@ def test_loop_url_opens() -> None:
         assert bridge.connected
         bridge.poll(0.0)  # reads back its own HELLO: a host verb, dropped as garbage
         assert got == [] and bridge.stats.garbage == 1
+
+
+def test_bridge_over_a_pty() -> None:
+    from companion.hardware.serial_peer import PtyBridgePeer
+
+    got: list[Intent] = []
+    with PtyBridgePeer() as peer:
+        peer.tags[2] = NTAG
+        with SerialBridge(got.append, peer.url, cities=CITIES).open() as bridge:
+            for _ in range(4):
+                peer.pump(0.02)
+                bridge.poll(0.0)
+            peer.place(0, "DEADBEEF")
+            for _ in range(4):
+                peer.pump(0.02)
+                bridge.poll(0.1)
+    assert got == [TagPlaced("Kyiv", NTAG), TagPlaced("Bremen", "DEADBEEF")]
