@@ -234,6 +234,10 @@ class EmulatedTable:
         chip.dead = False
         chip.soft_reset()  # it lost power: registers back to reset values
 
+    def brownout_reader(self, city: str) -> None:
+        """A power dip: the chip keeps answering but is back to its reset values (antenna off)."""
+        self.chip(city).soft_reset()
+
     def inject_read_errors(self, city: str, count: int) -> None:
         self.chip(city).read_errors += count
 

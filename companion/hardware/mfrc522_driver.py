@@ -40,7 +40,7 @@ COMMAND, COMM_IRQ, ERROR, FIFO_DATA, FIFO_LEVEL, CONTROL, BIT_FRAMING, COLL = (
     0x0D,
     0x0E,
 )
-T_MODE, T_PRESCALER, T_RELOAD_H, T_RELOAD_L, VERSION = 0x2A, 0x2B, 0x2C, 0x2D, 0x37
+T_MODE, T_PRESCALER, T_RELOAD_H, T_RELOAD_L, VERSION, TX_CONTROL = 0x2A, 0x2B, 0x2C, 0x2D, 0x37, 0x14
 CMD_IDLE, CMD_TRANSCEIVE = 0x00, 0x0C
 IRQ_RX, IRQ_IDLE, IRQ_ERR, IRQ_TIMER = 0x20, 0x10, 0x02, 0x01
 ERR_FATAL = 0x17  # BufferOvfl | CRCErr | ParityErr | ProtocolErr
@@ -113,6 +113,7 @@ class Mfrc522Driver:
         self.max_polls = max_polls
         self._expect_by = 0.0
         self._answer_at = 0.0
+        self._reload_low = -1
         self.collisions = 0
 
     # --- register access ---------------------------------------------------------------------
@@ -142,6 +143,11 @@ class Mfrc522Driver:
         self.write(T_PRESCALER, TIMER_PRESCALER & 0xFF)
         self.write(T_RELOAD_H, ticks >> 8)
         self.write(T_RELOAD_L, ticks & 0xFF)
+        self._reload_low = ticks & 0xFF
+
+    def configured(self) -> bool:
+        """Still set up as :meth:`init` left it? A power dip resets the chip: antenna off, slow timer."""
+        return self.read(TX_CONTROL) & 0x03 == 0x03 and self.read(T_RELOAD_L) == self._reload_low
 
     # --- transceive in two halves ------------------------------------------------------------
     def start(self, data: bytes, tx_last_bits: int = 0, rx_align: int = 0, *, fresh: bool = True) -> None:

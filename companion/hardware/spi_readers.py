@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from companion.hardware.chip_select import ChipSelect
@@ -54,7 +54,7 @@ class SweepStats:
     collisions: int = 0
     faults: int = 0
     unknown_uids: int = 0
-    last_uids: dict[str, str] = field(default_factory=dict)
+    reinits: int = 0
 
 
 class SpiReaderArray:
@@ -80,6 +80,7 @@ class SpiReaderArray:
         card_debounce: DebounceSettings = CARD_DEBOUNCE,
         reverify_every: int = 10,
         retry_interval_s: float = 5.0,
+        health_every: int = 100,
         known_uids: Callable[[str], bool] | None = None,
         clock: Callable[[], float] = time.monotonic,
         sleep: Callable[[float], None] = time.sleep,
@@ -93,6 +94,7 @@ class SpiReaderArray:
         self.city_debounce, self.card_debounce = city_debounce, card_debounce
         self.reverify_every = reverify_every
         self.retry_interval_s = retry_interval_s
+        self.health_every = health_every  # sweeps between checks that every chip kept its set-up
         self.known_uids = known_uids
         self.clock, self.sleep = clock, sleep
         self.stats = SweepStats()
@@ -194,6 +196,10 @@ class SpiReaderArray:
             if reader.faulted and now >= reader.retry_at:
                 self._bring_up(reader, now)
         live = [r for r in self.readers if not r.faulted]
+        if self.stats.sweeps % self.health_every == 0:
+            for reader in live:
+                self.chip_select.select(reader.channel)
+                self._check_settings(reader)
         for reader in live:
             self.chip_select.select(reader.channel)
             reader.driver.start_wakeup()
@@ -201,10 +207,18 @@ class SpiReaderArray:
             self.chip_select.select(reader.channel)
             self._vote(reader, self._sample(reader, now))
 
+    def _check_settings(self, reader: _Reader) -> None:
+        if not reader.driver.configured():
+            self.stats.reinits += 1
+            log.warning("%s lost its settings (power dip?); set up again", self._device(reader))
+            reader.driver.init()
+
     def _sample(self, reader: _Reader, now: float) -> Sample:
         driver = reader.driver
         answer = driver.finish()
         if answer.status is Status.TIMEOUT:
+            if reader.vote.current is not None and reader.last_uid is not None:
+                self._check_settings(reader)  # a settled tag just went missing: did the chip reset?
             reader.last_uid = None
             return None
         if answer.status in (Status.NO_IRQ, Status.ERROR) and driver.version() not in KNOWN_VERSIONS:

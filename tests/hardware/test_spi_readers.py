@@ -114,6 +114,19 @@ def test_dead_reader_reported_once_retried_and_recovered(table: EmulatedTable) -
     assert table.readers.present()["City20"] == NTAG  # re-initialised and still sees the tag
 
 
+def test_reader_that_lost_its_settings_is_set_up_again(table: EmulatedTable) -> None:
+    table.place_tag("City14", NTAG)
+    table.place_tag("City15", CLASSIC)
+    table.intents()
+    table.brownout_reader("City14")  # a settled tag goes missing: checked at once
+    table.brownout_reader("City16")  # an empty reader: found by the periodic check
+    table.step(100)
+    assert table.intents() == []  # no false lift
+    assert table.readers.stats.reinits == 2
+    table.place_tag("City16", NTAG)
+    assert table.intents() == [TagPlaced("City16", NTAG)]
+
+
 def test_reader_with_miso_stuck_high_is_reported(table: EmulatedTable) -> None:
     table.kill_reader("City02", stuck_at=0xFF)
     table.step(2)
