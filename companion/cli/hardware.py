@@ -61,15 +61,9 @@ def frames_to_walk(config: HardwareConfig) -> list[tuple[str, LedFrame]]:
     for city, (_, b) in led_map.cities.items():
         frames.append((f"{city}: hint (colour A)", LedFrame.build({city: CityLight.HINT})))
         if b is not None:
-            frames.append(
-                (f"{city}: expected (colour B, fast blink)", LedFrame.build({city: CityLight.EXPECTED}))
-            )
-    frames += [
-        (f"time track {i}", LedFrame.build(time=i)) for i in range(min(TIME_TRACK_LENGTH, len(led_map.time)))
-    ]
-    frames += [
-        (f"event {kind}", LedFrame.build(event_kind=kind)) for kind in EVENT_KINDS if kind in led_map.events
-    ]
+            frames.append((f"{city}: expected (colour B, fast blink)", LedFrame.build({city: CityLight.EXPECTED})))
+    frames += [(f"time track {i}", LedFrame.build(time=i)) for i in range(min(TIME_TRACK_LENGTH, len(led_map.time)))]
+    frames += [(f"event {kind}", LedFrame.build(event_kind=kind)) for kind in EVENT_KINDS if kind in led_map.events]
     frames += [(f"seat {i}", LedFrame.build(seat=i)) for i in range(len(led_map.seats))]
     return frames
 
@@ -230,9 +224,7 @@ def _run_test(args: argparse.Namespace) -> int:
         print(exc, file=sys.stderr)
         return 2
     with rig:
-        return hardware_test(
-            rig, intents, config, out=sys.stdout, seconds=args.seconds, led_step_s=args.led_step
-        )
+        return hardware_test(rig, intents, config, out=sys.stdout, seconds=args.seconds, led_step_s=args.led_step)
 
 
 def _run_calibrate(args: argparse.Namespace) -> int:
@@ -294,9 +286,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     cal = hw_sub.add_parser("calibrate", help="put a tag on each city in turn; writes [readers]")
     cal.add_argument("--config", required=True, help="hardware TOML to update")
     cal.add_argument("--cities", help="comma-separated cities to ask for (default: those in the file)")
-    cal.add_argument(
-        "--channels", type=int, help="reader channels to scan (default: all the decoder selects)"
-    )
+    cal.add_argument("--channels", type=int, help="reader channels to scan (default: all the decoder selects)")
     cal.add_argument("--timeout", type=float, default=60.0, help="seconds to wait for each city")
     cal.set_defaults(handler=_run_calibrate)
     cards = sub.add_parser("cards", help="card tags")

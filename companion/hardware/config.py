@@ -287,8 +287,7 @@ def parse(text: str, path: str = "<string>", *, env: Mapping[str, str] | None = 
                 raise r.fail(
                     "spi",
                     "address_pins",
-                    f"{len(spi.address_pins)} address lines select "
-                    f"{capacity} readers; channel {max(channels)} is used",
+                    f"{len(spi.address_pins)} address lines select {capacity} readers; channel {max(channels)} is used",
                 )
         elif max(channels) >= len(spi.cs_pins):
             raise r.fail("spi", "cs_pins", f"{len(spi.cs_pins)} pins, but channel {max(channels)} is used")
@@ -306,9 +305,7 @@ def parse(text: str, path: str = "<string>", *, env: Mapping[str, str] | None = 
     for key, value in r.table("markers").items():
         uid = r.uid("markers", key)
         if not (
-            isinstance(value, dict)
-            and isinstance(value.get("colour"), str)
-            and isinstance(value.get("number"), int)
+            isinstance(value, dict) and isinstance(value.get("colour"), str) and isinstance(value.get("number"), int)
         ):
             raise r.fail("markers", key, 'must be { colour = "red", number = 1 }')
         markers[uid] = Marker(value["colour"], value["number"])
@@ -358,9 +355,7 @@ def _leds(r: _Reader, cities: list[str]) -> LedSettings:
         events = r.get("leds", "events", dict, {})
         for kind in events:
             if kind not in EVENT_KINDS:
-                raise r.fail(
-                    "leds", "events", f"unknown event kind {kind!r}; known: {', '.join(EVENT_KINDS)}"
-                )
+                raise r.fail("leds", "events", f"unknown event kind {kind!r}; known: {', '.join(EVENT_KINDS)}")
         led_map = LedMap(city_bits, time, dict(events), tuple(r.get("leds", "seats", list, [])))
         used = [b for _, b in led_map.bits_used()]
         if len(used) != len(set(used)):
@@ -393,17 +388,11 @@ def _buttons(r: _Reader) -> ButtonSettings:
             pins[name] = pin
     for key in table:
         if key not in {b.value for b in ButtonName} | {"long_press", "bounce"}:
-            raise r.fail(
-                "buttons", key, f"unknown button; buttons are {', '.join(b.value for b in ButtonName)}"
-            )
-    return ButtonSettings(
-        pins, r.positive("buttons", "long_press", 1.5), r.positive("buttons", "bounce", 0.02)
-    )
+            raise r.fail("buttons", key, f"unknown button; buttons are {', '.join(b.value for b in ButtonName)}")
+    return ButtonSettings(pins, r.positive("buttons", "long_press", 1.5), r.positive("buttons", "bounce", 0.02))
 
 
-def _check_pins(
-    r: _Reader, backend: str, spi: SpiSettings, leds: LedSettings, buttons: ButtonSettings
-) -> None:
+def _check_pins(r: _Reader, backend: str, spi: SpiSettings, leds: LedSettings, buttons: ButtonSettings) -> None:
     owners: dict[int, tuple[str, str]] = {}
 
     def claim(pin: int | None, section: str, key: str) -> None:

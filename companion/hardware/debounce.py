@@ -35,9 +35,7 @@ class DebounceSettings:
 
     def __post_init__(self) -> None:
         if not 1 <= self.place_votes <= self.window:
-            raise ValueError(
-                f"place_votes (K={self.place_votes}) must be between 1 and window (N={self.window})"
-            )
+            raise ValueError(f"place_votes (K={self.place_votes}) must be between 1 and window (N={self.window})")
         if self.lift_misses < 1:
             raise ValueError(f"lift_misses (M={self.lift_misses}) must be at least 1")
 

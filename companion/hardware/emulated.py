@@ -143,9 +143,7 @@ class EmulatedTable:
         if leds.backend == "gpio":
             self.leds = GpioLeds(leds.led_map, leds.pins, pin_factory=factory)
         elif leds.backend != "none":
-            pins = {
-                k: getattr(leds, k) if getattr(leds, k) is not None else v for k, v in DEFAULT_595.items()
-            }
+            pins = {k: getattr(leds, k) if getattr(leds, k) is not None else v for k, v in DEFAULT_595.items()}
             self.chain = Emulated595Chain(
                 factory,
                 data_pin=pins["data_pin"],
@@ -163,9 +161,7 @@ class EmulatedTable:
             clock=lambda: self.now,
             pin_factory=factory,
         )
-        self.rig = HardwareRig(
-            readers=self.readers, card_reader=self.readers, leds=self.leds, buttons=self.buttons
-        )
+        self.rig = HardwareRig(readers=self.readers, card_reader=self.readers, leds=self.leds, buttons=self.buttons)
         self._stack.callback(self.rig.close)
 
     # --- time --------------------------------------------------------------------------------

@@ -322,9 +322,7 @@ class EmulatedMfrc522:
         nbits = len(data) * 8 - ((8 - tx_last) % 8 if data else 0)
         bits = bytes_to_bits(data, nbits)
         tx_end = now + nbits * BIT_TIME_S
-        answers = (
-            [a for a in (t.respond(bits) for t in self.tags) if a is not None] if self.antenna_on() else []
-        )
+        answers = [a for a in (t.respond(bits) for t in self.tags) if a is not None] if self.antenna_on() else []
         timer_at = tx_end + self.timer_period() if self.regs[T_MODE] & 0x80 else None
         if not answers:
             self.pending = _Pending(timer_at=timer_at, tx_at=tx_end)

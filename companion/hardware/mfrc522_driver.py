@@ -206,9 +206,7 @@ class Mfrc522Driver:
             return Reception(Status.COLLISION, data, bits, pos - 1)
         return Reception(Status.OK, data, bits)
 
-    def transceive(
-        self, data: bytes, tx_last_bits: int = 0, rx_align: int = 0, *, fresh: bool = True
-    ) -> Reception:
+    def transceive(self, data: bytes, tx_last_bits: int = 0, rx_align: int = 0, *, fresh: bool = True) -> Reception:
         self.start(data, tx_last_bits, rx_align, fresh=fresh)
         return self.finish()
 
@@ -236,11 +234,7 @@ class Mfrc522Driver:
             answer = self.transceive(
                 bytes((sel, NVB_SELECT)) + level + crc_a(bytes((sel, NVB_SELECT)) + level), fresh=False
             )
-            if (
-                answer.status is not Status.OK
-                or answer.bits != 24
-                or crc_a(answer.data[:1]) != answer.data[1:3]
-            ):
+            if answer.status is not Status.OK or answer.bits != 24 or crc_a(answer.data[:1]) != answer.data[1:3]:
                 return UidRead(None, collided, Status.ERROR if answer.status is Status.OK else answer.status)
             sak = answer.data[0]
             if level[0] == CASCADE_TAG and sak & SAK_CASCADE:

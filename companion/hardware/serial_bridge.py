@@ -208,9 +208,7 @@ class SerialBridge:
                 self.stats.firmware, self.stats.readers = line.args[1], int(line.args[2])
                 if line.args[0] != str(PROTOCOL_VERSION):
                     self.sink(
-                        DeviceFault(
-                            "serial bridge", f"speaks protocol {line.args[0]}, we speak {PROTOCOL_VERSION}"
-                        )
+                        DeviceFault("serial bridge", f"speaks protocol {line.args[0]}, we speak {PROTOCOL_VERSION}")
                     )
                 self._sync = {}
             case "TAG":

@@ -81,9 +81,7 @@ class Emulated595Chain:
     the watched pins.
     """
 
-    def __init__(
-        self, factory: MockFactory, *, data_pin: int, clock_pin: int, latch_pin: int, length: int
-    ) -> None:
+    def __init__(self, factory: MockFactory, *, data_pin: int, clock_pin: int, latch_pin: int, length: int) -> None:
         self.length = (length + 7) // 8 * 8
         self._data = factory.pin(data_pin, pin_class=_WatchedPin)
         clock = factory.pin(clock_pin, pin_class=_WatchedPin)

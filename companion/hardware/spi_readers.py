@@ -172,8 +172,7 @@ class SpiReaderArray:
                 self.sink(
                     DeviceFault(
                         self._device(reader),
-                        f"not answering (version register 0x{version:02X}); "
-                        f"retrying every {self.retry_interval_s:g} s",
+                        f"not answering (version register 0x{version:02X}); retrying every {self.retry_interval_s:g} s",
                     )
                 )
             reader.retry_at = now + self.retry_interval_s
@@ -181,11 +180,7 @@ class SpiReaderArray:
         reader.driver.init()
         if reader.faulted:
             reader.faulted = False
-            self.sink(
-                DeviceFault(
-                    self._device(reader), f"answering again ({KNOWN_VERSIONS[version]})", recovered=True
-                )
-            )
+            self.sink(DeviceFault(self._device(reader), f"answering again ({KNOWN_VERSIONS[version]})", recovered=True))
         elif first:
             log.debug("%s: %s", self._device(reader), KNOWN_VERSIONS[version])
 
@@ -228,9 +223,7 @@ class SpiReaderArray:
             return UNKNOWN
         atqa = answer.data[:2] if answer.status is Status.OK else b""
         need_read = (
-            reader.last_uid is None
-            or atqa != reader.last_atqa
-            or reader.polls_since_read >= self.reverify_every
+            reader.last_uid is None or atqa != reader.last_atqa or reader.polls_since_read >= self.reverify_every
         )
         if not need_read:
             reader.polls_since_read += 1

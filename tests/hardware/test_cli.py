@@ -36,9 +36,7 @@ def test_hardware_test_lists_readers_walks_leds_and_shows_events() -> None:
     with EmulatedTable(CITIES, sink=intents.put, dead=["Lviv"]) as table:
         table.place_tag("Bremen", "04A1B2C3D4E5F6", settle=False)
         out = io.StringIO()
-        hardware_test(
-            table.rig, intents, table.config, out=out, led_step_s=0.05, seconds=1.0, **clocked(table)
-        )
+        hardware_test(table.rig, intents, table.config, out=out, led_step_s=0.05, seconds=1.0, **clocked(table))
     text = out.getvalue()
     assert "reader  3 Lviv: NOT ANSWERING" in text
     assert "reader  0 Bremen: answers (version 0x92)" in text
@@ -102,9 +100,7 @@ def test_enroll_names_and_saves_cards(tmp_path: Path) -> None:
                 table.chip("card").tags.clear()
 
         out = io.StringIO()
-        got = enroll(
-            table.rig, intents, path, out=out, ask=ask, clock=lambda: table.now, sleep=sleep, count=2
-        )
+        got = enroll(table.rig, intents, path, out=out, ask=ask, clock=lambda: table.now, sleep=sleep, count=2)
     assert got == {"04AAAAAAAAAAAA": "otw-contract-8", "04BBBBBBBBBBBB": "otw-event-1"}
     assert load(path, env={}).cards == {"04000000000001": "otw-contract-7", **got}
 

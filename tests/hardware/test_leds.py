@@ -16,9 +16,7 @@ CITIES = ["Bremen", "Poznań", "Vilnius", "Lviv", "Bratislava", "Mönchengladbac
 MAP = LedMap.sequential(CITIES)
 
 frames = st.builds(
-    lambda cities, time, end, event, seat: LedFrame.build(
-        cities, time=time, time_end=end, event_kind=event, seat=seat
-    ),
+    lambda cities, time, end, event, seat: LedFrame.build(cities, time=time, time_end=end, event_kind=event, seat=seat),
     st.dictionaries(st.sampled_from(CITIES), st.sampled_from(list(CityLight))),
     st.none() | st.integers(0, TIME_TRACK_LENGTH - 1),
     st.none() | st.integers(0, TIME_TRACK_LENGTH - 1),
@@ -52,12 +50,8 @@ def factory() -> MockFactory:
 
 def test_shift_register_chain_latches_the_rendered_bits(factory: MockFactory) -> None:
     chain = Emulated595Chain(factory, data_pin=17, clock_pin=27, latch_pin=22, length=MAP.size)
-    with ShiftRegisterLeds(
-        MAP, data_pin=17, clock_pin=27, latch_pin=22, enable_pin=18, pin_factory=factory
-    ) as leds:
-        assert (
-            chain.length == 48 and leds.length == 48
-        )  # 18 city + 15 time + 5 event + 4 seat = 42 bits: six 595s
+    with ShiftRegisterLeds(MAP, data_pin=17, clock_pin=27, latch_pin=22, enable_pin=18, pin_factory=factory) as leds:
+        assert chain.length == 48 and leds.length == 48  # 18 city + 15 time + 5 event + 4 seat = 42 bits: six 595s
         frame = LedFrame.build({"Prague": CityLight.HINT}, time=7, event_kind="bonus", seat=2)
         leds.show(frame, 0.0)
         assert chain.outputs[: MAP.size] == render_bits(frame, MAP, 0.0)

@@ -101,16 +101,12 @@ def test_dead_reader_reported_once_retried_and_recovered(table: EmulatedTable) -
     table.kill_reader("City20")
     table.step(40)  # 2 s of polls: not yet the 5 s retry
     faults = table.intents()
-    assert faults == [
-        DeviceFault("reader 20 (City20)", "not answering (version register 0x00); retrying every 5 s")
-    ]
+    assert faults == [DeviceFault("reader 20 (City20)", "not answering (version register 0x00); retrying every 5 s")]
     table.place_tag("City30", CLASSIC)  # the other readers go on
     assert table.intents() == [TagPlaced("City30", CLASSIC)]
     table.revive_reader("City20")
     table.step(100)
-    assert table.intents() == [
-        DeviceFault("reader 20 (City20)", "answering again (MFRC522 v2.0)", recovered=True)
-    ]
+    assert table.intents() == [DeviceFault("reader 20 (City20)", "answering again (MFRC522 v2.0)", recovered=True)]
     assert table.readers.present()["City20"] == NTAG  # re-initialised and still sees the tag
 
 
