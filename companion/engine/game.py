@@ -65,6 +65,11 @@ class Game(Generic[S]):
         return self._states[-1]
 
     @property
+    def depth(self) -> int:
+        """How many applied commands the undo stack holds."""
+        return len(self._applied)
+
+    @property
     def can_undo(self) -> bool:
         return bool(self._applied)
 
