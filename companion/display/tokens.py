@@ -45,3 +45,12 @@ def _pattern(surface: pygame.Surface, rect: pygame.Rect, style: PlayerStyle) -> 
             for x in range(rect.x, rect.right, step):
                 if ((x - rect.x) // step + (y - rect.y) // step) % 2:
                     pygame.draw.rect(surface, ink, pygame.Rect(x, y, step, step).clip(rect))
+
+
+def marker(surface: pygame.Surface, centre: tuple[int, int], radius: int, style: PlayerStyle, number: int) -> None:
+    """A physical marker as the simulator draws it: a disc with the player's letter and number."""
+    pygame.draw.circle(surface, (0, 0, 0), (centre[0] + 2, centre[1] + 2), radius)  # shadow
+    pygame.draw.circle(surface, style.colour, centre, radius)
+    pygame.draw.circle(surface, (250, 250, 250), centre, radius, max(1, radius // 8))
+    image = fonts.font(max(9, round(radius * 0.9)), bold=True).render(f"{style.letter}{number}", True, style.ink)
+    surface.blit(image, image.get_rect(center=centre))
