@@ -38,7 +38,8 @@ def main(argv: Sequence[str] = ()) -> int:
     from companion.display.simulator import Simulator
     from companion.display.start_dialog import run_dialog
 
-    pygame.init()
+    pygame.display.init()
+    pygame.font.init()
     if args.players:
         colours = tuple(c.strip() for c in args.players.split(",") if c.strip())
         end_at = args.end_at

@@ -28,6 +28,10 @@ class Layout:
         return max(10, round(11 * self.scale))
 
     @property
+    def map_label(self) -> int:
+        return max(10, round(10.5 * self.scale))
+
+    @property
     def body(self) -> int:
         return max(11, round(13 * self.scale))
 

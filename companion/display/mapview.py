@@ -94,38 +94,53 @@ def draw_map(
         _ring(surface, layout, pos[name], r, light, slow_on=slow_on, fast_on=fast_on)
         record.rings[name] = light
 
-    # Idle trucks: a small count badge above-right of the city.
+    # Annotations are placed where they hide nothing: transports first, then idle counts, then names.
     occupied: list[pygame.Rect] = [pygame.Rect(x - r, y - r, 2 * r, 2 * r) for x, y in pos.values()] + jam_boxes
-    for name, (x, y) in pos.items():
-        n = state.idle_at(name)
-        if n:
-            size = layout.small
-            w, h = canvas.measure(str(n), size, bold=True)
-            box = pygame.Rect(0, 0, max(w + layout.px(4), h), h)
-            box.bottomleft = (x + r - layout.px(1), y - r + layout.px(2))
-            pygame.draw.rect(surface, theme.BACKGROUND, box, border_radius=layout.px(3))
-            pygame.draw.rect(surface, theme.TEXT_DIM, box, width=1, border_radius=layout.px(3))
-            canvas.text(str(n), box.center, size, bold=True, anchor="center", role="idle")
-            occupied.append(box)
-
-    # Transports: one pill per transport, stacked below the city.
+    gap = layout.px(2)
+    size = layout.small
     stacks: dict[str, int] = {}
     for seat, player in enumerate(state.players):
         style = theme.player_style(player.colour, seat)
         for t in player.transports:
             label = f"{style.letter}{t.marker} ×{t.trucks}"
-            size = layout.small
             w, h = canvas.measure(label, size, bold=True)
             box = pygame.Rect(0, 0, w + layout.px(8), h + layout.px(2))
             x, y = pos[t.city]
             k = stacks.get(t.city, 0)
             stacks[t.city] = k + 1
-            box.midtop = (x, y + r + layout.px(2) + k * (box.h + layout.px(1)))
-            box.clamp_ip(rect)
+            step = k * (box.h + 1)
+            candidates = [
+                box.move_to(midtop=(x, y + r + gap + step)),
+                box.move_to(midbottom=(x, y - r - gap - step)),
+                box.move_to(midleft=(x + r + gap, y + step)),
+                box.move_to(midright=(x - r - gap, y + step)),
+                box.move_to(topleft=(x + r, y + r + step)),
+                box.move_to(topright=(x - r, y + r + step)),
+            ]
+            box = _place(candidates, occupied, rect)
             pill(surface, box, style, label, size)
             canvas.record.texts.append(_drawn(label, box, "transport"))
             record.transports[(player.colour, t.marker)] = (box.x, box.y, box.w, box.h)
             occupied.append(box)
+    for name, (x, y) in pos.items():
+        n = state.idle_at(name)
+        if not n:
+            continue
+        w, h = canvas.measure(str(n), size, bold=True)
+        box = pygame.Rect(0, 0, max(w + layout.px(4), h), h)
+        candidates = [
+            box.move_to(bottomleft=(x + r - 1, y - r + gap)),
+            box.move_to(bottomright=(x - r + 1, y - r + gap)),
+            box.move_to(topleft=(x + r - 1, y + r - gap)),
+            box.move_to(topright=(x - r + 1, y + r - gap)),
+            box.move_to(midleft=(x + r + gap, y)),
+            box.move_to(midright=(x - r - gap, y)),
+        ]
+        box = _place(candidates, occupied, rect)
+        pygame.draw.rect(surface, theme.BACKGROUND, box, border_radius=layout.px(3))
+        pygame.draw.rect(surface, theme.TEXT_DIM, box, width=1, border_radius=layout.px(3))
+        canvas.text(str(n), box.center, size, bold=True, anchor="center", role="idle")
+        occupied.append(box)
 
     _labels(canvas, layout, state, ui, pos, lights, occupied, r)
     _legend(canvas, layout, rect)
@@ -193,37 +208,93 @@ def _labels(
             card = state.config.contract(cid)
             if card is not None:
                 important.update((card.origin, card.destination))
-    order = sorted(pos, key=lambda n: (n not in important, state.building_at(n) is None, n))
-    size = layout.small
+    size = layout.map_label
     gap = layout.px(3) + r
+    far = layout.px(10)
     bounds = layout.map
-    placed: list[pygame.Rect] = []
-    for name in order:
+
+    def candidates_for(name: str) -> list[pygame.Rect]:
         x, y = pos[name]
         w, h = canvas.measure(name, size)
-        candidates = [
+        return [
             pygame.Rect(x + gap, y - h // 2, w, h),
             pygame.Rect(x - gap - w, y - h // 2, w, h),
             pygame.Rect(x - w // 2, y - gap - h, w, h),
             pygame.Rect(x - w // 2, y + gap, w, h),
             pygame.Rect(x + gap - 2, y - gap - h + 2, w, h),
             pygame.Rect(x - gap - w + 2, y + gap - 2, w, h),
+            pygame.Rect(x + gap - 2, y + gap - 2, w, h),
+            pygame.Rect(x - gap - w + 2, y - gap - h + 2, w, h),
+            pygame.Rect(x + gap + far, y - h // 2, w, h),
+            pygame.Rect(x - gap - w - far, y - h // 2, w, h),
+            pygame.Rect(x - w // 2, y - gap - h - far, w, h),
+            pygame.Rect(x - w // 2, y + gap + far, w, h),
         ]
-        chosen = None
-        for c in candidates:
-            if bounds.contains(c) and c.collidelist(placed) < 0 and c.collidelist(occupied) < 0:
-                chosen = c
-                break
-        if chosen is None:
-            if name not in important:
-                continue  # an unimportant city stays unlabelled rather than overlap (its dot is still drawn)
-            # A city that matters now is always named: take the place that hides least of other labels.
-            inside = [c for c in candidates if bounds.contains(c)] or candidates
-            chosen = min(inside, key=lambda c: (_overlap(c, placed), _overlap(c, occupied)))
-            pygame.draw.rect(canvas.surface, theme.LAND, chosen)
-        placed.append(chosen)
-        colour = theme.TEXT if name in important else theme.TEXT_DIM
-        canvas.text(name, chosen.topleft, size, colour=colour, role="city")
+
+    options = {name: candidates_for(name) for name in pos}
+
+    def freedom(name: str) -> int:
+        return sum(1 for c in options[name] if bounds.contains(c) and c.collidelist(occupied) < 0)
+
+    # Cities that matter are all named: search for places where none overlaps (a small backtracking
+    # search, most crowded first); the other cities are named greedily where there is room left.
+    must = sorted((n for n in pos if n in important), key=lambda n: (freedom(n), n))
+    chosen = _search(must, options, occupied, bounds)
+    placed: list[pygame.Rect] = []
+    for name in must:
+        rect = chosen.get(name)
+        if rect is None:
+            rect = _place(options[name], placed + occupied, bounds)
+            pygame.draw.rect(canvas.surface, theme.LAND, rect)
+        placed.append(rect)
+        canvas.text(name, rect.topleft, size, colour=theme.TEXT, role="city")
+    rest = sorted((n for n in pos if n not in important), key=lambda n: (state.building_at(n) is None, freedom(n), n))
+    for name in rest:
+        blockers = placed + occupied
+        free = [c for c in options[name] if bounds.contains(c) and c.collidelist(blockers) < 0]
+        if not free:
+            continue  # an unimportant city stays unlabelled rather than overlap (its dot is still drawn)
+        placed.append(free[0])
+        canvas.text(name, free[0].topleft, size, colour=theme.TEXT_DIM, role="city")
+
+
+def _search(
+    names: list[str],
+    options: dict[str, list[pygame.Rect]],
+    occupied: list[pygame.Rect],
+    bounds: pygame.Rect,
+    budget: int = 4000,
+) -> dict[str, pygame.Rect]:
+    """Places for all ``names`` that overlap nothing, or {} if none is found within ``budget`` steps."""
+    free = {n: [c for c in options[n] if bounds.contains(c) and c.collidelist(occupied) < 0] for n in names}
+    placed: list[pygame.Rect] = []
+    steps = 0
+
+    def dfs(i: int) -> bool:
+        nonlocal steps
+        if i == len(names):
+            return True
+        for c in free[names[i]]:
+            steps += 1
+            if steps > budget:
+                return False
+            if c.collidelist(placed) < 0:
+                placed.append(c)
+                if dfs(i + 1):
+                    return True
+                placed.pop()
+        return False
+
+    return dict(zip(names, placed, strict=True)) if dfs(0) else {}
+
+
+def _place(candidates: list[pygame.Rect], blockers: list[pygame.Rect], bounds: pygame.Rect) -> pygame.Rect:
+    """The first candidate inside ``bounds`` that overlaps nothing, else the one that overlaps least."""
+    inside = [c for c in candidates if bounds.contains(c)] or [c.clamp(bounds) for c in candidates]
+    for c in inside:
+        if c.collidelist(blockers) < 0:
+            return c
+    return min(inside, key=lambda c: _overlap(c, blockers))
 
 
 def _overlap(rect: pygame.Rect, others: list[pygame.Rect]) -> int:

@@ -16,6 +16,8 @@ def draw_ranking(canvas: Canvas, layout: Layout, state: GameState) -> None:
     surface = canvas.surface
     area = layout.map.inflate(-layout.px(16), -layout.px(16))
     canvas.record.regions["ranking"] = (area.x, area.y, area.w, area.h)
+    # What the ranking covers is no longer readable: it leaves the record too.
+    canvas.record.texts = [t for t in canvas.record.texts if not area.colliderect(pygame.Rect(t.rect))]
     shade = pygame.Surface(area.size, pygame.SRCALPHA)
     shade.fill((*theme.BACKGROUND, 248))
     surface.blit(shade, area)

@@ -77,8 +77,8 @@ class Simulator:
         settle_s: float = 0.35,
         language: str = "en",
     ) -> None:
-        if not pygame.get_init():
-            pygame.init()
+        pygame.display.init()  # no audio: the simulator makes no sound
+        pygame.font.init()
         self.config = config
         self.clock = clock
         card_ids = [c.id for c in config.deck.contracts] + [e.id for e in config.deck.events]
