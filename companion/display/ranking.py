@@ -18,9 +18,7 @@ def draw_ranking(canvas: Canvas, layout: Layout, state: GameState) -> None:
     canvas.record.regions["ranking"] = (area.x, area.y, area.w, area.h)
     # What the ranking covers is no longer readable: it leaves the record too.
     canvas.record.texts = [t for t in canvas.record.texts if not area.colliderect(pygame.Rect(t.rect))]
-    shade = pygame.Surface(area.size, pygame.SRCALPHA)
-    shade.fill((*theme.BACKGROUND, 248))
-    surface.blit(shade, area)
+    pygame.draw.rect(surface, theme.BACKGROUND, area, border_radius=layout.px(6))
     pygame.draw.rect(surface, theme.ACCENT, area, width=layout.px(2), border_radius=layout.px(6))
     pad = layout.pad
     big = layout.large

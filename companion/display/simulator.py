@@ -28,6 +28,7 @@ from companion.display.render import blink_phases, needs_animation, render
 from companion.display.sim_table import SimTable
 from companion.display.sim_tray import TrayLayout, compute_tray, draw_tray
 from companion.display.tokens import marker as draw_marker
+from companion.display.waiting import wait_for_events
 from companion.engine.otw.state import OFFER_SIZE, GameConfig
 from companion.intents import ButtonName, ButtonPressed, CardScanned, CityTapped, Intent, TagLifted, TagPlaced
 from companion.table.controller import TableController
@@ -138,9 +139,8 @@ class Simulator:
         while self.running:
             self.draw()
             timeout = self._timeout_ms()
-            first = pygame.event.wait(timeout) if timeout is None or timeout > 0 else pygame.event.poll()
-            events = [first, *pygame.event.get()] if first.type != pygame.NOEVENT else []
-            for event in events:
+            active = self._drag is not None or self._press is not None or self._menu_key_at is not None
+            for event in wait_for_events(None if timeout is None else timeout / 1000, active=active):
                 self.handle_event(event)
             self.controller.tick(self.clock())
             self._sync()
@@ -156,6 +156,7 @@ class Simulator:
         self.draw()
 
     def _timeout_ms(self) -> int | None:
+        """How long the loop may sleep: until a placement settles or a ring blinks; None: until input."""
         now = self.clock()
         waits: list[float] = []
         deadline = self.controller.next_deadline()
@@ -166,7 +167,7 @@ class Simulator:
             period = 0.5 / theme.FAST_BLINK_HZ
             waits.append(period - math.fmod(now, period))
         if not waits:
-            return 1000  # nothing to wait for; wake once a second at most
+            return None  # nothing will change until an input arrives
         return max(0, math.ceil(min(waits) * 1000))
 
     # -- input ---------------------------------------------------------------------------

@@ -91,7 +91,7 @@ def draw_prompt(canvas: Canvas, layout: Layout, state: GameState, ui: UiModel) -
     small = layout.small
 
     # Left block: whose turn and the steps left.
-    colour = ui.player or (None if state.finished else state.current.colour)
+    colour = None if state.finished else (ui.player or state.current.colour)
     left = pygame.Rect(rect.x + pad, rect.y + pad, layout.px(118), rect.h - 2 * pad)
     if colour is not None:
         seat = state.config.seat_of(colour) or 0
