@@ -58,6 +58,7 @@ def draw_feed(canvas: Canvas, layout: Layout, state: GameState, ui: UiModel) -> 
     line = round(small * 1.3)
     entries = recent_entries(state, max(1, (inner.bottom - y) // line))
     reversed_seqs = {e.reverses for e in recent_entries(state) if e.reverses is not None}
+    width = inner.right - inner.x - small - pad
     for entry in entries:
         if y + line > inner.bottom + layout.px(2):
             break
@@ -71,9 +72,26 @@ def draw_feed(canvas: Canvas, layout: Layout, state: GameState, ui: UiModel) -> 
         style = theme.player_style(entry.player, seat or 0)
         dot = pygame.Rect(inner.x, y + layout.px(2), small - layout.px(2), small - layout.px(2))
         pygame.draw.rect(surface, style.colour, dot, border_radius=layout.px(2))
-        drawn = canvas.text(
-            text, (dot.right + pad, y), small, colour=colour, role="ledger", max_width=inner.right - dot.right - pad
-        )
-        if struck:
-            pygame.draw.line(surface, theme.TEXT_DIM, (drawn.x, drawn.centery), (drawn.right, drawn.centery), 1)
-        y += line
+        # A long line wraps once (indented) rather than lose its end; a third line would be cut.
+        parts = _wrap(canvas, text, small, width)
+        if len(parts) > 1 and y + 2 * line > inner.bottom + layout.px(2):
+            parts = [text]
+        for k, part in enumerate(parts[:2]):
+            indent = layout.px(10) if k else 0
+            drawn = canvas.text(
+                part, (dot.right + pad + indent, y), small, colour=colour, role="ledger", max_width=width - indent
+            )
+            if struck:
+                pygame.draw.line(surface, theme.TEXT_DIM, (drawn.x, drawn.centery), (drawn.right, drawn.centery), 1)
+            y += line
+
+
+def _wrap(canvas: Canvas, text: str, size: int, width: int) -> list[str]:
+    if canvas.measure(text, size)[0] <= width:
+        return [text]
+    words = text.split(" ")
+    for cut in range(len(words) - 1, 0, -1):
+        head = " ".join(words[:cut])
+        if canvas.measure(head, size)[0] <= width:
+            return [head, " ".join(words[cut:])]
+    return [text]

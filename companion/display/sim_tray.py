@@ -56,7 +56,10 @@ class TrayLayout:
 
 def compute_tray(rect: pygame.Rect, colours: tuple[str, ...], offer_size: int) -> TrayLayout:
     scale = min(rect.h / 150, rect.w / 1160)
-    px = lambda v: max(1, round(v * scale))  # noqa: E731
+
+    def px(v: float) -> int:
+        return max(1, round(v * scale))
+
     help_h = px(20)
     gap = px(8)
     body = pygame.Rect(rect.x + gap, rect.y + gap, rect.w - 2 * gap, rect.h - help_h - 2 * gap)

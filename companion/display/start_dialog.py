@@ -33,7 +33,10 @@ def draw_dialog(surface: pygame.Surface, choice: Choice) -> dict[str, pygame.Rec
     """Draw the dialog; return the clickable areas by action name."""
     w, h = surface.get_size()
     s = min(w / 800, h / 480)
-    px = lambda v: max(1, round(v * s))  # noqa: E731
+
+    def px(v: float) -> int:
+        return max(1, round(v * s))
+
     canvas = Canvas(surface, FrameRecord((w, h)))
     surface.fill(theme.BACKGROUND)
     canvas.text("On The Way — companion simulator", (w // 2, px(40)), px(26), bold=True, anchor="midtop")

@@ -16,7 +16,7 @@ from companion.table.ui import Mode, UiModel
 
 def event_text(card: EventCard | None) -> str:
     if card is None:
-        return "none yet"
+        return "no event yet"
     match card.kind:
         case EventKind.BONUS:
             return f"{card.id}: +{theme.money(card.amount)} per contract fulfilled"
@@ -66,7 +66,8 @@ def draw_top(canvas: Canvas, layout: Layout, state: GameState, leds: LedFrame) -
     strip = f"strip {len(state.strip)}/{state.config.strip_size}"
     strip_rect = canvas.text(strip, (rect.right - pad, rect.centery), body, anchor="midright", role="strip")
     card = state.active_event()
-    text = "Event " + event_text(card)
+    text = event_text(card) if card is None else "Event " + event_text(card)
+    text = text[:1].upper() + text[1:]
     colour = theme.JAM if card is not None and card.kind is EventKind.TRAFFIC_JAM else theme.TEXT
     canvas.text(
         text,
