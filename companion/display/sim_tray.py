@@ -55,7 +55,11 @@ class TrayLayout:
 
 
 def compute_tray(rect: pygame.Rect, colours: tuple[str, ...], offer_size: int) -> TrayLayout:
-    scale = min(rect.h / 150, rect.w / 1160)
+    rows = 1 if len(colours) <= 2 else 2
+    cols = (len(colours) + rows - 1) // rows
+    # Everything must fit across: trays, reader, offer, pile, events and five buttons (8 px gaps).
+    base_width = cols * 108 + 108 + offer_size * 136 + 84 + 92 + 5 * 58 + 16
+    scale = min(rect.h / 150, rect.w / base_width)
 
     def px(v: float) -> int:
         return max(1, round(v * scale))
@@ -66,7 +70,6 @@ def compute_tray(rect: pygame.Rect, colours: tuple[str, ...], offer_size: int) -
     x = body.x
     trays: dict[str, pygame.Rect] = {}
     slots: dict[MarkerTag, pygame.Rect] = {}
-    rows = 1 if len(colours) <= 2 else 2
     tray_w = px(100)
     tray_h = (body.h - (rows - 1) * gap) // rows
     for i, colour in enumerate(colours):
@@ -78,7 +81,6 @@ def compute_tray(rect: pygame.Rect, colours: tuple[str, ...], offer_size: int) -
             slot = pygame.Rect(0, 0, d, d)
             slot.center = (tray.x + tray.w * (2 * n - 1) // (2 * MARKERS_PER_PLAYER), tray.bottom - px(4) - d // 2)
             slots[MarkerTag(colour, n)] = slot
-    cols = (len(colours) + rows - 1) // rows
     x += cols * (tray_w + gap)
     reader = pygame.Rect(x, body.y, px(100), body.h)
     x = reader.right + gap
@@ -88,7 +90,7 @@ def compute_tray(rect: pygame.Rect, colours: tuple[str, ...], offer_size: int) -
     pile = pygame.Rect(x, body.y, px(76), body.h)
     events = pygame.Rect(pile.right + gap, body.y, px(84), body.h)
     x = events.right + gap
-    bw = max(px(44), (body.right - x - 4 * px(4)) // 5)
+    bw = max(px(50), min(px(90), (body.right - x - 4 * px(4)) // 5))
     bh = min(body.h, px(56))
     buttons = {
         name: pygame.Rect(x + i * (bw + px(4)), body.centery - bh // 2, bw, bh)
@@ -120,7 +122,7 @@ def draw_tray(
         pygame.draw.rect(surface, theme.PANEL_ACTIVE if on_turn else theme.PANEL, tray, border_radius=px(6))
         pygame.draw.rect(surface, style.colour, tray, width=px(2), border_radius=px(6))
         canvas.text(
-            f"{theme.title(colour)} markers",
+            theme.title(colour),
             (tray.x + px(6), tray.y + px(3)),
             small,
             role="tray",
