@@ -99,6 +99,7 @@ class Simulator:
         self._recompose = True  # only the tray / the markers on top changed
         self._seen: tuple[object, ...] = ()
         self._phase: tuple[bool, bool] | None = None
+        self._frames: dict[tuple[bool, bool] | None, tuple[pygame.Surface, FrameRecord]] = {}
         self.window = pygame.display.set_mode(size, pygame.RESIZABLE)
         pygame.display.set_caption("companion — On The Way simulator")
         self._layout(size)
@@ -327,29 +328,41 @@ class Simulator:
 
     # -- drawing -------------------------------------------------------------------------
     def draw(self) -> None:
-        """Redraw what changed and flip. A full screen render only when the model or a blink changed."""
+        """Redraw what changed and flip. The screen is rendered once per model change and blink phase
+        (blinking then only swaps cached frames); the tray only when the table or the model changed."""
         c = self.controller
         now = self.clock()
         phase = blink_phases(now) if needs_animation(c.state, c.ui, c.led_frame) else None
         if not self._dirty and not self._recompose and phase == self._phase:
             return
-        if self._dirty or phase != self._phase:
-            self.record = render(self.screen, c.state, c.ui, c.led_frame, now=now)
+        full = self._dirty or self._recompose
+        if self._dirty:
+            self._frames.clear()
+        cached = self._frames.get(phase)
+        if cached is None:
+            surface = pygame.Surface(self.screen_rect.size)
+            cached = (surface, render(surface, c.state, c.ui, c.led_frame, now=now))
+            self._frames[phase] = cached
             self.renders += 1
+        self.screen, self.record = cached
         self._phase = phase
         self._dirty = self._recompose = False
         self.window.blit(self.screen, self.screen_rect)
-        canvas = Canvas(self.window, FrameRecord(self.window.get_size()))
-        pressed = None
-        if self._press is not None and self._press.target.startswith("button:"):
-            pressed = ButtonName(self._press.target.partition(":")[2])
-        draw_tray(canvas, self.tray, self.table, c.state, c.ui, pressed=pressed, dragging=self._drag_marker())
+        if full:
+            canvas = Canvas(self.window, FrameRecord(self.window.get_size()))
+            pressed = None
+            if self._press is not None and self._press.target.startswith("button:"):
+                pressed = ButtonName(self._press.target.partition(":")[2])
+            draw_tray(canvas, self.tray, self.table, c.state, c.ui, pressed=pressed, dragging=self._drag_marker())
+            if self.notice:
+                canvas.text(self.notice, self.tray.help.midleft, max(10, self.tray.px(12)), colour=theme.ACCENT,
+                            anchor="midleft", background=(12, 14, 18))  # fmt: skip
+            self.tray_record = canvas.record
         self._draw_pawns()
-        if self.notice:
-            canvas.text(self.notice, self.tray.help.midleft, max(10, self.tray.px(12)), colour=theme.ACCENT,
-                        anchor="midleft", background=(12, 14, 18))  # fmt: skip
-        self.tray_record = canvas.record
-        pygame.display.flip()
+        if full:
+            pygame.display.flip()
+        else:
+            pygame.display.update(self.screen_rect)
 
     def _drag_marker(self) -> MarkerTag | None:
         return None if self._drag is None else self._drag.marker

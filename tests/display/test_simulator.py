@@ -215,3 +215,20 @@ def test_a_short_game_is_played_to_the_end_with_mouse_and_keys(driver: Driver) -
     assert len(sim.record.roles("ranking")) == 12  # two rows of six cells
     # The physical table agrees with the engine at the end: no marker left where no transport is.
     assert all(sim.table.markers[m] == city for m, city in expected_markers(state).items())
+
+
+def test_a_blinking_ring_swaps_cached_frames_instead_of_rendering_again(driver: Driver) -> None:
+    sim = driver.sim
+    blue1 = MarkerTag("blue", 1)
+    driver.move_marker(blue1, "Warsaw")  # not blue's turn: "take blue marker 1 off Warsaw" blinks
+    assert sim.controller.ui.expected == ("Warsaw",)
+    assert sim._timeout_ms() is not None  # the loop wakes for the blink
+    x, y, r = sim.record.cities["Warsaw"]
+    renders = sim.renders
+    seen = set()
+    for _ in range(20):
+        driver.clock.advance(0.1)
+        sim.pump()
+        seen.add(tuple(sim.window.get_at((x + d, y))[:3] for d in range(r - 4, r + 4)))
+    assert len(seen) >= 2, "the EXPECTED ring does not blink"
+    assert sim.renders - renders <= 4  # at most one render per (slow, fast) phase combination
