@@ -12,10 +12,11 @@ from companion.engine.otw.scoring import score
 from companion.engine.otw.state import MARKERS_PER_PLAYER, GameState, PlayerState
 
 
-def draw_players(canvas: Canvas, layout: Layout, state: GameState) -> None:
+def draw_players(canvas: Canvas, layout: Layout, state: GameState, offer: str | None = None) -> None:
+    """``offer``: a contract offered for fulfilment now (UiModel.offer), highlighted in its panel."""
     for seat, (player, rect) in enumerate(zip(state.players, layout.players, strict=False)):
         on_turn = seat == state.turn.seat and not state.finished
-        _panel(canvas, layout, state, seat, player, rect, on_turn)
+        _panel(canvas, layout, state, seat, player, rect, on_turn, offer)
     if layout.players:
         u = layout.players[0].unionall(layout.players[1:])
         canvas.record.regions["players"] = (u.x, u.y, u.w, u.h)
@@ -29,6 +30,7 @@ def _panel(
     player: PlayerState,
     rect: pygame.Rect,
     on_turn: bool,
+    offer: str | None,
 ) -> None:
     surface = canvas.surface
     style = theme.player_style(player.colour, seat)
@@ -89,7 +91,12 @@ def _panel(
         text = f"{card.id} {card.origin}→{card.destination}  ×{card.trucks}  {theme.money(card.pay)}"
         if card.vp:
             text += f" +{card.vp} VP"
-        canvas.text(text, (inner.x, y), small, role="contract", max_width=inner.w)
+        if card.id == offer:
+            canvas.text(
+                "▶ " + text, (inner.x, y), small, colour=theme.ACCENT, bold=True, role="offer", max_width=inner.w
+            )
+        else:
+            canvas.text(text, (inner.x, y), small, role="contract", max_width=inner.w)
         y += line
     if len(shown) < len(contracts):
         canvas.text(f"+{len(contracts) - len(shown)} more contracts", (inner.x, y), small, colour=theme.TEXT_DIM)

@@ -47,7 +47,7 @@ def render(surface: pygame.Surface, state: GameState, ui: UiModel, leds: LedFram
     draw_map(canvas, lay, state, ui, leds, slow_on=slow_on, fast_on=fast_on)
     if state.finished or ui.mode is Mode.GAME_OVER:
         draw_ranking(canvas, lay, state)
-    draw_players(canvas, lay, state)
+    draw_players(canvas, lay, state, ui.offer)
     draw_feed(canvas, lay, state, ui)
     draw_prompt(canvas, lay, state, ui)
     return record

@@ -169,3 +169,15 @@ def test_colour_is_never_the_only_cue() -> None:
     styles = [theme.player_style(c, i) for i, c in enumerate(("red", "blue", "green", "yellow"))]
     assert len({s.letter for s in styles}) == 4
     assert len({s.pattern for s in styles}) == 4
+
+
+def test_a_contract_offered_for_fulfilment_is_highlighted_in_its_panel() -> None:
+    from dataclasses import replace
+
+    from companion.table.ui import Mode
+
+    scene = scenes.lifted()
+    ui = replace(scene.ui, mode=Mode.CONFIRM, offer="B01", prompt="Fulfil B01 Kaunas→Warsaw for 1 500 R?")
+    _, record = render_to_surface(scene.state, ui, scene.leds, (800, 480))
+    assert record.roles("offer") == ["▶ B01 Kaunas→Warsaw  ×2  1 500 R"]
+    assert not record.has("B01", "contract")
