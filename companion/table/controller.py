@@ -62,7 +62,9 @@ SETTLE_S = 0.35
 
 
 class LedSink(Protocol):
-    def show(self, frame: LedFrame) -> None: ...
+    """The LED device (``companion.hardware`` LedOutput or HardwareRig): blinking is its job."""
+
+    def show(self, frame: LedFrame, now: float) -> None: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,6 +136,7 @@ class TableController:
         self._turn_key = self._turn_of(self.state)
         self._ui = UiModel()
         self._frame: LedFrame | None = None
+        self._now = 0.0
         self._refresh()
 
     # -- what the outside reads ----------------------------------------------------------
@@ -160,6 +163,7 @@ class TableController:
 
     # -- the loop's entry points ---------------------------------------------------------
     def handle(self, intent: Intent, now: float) -> None:
+        self._now = now
         match intent:
             case TagPlaced(city=city, uid=uid):
                 self._sensed[uid] = city
@@ -184,6 +188,7 @@ class TableController:
 
     def tick(self, now: float) -> None:
         """Accept placements that have rested long enough."""
+        self._now = now
         settled = [(uid, city) for uid, (city, t) in self._settling.items() if now - t >= self.settle_s]
         for uid, city in settled:
             del self._settling[uid]
@@ -550,7 +555,7 @@ class TableController:
         if frame != self._frame:
             self._frame = frame
             if self._leds is not None:
-                self._leds.show(frame)
+                self._leds.show(frame, self._now)
 
     def _compute_ui(self) -> UiModel:
         state = self.state

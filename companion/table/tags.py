@@ -76,17 +76,3 @@ class TagDirectory:
 def _uid(name: str) -> str:
     # NTAG-like 7-byte UIDs start with the manufacturer byte 0x04.
     return "04" + hashlib.sha1(name.encode()).hexdigest()[:12].upper()
-
-
-def directory_from_maps(
-    markers: Mapping[str, tuple[str, int]],
-    cards: Mapping[str, str],
-    admin: Iterable[str] = (),
-    bank: Mapping[str, str] | None = None,
-) -> TagDirectory:
-    """The directory from the hardware TOML's maps: uid -> (colour, number), uid -> card id, admin uids."""
-    tags: dict[str, Tag] = {uid: MarkerTag(c, n) for uid, (c, n) in markers.items()}
-    tags.update({uid: CardTag(card) for uid, card in cards.items()})
-    tags.update({uid: BankCardTag(colour) for uid, colour in (bank or {}).items()})
-    tags.update({uid: AdminTag() for uid in admin})
-    return TagDirectory(tags)

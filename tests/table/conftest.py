@@ -22,7 +22,7 @@ BOARD, DECK = load_reference()
 class RecordingLeds:
     frames: list[LedFrame] = field(default_factory=list)
 
-    def show(self, frame: LedFrame) -> None:
+    def show(self, frame: LedFrame, now: float) -> None:
         self.frames.append(frame)
 
 

@@ -11,21 +11,21 @@ from companion.table.messages import LANGUAGES, Catalogue
 
 
 def test_every_language_has_the_same_keys() -> None:
-    english = Catalogue("en").keys()
+    english = Catalogue("en").all_keys()
     for language in LANGUAGES:
-        assert Catalogue(language).keys() == english, language
+        assert Catalogue(language).all_keys() == english, language
 
 
 def test_every_key_used_by_the_table_exists() -> None:
     source = "\n".join(p.read_text(encoding="utf-8") for p in Path("companion/table").glob("*.py"))
     used = set(re.findall(r'text\(\s*"([a-z_]+\.[a-z_]+)"', source))
     assert used, "the controller should use the catalogue"
-    assert used <= Catalogue("en").keys()
+    assert used <= Catalogue("en").all_keys()
 
 
 def test_placeholders_match_between_languages() -> None:
     en, cs = Catalogue("en"), Catalogue("cs")
-    for key in en.keys():
+    for key in en.all_keys():
         section, name = key.split(".")
         pattern = re.compile(r"{(\w+)}")
         assert set(pattern.findall(en._table[section][name])) == set(pattern.findall(cs._table[section][name])), key

@@ -41,5 +41,5 @@ class Catalogue:
     def steps(self, n: int) -> str:
         return self.text("words.steps_one") if n == 1 else self.text("words.steps_many", n=n)
 
-    def keys(self) -> set[str]:
+    def all_keys(self) -> set[str]:
         return {f"{s}.{k}" for s, table in self._table.items() for k in table}

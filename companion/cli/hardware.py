@@ -1,0 +1,297 @@
+"""``companion hardware test|calibrate`` and ``companion cards enroll``: setting up a box.
+
+Each command is a plain function over a rig, an intent queue and injectable ``clock``/``sleep``/``ask``
+so the tests run it against an emulated table; ``register`` wires them to argparse.
+"""
+
+from __future__ import annotations
+
+import argparse
+import queue
+import re
+import sys
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import replace
+from pathlib import Path
+from typing import TextIO
+
+from companion.hardware.config import REFERENCE, HardwareConfig, load, write_card, write_readers
+from companion.hardware.errors import ConfigError
+from companion.hardware.rig import HardwareRig
+from companion.intents import ButtonPressed, CardScanned, DeviceFault, Intent, TagLifted, TagPlaced
+from companion.ledframe import EVENT_KINDS, TIME_TRACK_LENGTH, CityLight, LedFrame
+
+Clock = Callable[[], float]
+Sleep = Callable[[float], None]
+CHANNEL_NAME = re.compile(r"^channel (\d+)$")
+
+
+def _drain(
+    rig: HardwareRig, intents: queue.Queue[Intent], clock: Clock, sleep: Sleep, interval: float
+) -> Iterator[Intent]:
+    rig.poll(clock())
+    while True:
+        try:
+            yield intents.get_nowait()
+        except queue.Empty:
+            break
+    sleep(interval)
+
+
+def _describe(intent: Intent, config: HardwareConfig) -> str:
+    match intent:
+        case TagPlaced(city, uid):
+            return f"placed  {city}: {uid} ({config.describe(uid)})"
+        case TagLifted(city, uid):
+            return f"lifted  {city}: {uid}"
+        case CardScanned(uid):
+            return f"card    {uid} ({config.describe(uid)})"
+        case ButtonPressed(button, long):
+            return f"button  {button.value.upper()}{' (long)' if long else ''}"
+        case DeviceFault(device, message, recovered):
+            return f"{'back' if recovered else 'FAULT'}   {device}: {message}"
+    return repr(intent)
+
+
+def frames_to_walk(config: HardwareConfig) -> list[tuple[str, LedFrame]]:
+    """One frame per LED (or colour) of the map, in a hobbyist's order: cities, time, events, seats."""
+    led_map = config.leds.led_map
+    frames: list[tuple[str, LedFrame]] = []
+    for city, (_, b) in led_map.cities.items():
+        frames.append((f"{city}: hint (colour A)", LedFrame.build({city: CityLight.HINT})))
+        if b is not None:
+            frames.append((f"{city}: expected (colour B, fast blink)", LedFrame.build({city: CityLight.EXPECTED})))
+    frames += [(f"time track {i}", LedFrame.build(time=i)) for i in range(min(TIME_TRACK_LENGTH, len(led_map.time)))]
+    frames += [(f"event {kind}", LedFrame.build(event_kind=kind)) for kind in EVENT_KINDS if kind in led_map.events]
+    frames += [(f"seat {i}", LedFrame.build(seat=i)) for i in range(len(led_map.seats))]
+    return frames
+
+
+def hardware_test(
+    rig: HardwareRig,
+    intents: queue.Queue[Intent],
+    config: HardwareConfig,
+    *,
+    out: TextIO,
+    clock: Clock = time.monotonic,
+    sleep: Sleep = time.sleep,
+    led_step_s: float = 0.5,
+    seconds: float = 30.0,
+) -> int:
+    """Readers that answer, every LED in turn, then live tag/card/button events for ``seconds``."""
+    answering = getattr(rig.readers, "answering", None)
+    if answering is not None:
+        found = answering()
+        for channel, city in sorted(
+            {
+                **config.readers,
+                **({config.card_channel: "card reader"} if config.card_channel is not None else {}),
+            }.items()
+        ):
+            version = found.get(channel)
+            state = f"answers (version 0x{version:02X})" if version is not None else "NOT ANSWERING"
+            print(f"reader {channel:2d} {city}: {state}", file=out)
+        print(
+            f"{len(found)} of {len(config.readers) + (config.card_channel is not None)} readers answer",
+            file=out,
+        )
+    for label, frame in frames_to_walk(config):
+        print(f"LED {label}", file=out)
+        until = clock() + led_step_s
+        rig.show(frame, clock())
+        while clock() < until:
+            for intent in _drain(rig, intents, clock, sleep, config.poll_interval_s):
+                print(_describe(intent, config), file=out)
+    rig.show(LedFrame(), clock())
+    print(f"Live events for {seconds:g} s: place tags, scan cards, press buttons.", file=out)
+    until = clock() + seconds
+    while clock() < until:
+        for intent in _drain(rig, intents, clock, sleep, config.poll_interval_s):
+            print(_describe(intent, config), file=out)
+    return 0
+
+
+def calibration_config(config: HardwareConfig, channels: range) -> HardwareConfig:
+    """Every channel is a reader named ``channel N``; no card reader (it keeps its own channel)."""
+    readers = {ch: f"channel {ch}" for ch in channels if ch != config.card_channel}
+    return replace(config, readers=readers, card_channel=None)
+
+
+def calibrate(
+    rig: HardwareRig,
+    intents: queue.Queue[Intent],
+    cities: list[str],
+    *,
+    out: TextIO,
+    clock: Clock = time.monotonic,
+    sleep: Sleep = time.sleep,
+    poll_interval_s: float = 0.05,
+    timeout_s: float = 60.0,
+    prompt: Callable[[str, str], None] | None = None,
+) -> dict[int, str]:
+    """Ask for a tag on each city in turn; returns channel → city (cities that timed out are skipped)."""
+    mapping: dict[int, str] = {}
+
+    def wait_for(kind: type, until: float) -> int | None:
+        while clock() < until:
+            for intent in _drain(rig, intents, clock, sleep, poll_interval_s):
+                if isinstance(intent, kind) and isinstance(intent, TagPlaced | TagLifted):
+                    match = CHANNEL_NAME.match(intent.city)
+                    if match and (kind is TagLifted or int(match.group(1)) not in mapping):
+                        return int(match.group(1))
+        return None
+
+    for city in cities:
+        print(f"Put a tag on {city} ...", file=out)
+        if prompt is not None:
+            prompt("place", city)
+        channel = wait_for(TagPlaced, clock() + timeout_s)
+        if channel is None:
+            print(f"  no tag seen for {city}; skipped", file=out)
+            continue
+        mapping[channel] = city
+        print(f"  {city} = reader {channel}. Lift the tag.", file=out)
+        if prompt is not None:
+            prompt("lift", city)
+        wait_for(TagLifted, clock() + timeout_s)
+    return mapping
+
+
+def _suggest(cards: dict[str, str]) -> str:
+    """The next id after the last enrolled one: ``otw-contract-7`` → ``otw-contract-8``."""
+    if not cards:
+        return "card-1"
+    last = list(cards.values())[-1]
+    match = re.match(r"^(.*?)(\d+)$", last)
+    return f"{match.group(1)}{int(match.group(2)) + 1}" if match else f"{last}-2"
+
+
+def enroll(
+    rig: HardwareRig,
+    intents: queue.Queue[Intent],
+    config_path: Path,
+    *,
+    out: TextIO,
+    ask: Callable[[str], str] = input,
+    clock: Clock = time.monotonic,
+    sleep: Sleep = time.sleep,
+    count: int | None = None,
+    timeout_s: float = 120.0,
+) -> dict[str, str]:
+    """Scan a card, name it (Enter accepts the suggestion), save; repeat ``count`` times or until timeout."""
+    config = load(config_path)
+    cards = dict(config.cards)
+    enrolled: dict[str, str] = {}
+    while count is None or len(enrolled) < count:
+        print("Scan a card ...", file=out)
+        uid = None
+        until = clock() + timeout_s
+        while uid is None and clock() < until:
+            for intent in _drain(rig, intents, clock, sleep, config.poll_interval_s):
+                if isinstance(intent, CardScanned):
+                    uid = intent.uid
+        if uid is None:
+            break
+        if uid in config.markers or uid in config.admin_cards:
+            print(f"  {uid} is the {config.describe(uid)}; not a card", file=out)
+            continue
+        suggestion = cards.get(uid) or _suggest(cards)
+        answer = ask(f"  {uid}: card id [{suggestion}]: ").strip() or suggestion
+        cards[uid] = enrolled[uid] = answer
+        write_card(config_path, uid, answer, cards)
+        print(f"  saved {uid} = {answer}", file=out)
+    return enrolled
+
+
+# --- argparse -----------------------------------------------------------------------------------
+def _open(
+    args: argparse.Namespace, transform: Callable[[HardwareConfig], HardwareConfig] | None = None
+) -> tuple[HardwareConfig, HardwareRig, queue.Queue[Intent]]:
+    from companion.hardware.factory import build_rig
+
+    config = load(args.config)
+    if transform is not None:
+        config = transform(config)
+    intents: queue.Queue[Intent] = queue.Queue()
+    return config, build_rig(config, intents.put), intents
+
+
+def _run_test(args: argparse.Namespace) -> int:
+    try:
+        config, rig, intents = _open(args)
+    except ConfigError as exc:
+        print(exc, file=sys.stderr)
+        return 2
+    with rig:
+        return hardware_test(rig, intents, config, out=sys.stdout, seconds=args.seconds, led_step_s=args.led_step)
+
+
+def _run_calibrate(args: argparse.Namespace) -> int:
+    try:
+        config = load(args.config)
+    except ConfigError as exc:
+        print(exc, file=sys.stderr)
+        return 2
+    cities = args.cities.split(",") if args.cities else config.cities
+    channels = range(args.channels if args.channels is not None else _capacity(config))
+    _, rig, intents = _open(args, lambda c: calibration_config(c, channels))
+    with rig:
+        mapping = calibrate(
+            rig,
+            intents,
+            cities,
+            out=sys.stdout,
+            timeout_s=args.timeout,
+            poll_interval_s=config.poll_interval_s,
+        )
+    if not mapping:
+        print("No reader was calibrated; the file is unchanged.", file=sys.stderr)
+        return 1
+    write_readers(Path(args.config), mapping)
+    print(f"Wrote {len(mapping)} readers to [readers] in {args.config}.")
+    return 0
+
+
+def _capacity(config: HardwareConfig) -> int:
+    if config.backend == "spi" and config.spi.chip_select == "decoder":
+        return 1 << len(config.spi.address_pins)
+    if config.backend == "spi":
+        return len(config.spi.cs_pins)
+    return max([*config.readers, config.card_channel or 0], default=0) + 1
+
+
+def _run_enroll(args: argparse.Namespace) -> int:
+    try:
+        _, rig, intents = _open(args)
+    except ConfigError as exc:
+        print(exc, file=sys.stderr)
+        return 2
+    with rig:
+        try:
+            enroll(rig, intents, Path(args.config), out=sys.stdout, count=args.count)
+        except (KeyboardInterrupt, EOFError):
+            print()
+    return 0
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    hw = sub.add_parser("hardware", help="check and set up the readers, LEDs and buttons")
+    hw_sub = hw.add_subparsers(dest="hardware_command", metavar="COMMAND", required=True)
+    test = hw_sub.add_parser("test", help="list answering readers, walk every LED, show live events")
+    test.add_argument("--config", default=str(REFERENCE), help="hardware TOML (default: the reference board)")
+    test.add_argument("--seconds", type=float, default=30.0, help="how long to show live events")
+    test.add_argument("--led-step", type=float, default=0.5, help="seconds per LED in the walk")
+    test.set_defaults(handler=_run_test)
+    cal = hw_sub.add_parser("calibrate", help="put a tag on each city in turn; writes [readers]")
+    cal.add_argument("--config", required=True, help="hardware TOML to update")
+    cal.add_argument("--cities", help="comma-separated cities to ask for (default: those in the file)")
+    cal.add_argument("--channels", type=int, help="reader channels to scan (default: all the decoder selects)")
+    cal.add_argument("--timeout", type=float, default=60.0, help="seconds to wait for each city")
+    cal.set_defaults(handler=_run_calibrate)
+    cards = sub.add_parser("cards", help="card tags")
+    cards_sub = cards.add_subparsers(dest="cards_command", metavar="COMMAND", required=True)
+    enroll_cmd = cards_sub.add_parser("enroll", help="scan cards and name them; writes [cards]")
+    enroll_cmd.add_argument("--config", required=True, help="hardware TOML to update")
+    enroll_cmd.add_argument("--count", type=int, help="stop after this many cards")
+    enroll_cmd.set_defaults(handler=_run_enroll)

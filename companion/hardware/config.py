@@ -1,0 +1,458 @@
+"""The hardware TOML: load, validate (errors name file, line and field), and rewrite two sections.
+
+``tomllib`` gives no line numbers, so :func:`locate` finds a key in the raw text (table headers and
+``key =`` lines; quoted keys too). The format is documented in ``docs/hardware.md`` and shown whole
+in ``companion/hardware/examples/reference.toml``.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TypeVar
+
+from companion.hardware.debounce import CARD_DEBOUNCE, DebounceSettings
+from companion.hardware.errors import ConfigError
+from companion.hardware.leds import LedMap
+from companion.intents import ButtonName, normalise_uid
+from companion.ledframe import EVENT_KINDS, TIME_TRACK_LENGTH
+
+BACKENDS = ("spi", "serial", "emulated")
+LED_BACKENDS = ("shift_register", "gpio", "serial", "none")
+ENV_BACKEND = "COMPANION_HARDWARE"
+REFERENCE = Path(__file__).parent / "examples" / "reference.toml"
+SPI0_PINS = {8: "SPI0 CE0", 9: "SPI0 MISO", 10: "SPI0 MOSI", 11: "SPI0 SCLK"}
+RESERVED_PINS = {0: "ID EEPROM SDA", 1: "ID EEPROM SCL"}
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class SpiSettings:
+    bus: int = 0
+    device: int = 0
+    speed_hz: int = 1_000_000
+    reset_pin: int = 25
+    chip_select: str = "decoder"  # decoder | gpio
+    address_pins: tuple[int, ...] = ()
+    cs_pins: tuple[int, ...] = ()
+    receive_timeout_s: float = 0.001
+
+
+@dataclass(frozen=True)
+class SerialSettings:
+    url: str = "/dev/ttyACM0"
+    baudrate: int = 115200
+    retry_interval_s: float = 2.0
+
+
+@dataclass(frozen=True)
+class LedSettings:
+    backend: str = "none"
+    led_map: LedMap = field(default_factory=lambda: LedMap({}))
+    data_pin: int | None = None
+    clock_pin: int | None = None
+    latch_pin: int | None = None
+    enable_pin: int | None = None
+    pins: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class ButtonSettings:
+    pins: Mapping[ButtonName, int] = field(default_factory=dict)
+    long_press_s: float = 1.5
+    bounce_s: float = 0.02
+
+
+@dataclass(frozen=True)
+class Marker:
+    colour: str
+    number: int
+
+
+@dataclass(frozen=True)
+class HardwareConfig:
+    path: str = "<defaults>"
+    backend: str = "emulated"
+    poll_interval_s: float = 0.05
+    debounce: DebounceSettings = field(default_factory=DebounceSettings)
+    card_debounce: DebounceSettings = CARD_DEBOUNCE
+    reverify_every: int = 10
+    retry_interval_s: float = 5.0
+    spi: SpiSettings = field(default_factory=SpiSettings)
+    serial: SerialSettings = field(default_factory=SerialSettings)
+    readers: Mapping[int, str] = field(default_factory=dict)  # channel → city
+    card_channel: int | None = None
+    leds: LedSettings = field(default_factory=LedSettings)
+    buttons: ButtonSettings = field(default_factory=ButtonSettings)
+    markers: Mapping[str, Marker] = field(default_factory=dict)  # UID → marker
+    cards: Mapping[str, str] = field(default_factory=dict)  # UID → card id
+    admin_cards: frozenset[str] = frozenset()
+
+    def known_uid(self, uid: str) -> bool:
+        return uid in self.markers or uid in self.cards or uid in self.admin_cards
+
+    def describe(self, uid: str) -> str:
+        if uid in self.markers:
+            m = self.markers[uid]
+            return f"marker {m.colour} {m.number}"
+        if uid in self.cards:
+            return f"card {self.cards[uid]}"
+        if uid in self.admin_cards:
+            return "admin card"
+        return "unknown tag"
+
+    @property
+    def cities(self) -> list[str]:
+        return [self.readers[ch] for ch in sorted(self.readers)]
+
+
+# --- locating keys in the raw text -------------------------------------------------------------
+_HEADER = re.compile(r"^\s*\[\[?\s*([^\]]+?)\s*\]\]?\s*(#.*)?$")
+_KEY = re.compile(r"""^\s*("([^"]*)"|'([^']*)'|[A-Za-z0-9_\-]+)\s*=""")
+
+
+def _norm_table(name: str) -> str:
+    return ".".join(part.strip().strip('"').strip("'") for part in name.split("."))
+
+
+def locate(text: str, section: str, key: str | None = None) -> int | None:
+    """1-based line of ``key`` in table ``section`` (or of the table header when ``key`` is None)."""
+    current = ""
+    header_line = None
+    for number, line in enumerate(text.splitlines(), start=1):
+        header = _HEADER.match(line)
+        if header:
+            current = _norm_table(header.group(1))
+            if current == section and key is None:
+                return number
+            if current == section:
+                header_line = number
+            continue
+        if current != section or key is None:
+            continue
+        match = _KEY.match(line)
+        if match:
+            name = match.group(2) if match.group(2) is not None else match.group(3) or match.group(1)
+            if name == key:
+                return number
+    return header_line
+
+
+class _Reader:
+    """Typed access to the parsed TOML that raises :class:`ConfigError` with the line."""
+
+    def __init__(self, path: str, text: str, data: dict[str, Any]) -> None:
+        self.path, self.text, self.data = path, text, data
+
+    def fail(self, section: str, key: str | None, problem: str) -> ConfigError:
+        name = f"[{section}] {key}" if key is not None else f"[{section}]"
+        return ConfigError(self.path, locate(self.text, section, key), name, problem)
+
+    def table(self, section: str) -> dict[str, Any]:
+        node: Any = self.data
+        for part in section.split("."):
+            node = node.get(part, {}) if isinstance(node, dict) else None
+            if not isinstance(node, dict):
+                raise self.fail(section, None, "must be a table")
+        table: dict[str, Any] = node
+        return table
+
+    def get(self, section: str, key: str, kind: type[T] | tuple[type, ...], default: T) -> T:
+        table = self.table(section)
+        if key not in table:
+            return default
+        value = table[key]
+        kinds = kind if isinstance(kind, tuple) else (kind,)
+        if (isinstance(value, bool) and bool not in kinds) or not isinstance(value, kinds):
+            names = " or ".join(k.__name__ for k in kinds)
+            raise self.fail(section, key, f"must be {names}, not {value!r}")
+        return value  # type: ignore[return-value]
+
+    def choice(self, section: str, key: str, choices: tuple[str, ...], default: str) -> str:
+        value = self.get(section, key, str, default)
+        if value not in choices:
+            raise self.fail(section, key, f"must be one of {', '.join(choices)}, not {value!r}")
+        return value
+
+    def pin(self, section: str, key: str, default: int | None = None) -> int | None:
+        value = self.get(section, key, int, default)
+        if value is not None and not 0 <= value <= 27:
+            raise self.fail(section, key, f"BCM pin numbers go from 0 to 27, not {value}")
+        return value
+
+    def pins(self, section: str, key: str) -> tuple[int, ...]:
+        values = self.get(section, key, list, [])
+        for value in values:
+            if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 27:
+                raise self.fail(section, key, f"every entry must be a BCM pin number 0..27, not {value!r}")
+        return tuple(values)
+
+    def positive(self, section: str, key: str, default: float) -> float:
+        value = self.get(section, key, (int, float), default)
+        if value <= 0:
+            raise self.fail(section, key, f"must be positive, not {value}")
+        return float(value)
+
+    def uid(self, section: str, key: str) -> str:
+        try:
+            uid = normalise_uid(key)
+        except ValueError:
+            raise self.fail(section, key, "is not a hex UID") from None
+        if len(uid) not in (8, 14, 20):
+            raise self.fail(section, key, f"a UID has 4, 7 or 10 bytes, not {len(uid) // 2}")
+        return uid
+
+
+def load(path: str | os.PathLike[str], *, env: Mapping[str, str] | None = None) -> HardwareConfig:
+    text = Path(path).read_text(encoding="utf-8")
+    return parse(text, str(path), env=env)
+
+
+def parse(text: str, path: str = "<string>", *, env: Mapping[str, str] | None = None) -> HardwareConfig:
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        line = re.search(r"line (\d+)", str(exc))
+        raise ConfigError(path, int(line.group(1)) if line else None, "TOML syntax", str(exc)) from None
+    r = _Reader(path, text, data)
+    known = {
+        "hardware",
+        "debounce",
+        "spi",
+        "serial",
+        "card_reader",
+        "readers",
+        "leds",
+        "buttons",
+        "markers",
+        "cards",
+        "admin",
+    }
+    for section in data:
+        if section not in known:
+            raise r.fail(section, None, f"unknown table; expected one of {', '.join(sorted(known))}")
+
+    env = os.environ if env is None else env
+    backend = r.choice("hardware", "backend", BACKENDS, "emulated")
+    if env.get(ENV_BACKEND):
+        backend = env[ENV_BACKEND]
+        if backend not in BACKENDS:
+            raise ConfigError("environment", None, ENV_BACKEND, f"must be one of {', '.join(BACKENDS)}")
+
+    try:
+        debounce = DebounceSettings(
+            r.get("debounce", "place_votes", int, 4),
+            r.get("debounce", "window", int, 5),
+            r.get("debounce", "lift_misses", int, 3),
+        )
+    except ValueError as exc:
+        raise r.fail("debounce", None, str(exc)) from None
+
+    spi = SpiSettings(
+        bus=r.get("spi", "bus", int, 0),
+        device=r.get("spi", "device", int, 0),
+        speed_hz=r.get("spi", "speed_hz", int, 1_000_000),
+        reset_pin=r.pin("spi", "reset_pin", 25) or 25,
+        chip_select=r.choice("spi", "chip_select", ("decoder", "gpio"), "decoder"),
+        address_pins=r.pins("spi", "address_pins"),
+        cs_pins=r.pins("spi", "cs_pins"),
+        receive_timeout_s=r.positive("spi", "receive_timeout_ms", 1.0) / 1000,
+    )
+    if not 100_000 <= spi.speed_hz <= 10_000_000:
+        raise r.fail("spi", "speed_hz", f"the MFRC522 works from 100 kHz to 10 MHz, not {spi.speed_hz}")
+
+    readers: dict[int, str] = {}
+    for key, city in r.table("readers").items():
+        if not key.isdigit():
+            raise r.fail("readers", key, "keys are reader channel numbers (0, 1, ...)")
+        if not isinstance(city, str) or not city:
+            raise r.fail("readers", key, f"must be a city name, not {city!r}")
+        if city in readers.values():
+            raise r.fail("readers", key, f"{city} already has a reader")
+        readers[int(key)] = city
+    card_channel = r.get("card_reader", "channel", int, -1)
+    card = None if card_channel < 0 else card_channel
+    if card is not None and card in readers:
+        raise r.fail("card_reader", "channel", f"channel {card} is also the reader of {readers[card]}")
+    channels = [*readers, *([card] if card is not None else [])]
+    if backend == "spi" and channels:
+        if spi.chip_select == "decoder":
+            capacity = 1 << len(spi.address_pins)
+            if not spi.address_pins or max(channels) >= capacity:
+                raise r.fail(
+                    "spi",
+                    "address_pins",
+                    f"{len(spi.address_pins)} address lines select {capacity} readers; channel {max(channels)} is used",
+                )
+        elif max(channels) >= len(spi.cs_pins):
+            raise r.fail("spi", "cs_pins", f"{len(spi.cs_pins)} pins, but channel {max(channels)} is used")
+
+    serial = SerialSettings(
+        url=r.get("serial", "url", str, "/dev/ttyACM0"),
+        baudrate=r.get("serial", "baudrate", int, 115200),
+        retry_interval_s=r.positive("serial", "retry_interval", 2.0),
+    )
+    leds = _leds(r, [readers[ch] for ch in sorted(readers)])
+    buttons = _buttons(r)
+    _check_pins(r, backend, spi, leds, buttons)
+
+    markers: dict[str, Marker] = {}
+    for key, value in r.table("markers").items():
+        uid = r.uid("markers", key)
+        if not (
+            isinstance(value, dict) and isinstance(value.get("colour"), str) and isinstance(value.get("number"), int)
+        ):
+            raise r.fail("markers", key, 'must be { colour = "red", number = 1 }')
+        markers[uid] = Marker(value["colour"], value["number"])
+    cards: dict[str, str] = {}
+    for key, value in r.table("cards").items():
+        uid = r.uid("cards", key)
+        if not isinstance(value, str) or not value:
+            raise r.fail("cards", key, f"must be a card id string, not {value!r}")
+        if uid in markers:
+            raise r.fail("cards", key, "this UID is already a marker")
+        cards[uid] = value
+    admin = frozenset(r.uid("admin", str(u)) for u in r.get("admin", "cards", list, []))
+
+    return HardwareConfig(
+        path=path,
+        backend=backend,
+        poll_interval_s=r.positive("hardware", "poll_interval", 0.05),
+        debounce=debounce,
+        reverify_every=r.get("debounce", "reverify_every", int, 10),
+        retry_interval_s=r.positive("hardware", "retry_interval", 5.0),
+        spi=spi,
+        serial=serial,
+        readers=readers,
+        card_channel=card,
+        leds=leds,
+        buttons=buttons,
+        markers=markers,
+        cards=cards,
+        admin_cards=admin,
+    )
+
+
+def _leds(r: _Reader, cities: list[str]) -> LedSettings:
+    backend = r.choice("leds", "backend", LED_BACKENDS, "none")
+    layout = r.choice("leds", "layout", ("sequential", "explicit"), "sequential")
+    if layout == "sequential":
+        led_map = LedMap.sequential(cities, two_colour=r.get("leds", "two_colour", bool, True))
+    else:
+        city_bits: dict[str, tuple[int, int | None]] = {}
+        for city, bits in r.table("leds.cities").items():
+            if not (isinstance(bits, list) and 1 <= len(bits) <= 2 and all(isinstance(b, int) for b in bits)):
+                raise r.fail("leds.cities", city, "must be [bit] or [colour A bit, colour B bit]")
+            city_bits[city] = (bits[0], bits[1] if len(bits) == 2 else None)
+        time = tuple(r.get("leds", "time", list, []))
+        if len(time) != TIME_TRACK_LENGTH:
+            raise r.fail("leds", "time", f"needs {TIME_TRACK_LENGTH} bits (positions 0..14), got {len(time)}")
+        events = r.get("leds", "events", dict, {})
+        for kind in events:
+            if kind not in EVENT_KINDS:
+                raise r.fail("leds", "events", f"unknown event kind {kind!r}; known: {', '.join(EVENT_KINDS)}")
+        led_map = LedMap(city_bits, time, dict(events), tuple(r.get("leds", "seats", list, [])))
+        used = [b for _, b in led_map.bits_used()]
+        if len(used) != len(set(used)):
+            raise r.fail("leds", None, "two LEDs share a bit")
+    pins = r.pins("leds", "pins")
+    if backend == "gpio" and len(pins) < led_map.size:
+        raise r.fail("leds", "pins", f"the LED map uses {led_map.size} bits, only {len(pins)} pins given")
+    settings = LedSettings(
+        backend=backend,
+        led_map=led_map,
+        data_pin=r.pin("leds", "data_pin"),
+        clock_pin=r.pin("leds", "clock_pin"),
+        latch_pin=r.pin("leds", "latch_pin"),
+        enable_pin=r.pin("leds", "enable_pin"),
+        pins=pins,
+    )
+    if backend == "shift_register":
+        for key in ("data_pin", "clock_pin", "latch_pin"):
+            if getattr(settings, key) is None:
+                raise r.fail("leds", key, "is needed by the shift_register backend")
+    return settings
+
+
+def _buttons(r: _Reader) -> ButtonSettings:
+    table = r.table("buttons")
+    pins: dict[ButtonName, int] = {}
+    for name in ButtonName:
+        pin = r.pin("buttons", name.value)
+        if pin is not None:
+            pins[name] = pin
+    for key in table:
+        if key not in {b.value for b in ButtonName} | {"long_press", "bounce"}:
+            raise r.fail("buttons", key, f"unknown button; buttons are {', '.join(b.value for b in ButtonName)}")
+    return ButtonSettings(pins, r.positive("buttons", "long_press", 1.5), r.positive("buttons", "bounce", 0.02))
+
+
+def _check_pins(r: _Reader, backend: str, spi: SpiSettings, leds: LedSettings, buttons: ButtonSettings) -> None:
+    owners: dict[int, tuple[str, str]] = {}
+
+    def claim(pin: int | None, section: str, key: str) -> None:
+        if pin is None:
+            return
+        reserved = dict(RESERVED_PINS)
+        if backend == "spi":
+            reserved.update(SPI0_PINS)
+        if pin in reserved:
+            raise r.fail(section, key, f"BCM {pin} is {reserved[pin]}")
+        if pin in owners:
+            other = owners[pin]
+            raise r.fail(section, key, f"BCM {pin} is already used by [{other[0]}] {other[1]}")
+        owners[pin] = (section, key)
+
+    if backend == "spi":
+        claim(spi.reset_pin, "spi", "reset_pin")
+        for pin in spi.address_pins if spi.chip_select == "decoder" else spi.cs_pins:
+            claim(pin, "spi", "address_pins" if spi.chip_select == "decoder" else "cs_pins")
+    if leds.backend == "shift_register":
+        for key in ("data_pin", "clock_pin", "latch_pin", "enable_pin"):
+            claim(getattr(leds, key), "leds", key)
+    if leds.backend == "gpio":
+        for pin in leds.pins:
+            claim(pin, "leds", "pins")
+    for name, pin in buttons.pins.items():
+        claim(pin, "buttons", name.value)
+
+
+# --- rewriting sections (calibrate, enroll) ---------------------------------------------------
+def _quote(key: str) -> str:
+    return key if re.fullmatch(r"[A-Za-z0-9_\-]+", key) else '"' + key.replace('"', '\\"') + '"'
+
+
+def replace_section(text: str, section: str, lines: list[str]) -> str:
+    """Replace the body of ``[section]`` (or append the table) keeping everything else as it is."""
+    out = text.splitlines()
+    start = locate(text, section)
+    body = [f"{line}" for line in lines]
+    if start is None:
+        return "\n".join([*out, "", f"[{section}]", *body]) + "\n"
+    end = start
+    while end < len(out) and not _HEADER.match(out[end]):
+        end += 1
+    while end > start and not out[end - 1].strip():
+        end -= 1  # keep the blank lines before the next table
+    return "\n".join([*out[:start], *body, *out[end:]]) + "\n"
+
+
+def write_readers(path: Path, readers: Mapping[int, str]) -> None:
+    lines = [f"{ch} = {_toml_str(city)}" for ch, city in sorted(readers.items())]
+    path.write_text(replace_section(path.read_text(encoding="utf-8"), "readers", lines), encoding="utf-8")
+
+
+def write_card(path: Path, uid: str, card_id: str, existing: Mapping[str, str]) -> None:
+    cards = dict(existing)
+    cards[uid] = card_id
+    lines = [f"{_quote(u)} = {_toml_str(c)}" for u, c in sorted(cards.items())]
+    path.write_text(replace_section(path.read_text(encoding="utf-8"), "cards", lines), encoding="utf-8")
+
+
+def _toml_str(value: str) -> str:
+    return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'

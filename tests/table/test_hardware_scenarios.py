@@ -1,0 +1,224 @@
+"""Whole turns through emulated hardware only: tags on emulated MFRC522 readers (real mfrc522 code),
+cards on the card reader, buttons on gpiozero mock pins, LEDs decoded from the emulated 74HC595 chain.
+"""
+
+from __future__ import annotations
+
+import queue
+
+import pytest
+
+from companion.engine.game import Game
+from companion.engine.otw import GameConfig, Undo, apply
+from companion.engine.otw.notation import position
+from companion.hardware.emulated import EmulatedTable
+from companion.intents import Intent
+from companion.ledframe import CityLight, LedFrame
+from companion.table.session import TableSession
+from companion.table.tags import CardTag, MarkerTag, TagDirectory
+from companion.table.ui import Mode
+
+from .conftest import BOARD, DECK
+
+SETTLE_POLLS = 8  # 0.4 s at the 20 Hz poll: longer than the controller's 0.35 s settle time
+
+
+class HardwareTable:
+    def __init__(self, text: str = "", colours: tuple[str, ...] = ("red", "blue")) -> None:
+        self.config = GameConfig(BOARD, DECK, colours)
+        self.tags = TagDirectory.simulated(colours, [c.id for c in DECK.contracts] + [e.id for e in DECK.events])
+        self.intents: queue.Queue[Intent] = queue.Queue()
+        self.hw = EmulatedTable(BOARD.names, sink=self.intents.put)
+        game = Game(position(self.config, text), apply, undo_types=(Undo,))
+        self.session = TableSession(self.config, self.tags, self.hw.rig, self.intents, game=game)
+        for p in self.ctl.state.players:
+            for t in p.transports:
+                self.place(p.colour, t.marker, t.city)
+
+    @property
+    def ctl(self):  # type: ignore[no-untyped-def]
+        return self.session.controller
+
+    @property
+    def ui(self):  # type: ignore[no-untyped-def]
+        return self.ctl.ui
+
+    @property
+    def state(self):  # type: ignore[no-untyped-def]
+        return self.ctl.state
+
+    def sync(self) -> None:
+        self.session.step(self.hw.now)
+
+    def settle(self) -> None:
+        for _ in range(SETTLE_POLLS):
+            self.hw.step()
+            self.sync()
+
+    def uid(self, colour: str, n: int) -> str:
+        uid = self.tags.uid_of(MarkerTag(colour, n))
+        assert uid is not None
+        return uid
+
+    def place(self, colour: str, n: int, city: str, settle: bool = True) -> None:
+        self.hw.place_tag(city, self.uid(colour, n))
+        self.sync()
+        if settle:
+            self.settle()
+
+    def lift(self, colour: str, n: int, city: str) -> None:
+        self.hw.lift_tag(city, self.uid(colour, n))
+        self.sync()
+
+    def move(self, colour: str, n: int, frm: str, to: str) -> None:
+        self.lift(colour, n, frm)
+        self.place(colour, n, to)
+
+    def scan(self, card: str) -> None:
+        uid = self.tags.uid_of(CardTag(card))
+        assert uid is not None
+        self.hw.scan_card(uid)
+        self.sync()
+
+    def press(self, button: str, long: bool = False) -> None:
+        self.hw.press(button, long)
+        self.sync()
+
+    def leds(self) -> LedFrame:
+        return self.hw.decoded_leds()
+
+    def lit(self, light: CityLight) -> set[str]:
+        return {c for c, x in self.leds().cities if x is light}
+
+    def close(self) -> None:
+        self.session.close()
+
+
+@pytest.fixture
+def make_table():  # type: ignore[no-untyped-def]
+    tables: list[HardwareTable] = []
+
+    def make(text: str = "") -> HardwareTable:
+        tables.append(HardwareTable(text))
+        return tables[-1]
+
+    yield make
+    for t in tables:
+        t.close()
+
+
+def test_transshipment_move_lights_its_hint_set_on_the_leds(make_table) -> None:  # type: ignore[no-untyped-def]
+    t = make_table("cities Warsaw=W2\nred 1:Poznań:2")
+    t.lift("red", 1, "Poznań")
+    hints = t.lit(CityLight.HINT)
+    assert "Lviv" in hints  # OTW-18: through Warsaw (warehouse, 2 idle trucks)
+    assert hints == set(t.ui.hints)
+    assert t.leds().seat == 0 and t.leds().time == 0 and t.leds().time_end == 14
+    t.place("red", 1, "Lviv")
+    assert t.state.players[0].transport(1).city == "Lviv"
+    assert t.lit(CityLight.HINT) == set()
+
+
+def test_refused_move_blinks_the_city_to_put_the_marker_back_on(make_table) -> None:  # type: ignore[no-untyped-def]
+    t = make_table("cities Warsaw=W1\nred 1:Poznań:2")
+    before = t.state
+    t.move("red", 1, "Poznań", "Lviv")
+    assert t.state is before and t.ui.refusal.rule == "OTW-18"
+    assert t.ui.prompt == "Put red marker 1 back on Poznań"
+    assert t.lit(CityLight.EXPECTED) == {"Poznań"}  # the expected city blinks
+    t.move("red", 1, "Lviv", "Poznań")
+    assert t.ui.mode is Mode.IDLE and t.state is before
+    assert t.lit(CityLight.EXPECTED) == set()
+
+
+def test_new_transport_with_plus_minus_on_the_buttons(make_table) -> None:  # type: ignore[no-untyped-def]
+    t = make_table("cities Poznań=W3 Warsaw=-0")
+    t.place("red", 1, "Poznań")
+    assert t.ui.mode is Mode.FORMING and t.ui.trucks == 1
+    t.press("plus")
+    t.press("plus")
+    assert t.ui.trucks == 3
+    t.press("minus")
+    assert t.ui.trucks == 2
+    assert t.lit(CityLight.HINT) == set(t.ui.hints)
+    t.move("red", 1, "Poznań", "Warsaw")
+    assert [(x.city, x.trucks) for x in t.state.players[0].transports] == [("Warsaw", 2)]
+
+
+def test_fulfil_pays_through_the_bank_and_asks_for_the_marker(make_table) -> None:  # type: ignore[no-untyped-def]
+    card = DECK.contract("B01")
+    assert card is not None
+    t = make_table(f"cities {card.destination}=W0\nred B01 1:{card.destination}:{card.trucks}:B01")
+    t.press("ok")  # OK offers the fulfilment first
+    assert t.ui.mode is Mode.CONFIRM and t.ui.offer == "B01"
+    t.press("ok")
+    assert t.state.players[0].money == 1000 + card.pay
+    assert t.state.ledger.last.rule == "OTW-22"
+    assert t.lit(CityLight.EXPECTED) == {card.destination}
+    t.lift("red", 1, card.destination)
+    assert t.ui.mode is Mode.IDLE
+
+
+def test_build_via_menu_on_the_buttons(make_table) -> None:  # type: ignore[no-untyped-def]
+    t = make_table("red 8000R")
+    t.press("menu")
+    t.press("plus")  # logistics centre
+    t.press("ok")
+    assert t.ui.mode is Mode.SELECT_CITY
+    selected = t.ui.selected
+    assert t.lit(CityLight.SELECTED) == {selected}
+    assert t.lit(CityLight.HINT) == set(t.ui.hints) - {selected}
+    t.press("ok")
+    assert t.state.building_at(selected).value == "logistics_centre"
+    assert t.state.players[0].money == 500 and t.state.players[0].vp == 5
+
+
+def test_event_card_due_and_scanned_moves_the_time_track(make_table) -> None:  # type: ignore[no-untyped-def]
+    card = DECK.contract("B01")
+    assert card is not None
+    t = make_table(
+        f"cities {card.destination}=W0\nred B01 1:{card.destination}:{card.trucks}:B01\ntime 0 strip=X01,X02"
+    )
+    t.scan("B01")
+    t.lift("red", 1, card.destination)
+    assert t.ui.mode is Mode.EVENT_DUE
+    t.scan("E17")  # traffic jam Poznań–Warsaw
+    assert t.state.time == 1 and t.state.jams == (("Poznań", "Warsaw"),)
+    leds = t.leds()
+    assert leds.time == 1 and leds.event_kind == "traffic_jam"
+
+
+def test_undo_with_back(make_table) -> None:  # type: ignore[no-untyped-def]
+    t = make_table("red 1:Poznań:1")
+    t.move("red", 1, "Poznań", "Warsaw")
+    t.press("back")
+    assert t.state.players[0].transport(1).city == "Poznań"
+    assert t.lit(CityLight.EXPECTED) == {"Poznań"}
+    t.move("red", 1, "Warsaw", "Poznań")
+    assert t.ui.mode is Mode.IDLE
+
+
+def test_flapping_and_sliding_marker_moves_nothing(make_table) -> None:  # type: ignore[no-untyped-def]
+    t = make_table("cities Warsaw=W2\nred 1:Poznań:2")
+    before = t.state
+    uid = t.uid("red", 1)
+    t.lift("red", 1, "Poznań")
+    t.hw.flap("Warsaw", uid, "1010110100")  # a wobbly marker: the readers emit nothing
+    t.sync()
+    assert t.state is before
+    for city in ("Warsaw", "Lviv"):  # slid across, resting too briefly to settle
+        t.hw.place_tag(city, uid)
+        t.sync()
+        t.hw.lift_tag(city, uid)
+        t.sync()
+    assert t.state is before and t.ui.mode is Mode.LIFTED
+    t.place("red", 1, "Poznań")
+    assert t.state is before and t.ui.mode is Mode.IDLE
+
+
+def test_admin_long_press_is_reported(make_table) -> None:  # type: ignore[no-untyped-def]
+    calls: list[int] = []
+    t = make_table()
+    t.ctl._on_admin = lambda: calls.append(1)
+    t.press("menu", long=True)
+    assert calls == [1] and t.ui.mode is Mode.IDLE
