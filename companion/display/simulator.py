@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import logging
 import math
+import queue
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -32,6 +33,7 @@ from companion.display.waiting import wait_for_events
 from companion.engine.otw.state import OFFER_SIZE, GameConfig
 from companion.intents import ButtonName, ButtonPressed, CardScanned, CityTapped, Intent, TagLifted, TagPlaced
 from companion.table.controller import TableController
+from companion.table.session import TableSession
 from companion.table.tags import MarkerTag, TagDirectory
 
 log = logging.getLogger(__name__)
@@ -84,8 +86,10 @@ class Simulator:
         self.clock = clock
         card_ids = [c.id for c in config.deck.contracts] + [e.id for e in config.deck.events]
         self.tags = TagDirectory.simulated(config.colours, card_ids)
-        self.controller = TableController(
-            config, self.tags, language=language, settle_s=settle_s, on_admin=self._on_admin
+        # The same path as the Pi: every input is an intent on one queue, one loop applies them
+        # (TableSession). No rig: the window itself is the hardware.
+        self.session = TableSession(
+            config, self.tags, None, queue.Queue(), language=language, settle_s=settle_s, on_admin=self._on_admin
         )
         self.table = SimTable.deal(config, self.tags, seed)
         self.running = True
@@ -103,6 +107,10 @@ class Simulator:
         self.window = pygame.display.set_mode(size, pygame.RESIZABLE)
         pygame.display.set_caption("companion — On The Way simulator")
         self._layout(size)
+
+    @property
+    def controller(self) -> TableController:
+        return self.session.controller
 
     # -- geometry (also what tests and scripts aim at) -------------------------------------
     def _layout(self, size: tuple[int, int]) -> None:
@@ -143,8 +151,9 @@ class Simulator:
             active = self._drag is not None or self._press is not None or self._menu_key_at is not None
             for event in wait_for_events(None if timeout is None else timeout / 1000, active=active):
                 self.handle_event(event)
-            self.controller.tick(self.clock())
+            self.session.step(self.clock())
             self._sync()
+        self.session.close()
         pygame.display.quit()
         return 0
 
@@ -152,7 +161,7 @@ class Simulator:
         """Handle every queued pygame event, let placements settle, redraw if anything changed."""
         for event in pygame.event.get():
             self.handle_event(event)
-        self.controller.tick(self.clock())
+        self.session.step(self.clock())
         self._sync()
         self.draw()
 
@@ -195,9 +204,10 @@ class Simulator:
             self._mouse_up(event.pos, now)
 
     def send(self, intent: Intent) -> None:
-        """Give the controller one intent, as the hardware layer would."""
+        """Queue one intent, as the hardware layer does, and let the loop apply it now."""
         log.debug("intent %r", intent)
-        self.controller.handle(intent, self.clock())
+        self.session.put(intent)
+        self.session.step(self.clock())
         self._sync()
 
     def _key_down(self, event: pygame.event.Event, now: float) -> None:
