@@ -1,0 +1,119 @@
+"""The simulator's start dialog: how many players, full or short game. Keys 2/3/4, S, Enter."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import pygame
+
+from companion.display import theme
+from companion.display.record import Canvas, FrameRecord
+from companion.display.tokens import swatch
+
+COLOURS = ("red", "blue", "green", "yellow")
+SHORT_END = 3
+
+
+@dataclass
+class Choice:
+    players: int = 2
+    short: bool = False
+
+    @property
+    def colours(self) -> tuple[str, ...]:
+        return COLOURS[: self.players]
+
+    @property
+    def end_at(self) -> int | None:
+        return SHORT_END if self.short else None
+
+
+def draw_dialog(surface: pygame.Surface, choice: Choice) -> dict[str, pygame.Rect]:
+    """Draw the dialog; return the clickable areas by action name."""
+    w, h = surface.get_size()
+    s = min(w / 800, h / 480)
+
+    def px(v: float) -> int:
+        return max(1, round(v * s))
+
+    canvas = Canvas(surface, FrameRecord((w, h)))
+    surface.fill(theme.BACKGROUND)
+    canvas.text("On The Way — companion simulator", (w // 2, px(40)), px(26), bold=True, anchor="midtop")
+    canvas.text("The table controller of the Pi, with the board, cards and buttons emulated", (w // 2, px(78)),
+                px(13), colour=theme.TEXT_DIM, anchor="midtop")  # fmt: skip
+    areas: dict[str, pygame.Rect] = {}
+    y = px(130)
+    canvas.text("Players (keys 2, 3, 4)", (w // 2, y), px(15), anchor="midtop")
+    y += px(28)
+    bw, bh, gap = px(150), px(56), px(16)
+    x0 = w // 2 - (3 * bw + 2 * gap) // 2
+    for i, n in enumerate((2, 3, 4)):
+        rect = pygame.Rect(x0 + i * (bw + gap), y, bw, bh)
+        _button(surface, canvas, rect, f"{n} players", choice.players == n, px)
+        for k, colour in enumerate(COLOURS[:n]):
+            sw = pygame.Rect(rect.x + px(8) + k * px(22), rect.bottom - px(22), px(18), px(18))
+            swatch(surface, sw, theme.player_style(colour, k))
+        areas[f"players:{n}"] = rect
+    y += bh + px(30)
+    canvas.text("Game length (key S)", (w // 2, y), px(15), anchor="midtop")
+    y += px(28)
+    x0 = w // 2 - (2 * px(230) + gap) // 2
+    for i, (label, short) in enumerate((("Full game", False), (f"Short game (ends at {SHORT_END})", True))):
+        rect = pygame.Rect(x0 + i * (px(230) + gap), y, px(230), px(44))
+        _button(surface, canvas, rect, label, choice.short == short, px)
+        areas[f"short:{int(short)}"] = rect
+    y += px(44) + px(36)
+    start = pygame.Rect(w // 2 - px(110), y, px(220), px(52))
+    _button(surface, canvas, start, "Start  (Enter)", True, px, accent=True)
+    areas["start"] = start
+    return areas
+
+
+def _button(
+    surface: pygame.Surface,
+    canvas: Canvas,
+    rect: pygame.Rect,
+    label: str,
+    on: bool,
+    px: Callable[[float], int],
+    *,
+    accent: bool = False,
+) -> None:
+    fill = theme.ACCENT if accent else (theme.PANEL_ACTIVE if on else theme.PANEL)
+    pygame.draw.rect(surface, fill, rect, border_radius=px(8))
+    pygame.draw.rect(
+        surface, theme.ACCENT if on else theme.TEXT_FAINT, rect, width=px(3) if on else 1, border_radius=px(8)
+    )
+    ink = (0, 0, 0) if accent else theme.TEXT
+    canvas.text(label, (rect.centerx, rect.y + px(10)), max(11, px(15)), colour=ink, bold=on, anchor="midtop")
+
+
+def run_dialog(window: pygame.Surface) -> Choice | None:
+    """Block until Start (Enter) or the window closes (None)."""
+    choice = Choice()
+    while True:
+        areas = draw_dialog(window, choice)
+        pygame.display.flip()
+        event = pygame.event.wait()
+        if event.type == pygame.QUIT:
+            return None
+        if event.type == pygame.KEYDOWN:
+            if event.key in (pygame.K_RETURN, pygame.K_KP_ENTER):
+                return choice
+            if event.key in (pygame.K_2, pygame.K_3, pygame.K_4):
+                choice.players = event.key - pygame.K_0
+            elif event.key == pygame.K_s:
+                choice.short = not choice.short
+            elif event.key == pygame.K_q and event.mod & pygame.KMOD_CTRL:
+                return None
+        elif event.type == pygame.MOUSEBUTTONUP and event.button == 1:
+            for name, rect in areas.items():
+                if rect.collidepoint(event.pos):
+                    key, _, value = name.partition(":")
+                    if key == "start":
+                        return choice
+                    if key == "players":
+                        choice.players = int(value)
+                    elif key == "short":
+                        choice.short = bool(int(value))

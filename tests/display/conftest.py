@@ -1,0 +1,26 @@
+"""Headless display fixtures: PNGs of every test go to tests/output/ (gitignored) for a human to look at."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pygame
+import pytest
+
+OUTPUT = Path(__file__).resolve().parents[1] / "output"
+SIZES = [(800, 480), (1920, 1080)]
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _pygame() -> object:
+    pygame.display.init()
+    pygame.font.init()
+    yield
+    pygame.display.quit()
+
+
+def save(surface: pygame.Surface, name: str) -> Path:
+    OUTPUT.mkdir(parents=True, exist_ok=True)
+    path = OUTPUT / f"{name}.png"
+    pygame.image.save(surface, str(path))
+    return path

@@ -1,0 +1,58 @@
+"""The no-argument entry: start dialog, options, and the window loop ending on QUIT."""
+
+from __future__ import annotations
+
+import pygame
+
+from companion.cli import main as cli_main
+from companion.display.app import parse_args
+from companion.display.start_dialog import Choice, draw_dialog, run_dialog
+from tests.display.conftest import save
+
+
+def test_start_dialog_picks_players_and_length_by_keys() -> None:
+    window = pygame.display.set_mode((800, 480))
+    draw_dialog(window, Choice())
+    save(window, "start_dialog")
+    for key in (pygame.K_3, pygame.K_s, pygame.K_RETURN):
+        pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=key, mod=0, unicode=""))
+    choice = run_dialog(window)
+    assert choice is not None
+    assert choice.colours == ("red", "blue", "green") and choice.end_at == 3
+
+
+def test_start_dialog_by_mouse() -> None:
+    window = pygame.display.set_mode((1280, 800))
+    areas = draw_dialog(window, Choice())
+    for name in ("players:4", "start"):
+        pos = areas[name].center
+        pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=pos, button=1))
+    choice = run_dialog(window)
+    assert choice is not None and choice.players == 4 and not choice.short
+
+
+def test_closing_the_dialog_quits_cleanly() -> None:
+    window = pygame.display.set_mode((800, 480))
+    pygame.event.post(pygame.event.Event(pygame.QUIT))
+    assert run_dialog(window) is None
+
+
+def test_options() -> None:
+    args = parse_args(["--players", "red,blue", "--end-at", "3", "--seed", "5", "--size", "1024x600"])
+    assert (args.players, args.end_at, args.seed, args.size) == ("red,blue", 3, 5, "1024x600")
+
+
+def test_companion_without_arguments_opens_the_dialog_and_quits_on_close() -> None:
+    pygame.display.set_mode((800, 480))
+    pygame.event.post(pygame.event.Event(pygame.QUIT))
+    assert cli_main([]) == 0
+    pygame.display.init()  # the fixture's display stays usable for the next tests
+
+
+def test_companion_with_players_runs_the_simulator_loop_until_the_window_closes() -> None:
+    from companion.cli.default import run_default
+
+    pygame.display.set_mode((800, 480))
+    pygame.event.post(pygame.event.Event(pygame.QUIT))
+    assert run_default(["--players", "red,blue", "--end-at", "2", "--size", "1024x700"]) == 0
+    pygame.display.init()

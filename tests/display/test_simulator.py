@@ -1,0 +1,234 @@
+"""The simulator driven by injected pygame events: drags, clicks and keys, through the real controller."""
+
+from __future__ import annotations
+
+import random
+
+import pygame
+import pytest
+
+from companion.display import theme
+from companion.display.app import build_config
+from companion.display.simulator import Simulator
+from companion.engine.otw import Build, Cancel, Expand, Fulfil, Move, Pass, TakeContract
+from companion.engine.otw.playout import choose_command
+from companion.intents import ButtonName
+from companion.ledframe import CityLight
+from companion.table.controller import MENU_ITEMS
+from companion.table.reconcile import expected_markers
+from companion.table.tags import MarkerTag
+from companion.table.ui import Mode
+from tests.display.conftest import save
+from tests.display.driver import Driver, FakeClock
+
+RED1 = MarkerTag("red", 1)
+
+
+@pytest.fixture
+def driver() -> Driver:
+    clock = FakeClock()
+    sim = Simulator(build_config(("red", "blue"), 1), seed=7, clock=clock, size=(1280, 800))
+    return Driver(sim, clock)
+
+
+def test_clicking_an_offered_card_takes_it_and_the_offer_refills(driver: Driver) -> None:
+    sim = driver.sim
+    card = sim.table.offer[0]
+    driver.click(sim.card_pos(card))
+    assert sim.controller.state.players[0].contracts == (card,)
+    assert card not in sim.table.offer and len(sim.table.offer) == 3
+    assert sim.record.has(card, "contract")  # now in red's panel
+
+
+def test_dragging_a_marker_from_the_tray_forms_a_transport_and_lifting_it_lights_hints(driver: Driver) -> None:
+    sim = driver.sim
+    driver.move_marker(RED1, "Poznań")
+    assert sim.controller.ui.mode is Mode.FORMING
+    driver.lift(RED1)
+    hints = sim.controller.ui.hints
+    assert hints and "Warsaw" in hints
+    sim.draw()
+    save(sim.window, "sim_forming_lifted")
+    for city in hints:
+        assert sim.record.rings[city] is CityLight.HINT
+        x, y, r = sim.record.cities[city]
+        ring = [sim.window.get_at((x - d, y))[:3] for d in range(r - 4, r + 3)]
+        assert theme.LIGHT_COLOURS[CityLight.HINT] in ring
+    driver.drop_on_city("Warsaw")
+    red = sim.controller.state.players[0]
+    assert red.transport(1) is not None and red.transport(1).city == "Warsaw"
+    assert sim.record.has("R1 ×1", "transport")
+    assert sim.controller.state.steps_left == 1
+
+
+def test_sliding_a_marker_across_cities_only_counts_where_it_settles(driver: Driver) -> None:
+    sim = driver.sim
+    driver.move_marker(RED1, "Poznań")
+    driver.lift(RED1)
+    driver.move(sim.city_pos("Berlin"))  # passing over a city moves nothing
+    driver.drop_on_city("Warsaw")
+    assert sim.controller.state.players[0].transports[0].city == "Warsaw"
+
+
+def test_keys_are_the_five_buttons(driver: Driver) -> None:
+    sim = driver.sim
+    driver.key(pygame.K_RETURN)
+    assert sim.controller.ui.mode is Mode.CONFIRM  # OK on an idle turn: end it early?
+    driver.key(pygame.K_BACKSPACE)
+    assert sim.controller.ui.mode is Mode.IDLE
+    driver.key(pygame.K_m)
+    assert sim.controller.ui.mode is Mode.MENU
+    driver.key(pygame.K_PLUS)
+    assert sim.controller.ui.choice_index == 1
+    driver.key(pygame.K_MINUS)
+    assert sim.controller.ui.choice_index == 0
+    driver.button(ButtonName.BACK)
+    assert sim.controller.ui.mode is Mode.IDLE
+
+
+def test_long_menu_is_admin(driver: Driver) -> None:
+    driver.key(pygame.K_m, hold=1.0)
+    assert "Admin" in driver.sim.notice
+    assert driver.sim.controller.ui.mode is Mode.IDLE
+
+
+def test_a_marker_dropped_on_the_card_reader_offers_to_cancel_its_transport(driver: Driver) -> None:
+    sim = driver.sim
+    driver.move_marker(RED1, "Poznań")
+    driver.move_marker(RED1, "Warsaw")
+    driver.drag(sim.marker_pos(RED1), sim.tray.reader.center)
+    assert sim.controller.ui.mode is Mode.CONFIRM and "Cancel" in sim.controller.ui.prompt
+    driver.key(pygame.K_RETURN)
+    assert sim.controller.state.players[0].transports == ()
+    assert sim.table.markers[RED1] is None
+
+
+def test_an_idle_simulator_does_not_render_again(driver: Driver) -> None:
+    sim = driver.sim
+    before = sim.renders
+    for _ in range(5):
+        driver.clock.advance(1.0)
+        sim.pump()
+    assert sim.renders == before
+    assert sim._timeout_ms() is None  # the loop sleeps until input: nothing blinks, nothing settles
+
+
+# -- a whole short game, played only with mouse and keys ------------------------------------
+
+
+def _tidy(d: Driver) -> bool:
+    """Put the physical markers where the engine has them (after a fulfil or cancel). True if it acted."""
+    sim = d.sim
+    want = expected_markers(sim.controller.state)
+    for marker, city in sim.table.markers.items():
+        target = want.get(marker)
+        if city != target:
+            if target is None:
+                d.drag(sim.marker_pos(marker), sim.tray.slots[marker].center)
+            else:
+                d.move_marker(marker, target)
+            return True
+    return False
+
+
+def _menu_to(d: Driver, item: str) -> None:
+    d.key(pygame.K_m)
+    while d.sim.controller.ui.choice_index != MENU_ITEMS.index(item):
+        d.key(pygame.K_PLUS)
+    d.key(pygame.K_RETURN)
+
+
+def _act(d: Driver, rng: random.Random) -> None:
+    sim = d.sim
+    c = sim.controller
+    state, ui = c.state, c.ui
+    if ui.mode is Mode.MISMATCH and _tidy(d):
+        return
+    if ui.mode is Mode.CONFIRM:
+        d.key(pygame.K_RETURN)
+        return
+    if state.awaiting_event:
+        d.click(sim.tray.events.center)
+        return
+    colour = state.current.colour
+    command = choose_command(state, rng)
+    match command:
+        case TakeContract():
+            card = command.card if command.card in sim.table.offer else sim.table.offer[0]
+            d.click(sim.card_pos(card))
+        case Fulfil():
+            d.key(pygame.K_RETURN)  # OK offers the fulfilment ...
+            d.key(pygame.K_RETURN)  # ... OK accepts it
+        case Move(origin=None, marker=n, to=to, trucks=trucks):
+            marker = MarkerTag(colour, n)
+            d.lift(marker)
+            while trucks is not None and (c.ui.trucks or 0) < trucks:
+                d.key(pygame.K_PLUS)
+            d.drop_on_city(to)
+        case Move(origin=origin, marker=n, to=to, trucks=trucks):
+            marker = MarkerTag(colour, n)
+            assert origin is not None and trucks is not None
+            d.move_marker(marker, origin)
+            while (c.ui.trucks or 0) < trucks:
+                d.key(pygame.K_PLUS)
+            while (c.ui.trucks or 0) > trucks:
+                d.key(pygame.K_MINUS)
+            d.move_marker(marker, to)
+        case Cancel(marker=n):
+            d.drag(sim.marker_pos(MarkerTag(colour, n)), sim.tray.reader.center)
+            d.key(pygame.K_RETURN)
+        case Build(city=city, building=building):
+            _menu_to(d, f"build_{building.value}")
+            d.click(sim.city_pos(city))
+            d.key(pygame.K_RETURN)
+        case Expand(city=city):
+            _menu_to(d, "expand")
+            d.click(sim.city_pos(city))
+            d.key(pygame.K_RETURN)
+        case Pass():
+            d.key(pygame.K_RETURN)
+            if c.ui.mode is Mode.CONFIRM:
+                d.key(pygame.K_RETURN)
+        case _:
+            raise AssertionError(f"unexpected {command!r}")
+
+
+def test_a_short_game_is_played_to_the_end_with_mouse_and_keys(driver: Driver) -> None:
+    sim = driver.sim
+    rng = random.Random(3)
+    save(sim.window, "sim_start")
+    stuck = 0
+    for _ in range(1500):
+        if sim.controller.state.finished:
+            break
+        depth = sim.controller.game.depth
+        _act(driver, rng)
+        stuck = stuck + 1 if sim.controller.game.depth == depth else 0
+        assert stuck < 12, f"no progress: {sim.controller.ui}"
+    state = sim.controller.state
+    assert state.finished, "the short game did not end"
+    assert state.time >= 1 and state.revealed
+    sim.draw()
+    save(sim.window, "sim_game_over")
+    assert sim.controller.ui.mode is Mode.GAME_OVER
+    assert sim.record.has("win", "ranking_title")
+    assert len(sim.record.roles("ranking")) == 12  # two rows of six cells
+    # The physical table agrees with the engine at the end: no marker left where no transport is.
+    assert all(sim.table.markers[m] == city for m, city in expected_markers(state).items())
+
+
+def test_a_blinking_ring_swaps_cached_frames_instead_of_rendering_again(driver: Driver) -> None:
+    sim = driver.sim
+    blue1 = MarkerTag("blue", 1)
+    driver.move_marker(blue1, "Warsaw")  # not blue's turn: "take blue marker 1 off Warsaw" blinks
+    assert sim.controller.ui.expected == ("Warsaw",)
+    assert sim._timeout_ms() is not None  # the loop wakes for the blink
+    x, y, r = sim.record.cities["Warsaw"]
+    renders = sim.renders
+    seen = set()
+    for _ in range(20):
+        driver.clock.advance(0.1)
+        sim.pump()
+        seen.add(tuple(sim.window.get_at((x + d, y))[:3] for d in range(r - 4, r + 4)))
+    assert len(seen) >= 2, "the EXPECTED ring does not blink"
+    assert sim.renders - renders <= 4  # at most one render per (slow, fast) phase combination
