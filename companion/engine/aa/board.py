@@ -93,3 +93,46 @@ class AABoard:
 def road_space_id(a: str, b: str, n: int) -> str:
     """The n-th plain space (1-based) on the road from ``a`` to ``b``."""
     return f"{a}-{b}#{n}"
+
+
+@dataclass(frozen=True, slots=True)
+class RoadSpec:
+    """A road of ``spaces`` plain spaces from ``a`` to ``b`` (cities or junctions), as the data file says."""
+
+    a: str
+    b: str
+    spaces: int
+    triangles: tuple[int, ...] = ()  # 1-based positions counted from ``a``
+    signs_allowed: bool = True
+    points: tuple[tuple[float, float], ...] = ()  # optional screen positions of the spaces
+
+
+def build_board(
+    name: str,
+    nodes: tuple[Space, ...],
+    roads: tuple[RoadSpec, ...],
+) -> AABoard:
+    """Cities and junctions (``nodes``) joined by roads of numbered plain spaces.
+
+    A road with 0 spaces joins its two ends directly (a junction next to a city)."""
+    where = {s.id: s for s in nodes}
+    spaces = list(nodes)
+    edges: list[tuple[str, str]] = []
+    for road in roads:
+        a, b = where.get(road.a), where.get(road.b)
+        if a is None or b is None:
+            missing = road.a if a is None else road.b
+            raise DataError(f"road {road.a}–{road.b} names unknown city or junction {missing!r}")
+        previous = a.id
+        for n in range(1, road.spaces + 1):
+            if road.points:
+                x, y = road.points[n - 1]
+            else:  # evenly spaced on the straight line between the ends
+                f = n / (road.spaces + 1)
+                x, y = a.x + (b.x - a.x) * f, a.y + (b.y - a.y) * f
+            sid = road_space_id(road.a, road.b, n)
+            spaces.append(Space(sid, False, n in road.triangles, road.signs_allowed, round(x, 4), round(y, 4)))
+            edges.append((previous, sid))
+            previous = sid
+        edges.append((previous, b.id))
+    return AABoard(name, tuple(spaces), tuple(edges))
