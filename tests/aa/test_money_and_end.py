@@ -126,7 +126,7 @@ def test_aa23_not_while_public_contracts_remain() -> None:
 def test_aa23_the_order_does_not_matter_the_last_auction_can_end_it() -> None:
     # blue delivered everything earlier; the auction takes the last public card: the game ends.
     text = "red @Beta hand=C02\nblue @Gamma-Delta#4\npublic C10 hidden=0\nturn red stage=act exact"
-    state, events = apply(play(pos(text), OpenAuction("red", "C10")), PassBid("blue"))
+    state = play(pos(text), OpenAuction("red", "C10"), PassBid("blue"))
     assert state.finished and state.end_reason is not None and "blue" in state.end_reason
 
 

@@ -20,7 +20,14 @@ FACE_UP = 4
 PUBLIC_DECK = {2: 12, 3: 16, 4: 20, 5: 24, 6: 24}
 
 
-class TrailerSize(StrEnum):
+class _Rebuildable(StrEnum):
+    """An enum whose ``repr`` rebuilds it (``Sign.STAU``), so commands that hold one do too."""
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}.{self.name}"
+
+
+class TrailerSize(_Rebuildable):
     SMALL = "small"
     LARGE = "large"
 
@@ -50,7 +57,7 @@ class Stage(StrEnum):
     ACT = "act"  # moved: load, unload, buy, auction, end the turn (AA-6)
 
 
-class Sign(StrEnum):
+class Sign(_Rebuildable):
     ROADWORKS = "roadworks"  # AA-10
     STAU = "stau"  # AA-11
 
