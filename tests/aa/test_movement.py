@@ -188,3 +188,10 @@ def test_aa7_a_truck_with_nowhere_to_go_stays() -> None:
     state = pos("red @Beta-Flens#1\nblue @Beta-Gamma#2\nsigns roadworks=Alpha-Beta#3 stau=Beta-Gamma#1:blue")
     state = play(state, Roll("red", 3))
     assert state.turn.stage is Stage.ACT and state.current.space == "Beta-Flens#1"
+
+
+def test_aa3_the_action_deck_order_is_unknown_any_unused_card_may_come() -> None:
+    state = play(pos(BASE), Roll("red", 1), Move("red", "Alpha-Beta#2"))
+    for card in ("A01", "A05", "A09"):
+        play(state, DrawAction(card))
+    refused(state, DrawAction("Z99"), "AA-12", "no action card")
