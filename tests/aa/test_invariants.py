@@ -24,7 +24,7 @@ def check_invariants(state: GameState) -> None:
         assert all(d.amount > 0 for d in p.debts)
         assert p.goods <= p.capacity  # cargo never over capacity
         assert all(0 <= n <= cap for n, cap in zip(p.load, p.vehicle_capacities(), strict=True))
-        assert p.goods == sum(state.config.contract(c).goods for c in p.loaded)  # type: ignore[union-attr]
+        assert p.goods == sum(card.goods for c in p.loaded if (card := state.config.contract(c)) is not None)
     assert state.public_hidden >= 0 and 0 <= len(state.public) <= FACE_UP and state.spare_left >= 0
     held = [c for p in state.players for c in (*p.contracts, *p.delivered)] + list(state.public)
     assert len(held) == len(set(held)) and set(held) <= state.seen

@@ -195,3 +195,12 @@ def test_aa3_the_action_deck_order_is_unknown_any_unused_card_may_come() -> None
     for card in ("A01", "A05", "A09"):
         play(state, DrawAction(card))
     refused(state, DrawAction("Z99"), "AA-12", "no action card")
+
+
+def test_aa9_no_early_stop_where_the_contract_cannot_be_served() -> None:
+    # C04 Beta→Alpha has 6 goods; red's truck is full and he cannot afford a trailer.
+    text = "red @Alpha-Beta#3 hand=C04 loaded=C07 0DM\nblue @Delta-Alpha#1"
+    state = play(pos(text), Roll("red", 4))
+    assert "Beta" not in legal_destinations(state, "red")
+    state = play(pos(text.replace("0DM", "2000DM")), Roll("red", 4))
+    assert legal_destinations(state, "red")["Beta"].rule == "AA-9"  # a small trailer makes room

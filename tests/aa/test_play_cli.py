@@ -6,6 +6,7 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import cast
 
 import pytest
 
@@ -124,12 +125,12 @@ def test_every_command_round_trips_through_json() -> None:
 
 def test_view_for_hides_private_contracts_from_the_shared_screen() -> None:
     _, state = play_golden(40)
-    shared = view_for(state, None)
-    red_view = view_for(state, "red")
-    assert all(isinstance(p["hand"], int) for p in shared["players"])  # type: ignore[index,union-attr]
-    assert isinstance(red_view["players"][0]["hand"], list)  # type: ignore[index]
-    assert isinstance(red_view["players"][1]["hand"], int)  # type: ignore[index]
-    assert "C" not in json.dumps([p["hand"] for p in shared["players"]])  # type: ignore[index,union-attr]
+    shared = cast(list[dict[str, object]], view_for(state, None)["players"])
+    red_view = cast(list[dict[str, object]], view_for(state, "red")["players"])
+    assert all(isinstance(p["hand"], int) for p in shared)
+    assert isinstance(red_view[0]["hand"], list) and isinstance(red_view[1]["hand"], int)
+    assert "C" not in json.dumps([p["hand"] for p in shared])
+    assert [p["loaded"] for p in shared] == [p["loaded"] for p in red_view]  # begun contracts are open
 
 
 def test_events_serialise_to_json() -> None:

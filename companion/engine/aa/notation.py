@@ -10,6 +10,7 @@ what the text names, one line per topic::
     turn    red stage=act roll=3 round=2 exact auctioned serve=Hamburg roadworks
 
 ``load=`` may give the goods per vehicle; by default the begun contracts' goods fill the truck first.
+Comments are whole lines starting with ``#`` (space ids contain ``#``).
 Money goes into the ledger as a "position" entry, so balances still derive from the ledger.
 """
 
