@@ -18,7 +18,7 @@ from companion.engine.errors import DataError, GameError, IllegalAction
 from companion.engine.game import Game
 
 # game name -> module under companion.cli defining ``ADAPTER: ScriptedGame``
-GAMES = {"on-the-way": "play_otw"}
+GAMES = {"on-the-way": "play_otw", "auf-achse": "play_aa"}
 
 
 class ScriptedGame(Protocol):

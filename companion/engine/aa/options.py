@@ -1,0 +1,67 @@
+"""House-rule options: every **Interpretation** of the Auf Achse digest is a named option whose
+default is the digest's reading. ``docs/rules-notes.md`` lists each with the choice and why."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from enum import StrEnum
+
+
+class StauRemoval(StrEnum):
+    PLACER_NEXT_TURN = "placer_next_turn"  # AA-11 default: when its placer starts his next turn
+    ROUND_END = "round_end"  # when the first seat starts the next round
+
+
+class TieBreak(StrEnum):
+    SHARE = "share"  # AA-24 default: equal money shares the place
+    DELIVERIES = "deliveries"  # more contracts delivered ranks higher; then the place is shared
+
+
+@dataclass(frozen=True, slots=True)
+class HouseRules:
+    # AA-11: when the Stau sign comes off the board.
+    stau_removal: StauRemoval = StauRemoval.PLACER_NEXT_TURN
+    # AA-19: a player who passes is out of this auction (False: he may bid again once someone
+    # raises; the auction ends when everyone but the high bidder has passed since the last bid).
+    pass_is_final: bool = True
+    # AA-22: debts are settled automatically from the next income (False: the debtor pays them
+    # with a pay_debt command when he chooses; they still count against him at the end).
+    auto_settle_debts: bool = True
+    # AA-24: how equal money ranks.
+    tie_break: TieBreak = TieBreak.SHARE
+    # AA-24: outstanding debts are subtracted from the money that ranks (False: money only).
+    debts_count: bool = True
+    # AA-21 (engine choice): a bid must be covered by the bidder's money (False: the winner who
+    # cannot pay owes the rest as a debt, AA-22).
+    bids_need_cash: bool = True
+
+    @classmethod
+    def names(cls) -> tuple[str, ...]:
+        return tuple(f.name for f in fields(cls))
+
+    @classmethod
+    def from_mapping(cls, values: dict[str, object]) -> HouseRules:
+        unknown = set(values) - set(cls.names())
+        if unknown:
+            raise ValueError(f"unknown house rule(s): {', '.join(sorted(unknown))}; known: {', '.join(cls.names())}")
+        converted: dict[str, object] = {}
+        for key, value in values.items():
+            if key == "stau_removal":
+                converted[key] = _choice(key, value, StauRemoval)
+            elif key == "tie_break":
+                converted[key] = _choice(key, value, TieBreak)
+            elif isinstance(value, bool):
+                converted[key] = value
+            elif isinstance(value, str) and value.lower() in ("true", "false", "1", "0", "yes", "no", "on", "off"):
+                converted[key] = value.lower() in ("true", "1", "yes", "on")
+            else:
+                raise ValueError(f"house rule {key} wants true or false, not {value!r}")
+        return cls(**converted)  # type: ignore[arg-type]
+
+
+def _choice(key: str, value: object, enum: type[StauRemoval] | type[TieBreak]) -> StrEnum:
+    try:
+        return enum(str(value))
+    except ValueError:
+        choices = " | ".join(m.value for m in enum)
+        raise ValueError(f"house rule {key} wants {choices}, not {value!r}") from None

@@ -1,0 +1,25 @@
+"""Small helpers for rule tests: apply commands to a position and look at the result."""
+
+from __future__ import annotations
+
+import pytest
+
+from companion.engine.aa import Command, apply
+from companion.engine.aa.state import GameState
+from companion.engine.errors import IllegalAction
+
+
+def play(state: GameState, *commands: Command) -> GameState:
+    for command in commands:
+        state, _ = apply(state, command)
+    return state
+
+
+def refused(state: GameState, command: Command, rule: str, *words: str) -> IllegalAction:
+    """Assert ``command`` is refused citing ``rule`` with ``words`` in the message."""
+    with pytest.raises(IllegalAction) as info:
+        apply(state, command)
+    assert info.value.rule == rule, f"expected {rule}, got {info.value.rule}: {info.value.message}"
+    for word in words:
+        assert word in info.value.message, f"{word!r} not in {info.value.message!r}"
+    return info.value
