@@ -23,8 +23,13 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    if arguments and arguments[0].startswith("--") and arguments[0] != "--help":
+        # ``companion --players red,blue --end-at 3``: options of the default job (the simulator).
+        default = importlib.import_module("companion.cli.default")
+        return int(default.run_default(arguments))
     parser = build_parser()
-    args = parser.parse_args(list(sys.argv[1:] if argv is None else argv))
+    args = parser.parse_args(arguments)
     handler = getattr(args, "handler", None)
     if handler is None:
         default = importlib.import_module("companion.cli.default")

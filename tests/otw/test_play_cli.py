@@ -109,3 +109,12 @@ def test_house_rules_on_the_command_line(tmp_path: Path, capsys) -> None:  # typ
         capsys=capsys,
     )
     assert out[0]["ok"] is False and out[0]["error"]["rule"] == "OTW-11"
+
+
+def test_companion_with_options_but_no_command_goes_to_the_simulator(capsys) -> None:  # type: ignore[no-untyped-def]
+    import pytest
+
+    with pytest.raises(SystemExit) as exit_info:
+        main(["--size", "bad", "--bogus"])  # the simulator's parser speaks, not the sub-command parser
+    assert exit_info.value.code == 2
+    assert "unrecognized arguments: --bogus" in capsys.readouterr().err
