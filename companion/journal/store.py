@@ -233,9 +233,11 @@ class JournalStore:
                 "INSERT INTO commands(game_id, seq, json, at) VALUES (?,?,?,?)",
                 (game_id, seq, json.dumps(command, ensure_ascii=False, separators=(",", ":")), now),
             )
-            if seq > 0 and conn.execute(
-                "SELECT 1 FROM commands WHERE game_id=? AND seq=?", (game_id, seq - 1)
-            ).fetchone() is None:
+            if (
+                seq > 0
+                and conn.execute("SELECT 1 FROM commands WHERE game_id=? AND seq=?", (game_id, seq - 1)).fetchone()
+                is None
+            ):
                 raise sqlite3.IntegrityError(f"command {seq} of game {game_id} does not follow the journal")
             conn.execute(
                 "UPDATE games SET last_at=?, progress=COALESCE(?, progress) WHERE id=?",
