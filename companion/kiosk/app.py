@@ -4,7 +4,7 @@ Hardware callbacks (buttons, RFID readers, the card reader) only ``put`` intents
 the frontend (the display integration: pygame-ce, touch, keyboard) is polled without blocking. Each
 iteration: take intents → ``Kiosk.handle`` → ``Kiosk.tick`` → render if the view changed →
 ``WATCHDOG=1`` if due → sleep until the next deadline (at most ``max_sleep``), so an idle box
-uses next to no CPU. SIGTERM (``systemctl stop``) and SIGINT end the loop: ``STOPPING=1``, LEDs
+uses next to no CPU. SIGTERM (``systemctl stop``) ends the loop (SIGINT too, outside systemd): ``STOPPING=1``, LEDs
 off, journal closed — every accepted command is already committed, so there is nothing to save.
 """
 
@@ -70,8 +70,14 @@ class KioskLoop:
         self._stop = True
 
     def install_signal_handlers(self) -> None:
+        """SIGTERM stops cleanly. Under systemd the console keys must not end the kiosk: a keyboard on
+        tty1 could send SIGINT (Ctrl+C) or SIGTSTP (Ctrl+Z), so both are ignored there."""
         signal.signal(signal.SIGTERM, self.request_stop)
-        signal.signal(signal.SIGINT, self.request_stop)
+        if self.notifier.enabled:
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
+            signal.signal(signal.SIGTSTP, signal.SIG_IGN)
+        else:
+            signal.signal(signal.SIGINT, self.request_stop)
 
     @property
     def running(self) -> bool:

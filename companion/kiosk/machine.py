@@ -29,6 +29,7 @@ from companion.journal import (
     JournalError,
     JournalStore,
     ResumeError,
+    ScoreEntry,
     standings,
 )
 from companion.kiosk.admin import AdminLock, PinEntry
@@ -116,6 +117,8 @@ class Kiosk:
         self._ranking_until = 0.0
         self._hardware: list[str] = []
         self._offer: tuple[int, str, int | None] | None = None  # game id, started hh:mm, round
+        self._leaderboard: list[ScoreEntry] = []
+        self._load_leaderboard()
         if store.report is not None:
             self._say(str(store.report), now, sticky=True)
         self._offer_resume(now)
@@ -456,9 +459,19 @@ class Kiosk:
         return [c for c in self.settings.colours if c not in self._colours]
 
     def _go(self, screen: Screen, index: int = 0, keep_index: bool = False) -> None:
+        if screen is Screen.ATTRACT:
+            self._load_leaderboard()
         self.screen = screen
         if not keep_index:
             self._index = index
+
+    def _load_leaderboard(self) -> None:
+        """Read once per visit of the attract screen (the loop asks for the view many times a second)."""
+        try:
+            self._leaderboard = self.store.leaderboard()
+        except JournalError as exc:
+            log.error("cannot read the leaderboard: %s", exc)
+            self._leaderboard = []
 
     def _say(self, text: str, now: float, sticky: bool = False) -> None:
         self._notice = text
@@ -490,7 +503,7 @@ class Kiosk:
         )
         match self.screen:
             case Screen.ATTRACT:
-                best = self.store.leaderboard()
+                best = self._leaderboard
                 lines = ["Press OK to start a new game"]
                 if best:
                     lines.append("Best scores today")
@@ -531,10 +544,10 @@ class Kiosk:
                 assert self.controller is not None
                 return replace(base, title="", table=self.controller.ui)
             case Screen.RANKING:
-                lines = tuple(
+                ranked = tuple(
                     f"{r['place']}. {r['colour']} — {r['score']} VP ({r.get('money', 0)} R)" for r in self._ranking
                 )
-                return replace(base, title="Game over", lines=lines, hint="OK: done")
+                return replace(base, title="Game over", lines=ranked, hint="OK: done")
             case Screen.PIN_ENTRY:
                 assert self._pin is not None
                 return replace(

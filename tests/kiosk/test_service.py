@@ -174,6 +174,9 @@ def test_sigterm_stops_the_service_cleanly(tmp_path: Path, notify_socket: tuple[
         assert sock.recv(4096).startswith(b"READY=1")
         assert sock.recv(4096) == b"WATCHDOG=1"
         assert sock.recv(4096) == b"WATCHDOG=1"  # the loop keeps kicking
+        proc.send_signal(signal.SIGINT)  # Ctrl+C from a keyboard on the console: ignored under systemd
+        assert sock.recv(4096) == b"WATCHDOG=1"
+        assert proc.poll() is None
         proc.send_signal(signal.SIGTERM)
         _, err = proc.communicate(timeout=10)
     finally:
