@@ -1,0 +1,55 @@
+"""Nothing lost: the game journal (SQLite, WAL, synchronous FULL), resume after power loss, export.
+
+The wiring layer (the kiosk, the simulator, the Pi main loop) uses it like this::
+
+    store = JournalStore.open(default_journal_path())     # never fails on a bad file: see store.report
+    record = store.unfinished()                            # offer it for resume, or None
+    game = JournaledGame.resume(store, record) if record else JournaledGame.start(store, setup)
+    controller = TableController(config, tags, leds=leds, game=game)   # each push commits first
+    ...
+    store.close()                                          # on SIGTERM too; safe twice
+"""
+
+from __future__ import annotations
+
+from companion.journal.paths import default_journal_path, default_state_dir
+from companion.journal.session import JournaledGame, JournalRefused, ResumeError, export_lines, standings
+from companion.journal.setup import GameSetup, rules_for
+from companion.journal.store import (
+    ABANDONED,
+    BROKEN,
+    ENDED,
+    FINISHED,
+    PLAYING,
+    CorruptionReport,
+    GameRecord,
+    JournalCorrupt,
+    JournalError,
+    JournalStore,
+    JournalWriteError,
+    ScoreEntry,
+)
+
+__all__ = [
+    "ABANDONED",
+    "BROKEN",
+    "ENDED",
+    "FINISHED",
+    "PLAYING",
+    "CorruptionReport",
+    "GameRecord",
+    "GameSetup",
+    "JournalCorrupt",
+    "JournalError",
+    "JournalRefused",
+    "JournalStore",
+    "JournalWriteError",
+    "JournaledGame",
+    "ResumeError",
+    "ScoreEntry",
+    "default_journal_path",
+    "default_state_dir",
+    "export_lines",
+    "rules_for",
+    "standings",
+]
