@@ -105,7 +105,7 @@ class _AckLeds:
     def __init__(self) -> None:
         self.frames = 0
 
-    def show(self, frame: object) -> None:
+    def show(self, frame: object, now: float) -> None:
         self.frames += 1
 
 

@@ -35,7 +35,7 @@ class Frontend(Protocol):
 
 
 class KioskLeds(Protocol):
-    def show(self, frame: LedFrame) -> None: ...
+    def show(self, frame: LedFrame, now: float) -> None: ...
     def off(self) -> None: ...
 
 
@@ -153,7 +153,7 @@ class HeadlessFrontend:
 class LoggingLeds:
     """LEDs for headless runs: frames are logged at debug level; ``off`` at info."""
 
-    def show(self, frame: LedFrame) -> None:
+    def show(self, frame: LedFrame, now: float) -> None:
         log.debug("LEDs: %s", frame)
 
     def off(self) -> None:

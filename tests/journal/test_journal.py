@@ -52,7 +52,7 @@ class CheckingLeds:
         self.game: JournaledGame | None = None
         self.frames: list[LedFrame] = []
 
-    def show(self, frame: LedFrame) -> None:
+    def show(self, frame: LedFrame, now: float) -> None:
         if self.game is not None:
             assert committed(self.path, self.game.game_id) == len(self.game.log)
         self.frames.append(frame)

@@ -110,7 +110,7 @@ class RecordingLeds:
         self.frames: list[LedFrame] = []
         self.offs = 0
 
-    def show(self, frame: LedFrame) -> None:
+    def show(self, frame: LedFrame, now: float) -> None:
         self.frames.append(frame)
 
     def off(self) -> None:
