@@ -15,6 +15,7 @@ import sys
 import time
 from datetime import datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from companion.journal import (
     PLAYING,
@@ -40,8 +41,18 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
     k = sub.add_parser("kiosk", help="kiosk mode for conventions (run by systemd, see docs/pi-install.md)")
     k.add_argument("--headless", action="store_true", help="no screen: log the views (service tests)")
+    k.add_argument(
+        "--hardware",
+        metavar="FILE",
+        help="hardware TOML of the box (default: $COMPANION_HARDWARE_FILE; none: simulated tags, no LEDs)",
+    )
+    k.add_argument("--windowed", metavar="WxH", help="a window instead of the console's full screen (trying it out)")
     _journal_arg(k)
     k.set_defaults(handler=run_kiosk)
+
+
+if TYPE_CHECKING:
+    from companion.display.kiosk_screen import KioskScreen
 
 
 def _journal_arg(p: argparse.ArgumentParser) -> None:
@@ -110,45 +121,80 @@ def run_games(args: argparse.Namespace) -> int:
 
 def run_kiosk(args: argparse.Namespace) -> int:
     """The kiosk loop. The admin PIN comes from ``$COMPANION_ADMIN_PIN`` (the unit's EnvironmentFile)."""
+    import queue
+
     from companion.data import load_reference
+    from companion.hardware.errors import HardwareError
     from companion.kiosk import Kiosk, KioskSettings
     from companion.kiosk.app import Frontend, HeadlessFrontend, KioskLeds, KioskLoop, LoggingLeds
-    from companion.kiosk.display_env import check_video_driver, kiosk_environment
+    from companion.kiosk.machine import KioskIntent
     from companion.table.tags import TagDirectory
 
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")  # journald adds the time
-    frontend: Frontend
-    leds: KioskLeds
-    if args.headless:
-        frontend, leds = HeadlessFrontend(), LoggingLeds()
-    else:
-        env = kiosk_environment(os.environ)
-        os.environ.update(env)
-        check = check_video_driver(env["SDL_VIDEODRIVER"])
-        if not check.ok:
-            print(f"companion kiosk: {check.message}", file=sys.stderr)
-            return 2
-        try:
-            from companion.display import kiosk_frontend  # type: ignore[attr-defined]
-        except ImportError:
-            print(
-                "companion kiosk: the display integration (companion.display.kiosk_frontend) is not built yet; "
-                "run with --headless meanwhile",
-                file=sys.stderr,
-            )
-            return 2
-        frontend, leds = kiosk_frontend()
     settings = KioskSettings()
     pin = os.environ.get("COMPANION_ADMIN_PIN")
     if pin:
         settings = KioskSettings(pin=pin)
     else:
         logging.getLogger(__name__).warning("COMPANION_ADMIN_PIN is not set: the default admin PIN is in use")
-    _board, deck = load_reference()
-    # The hardware tag map (markers, cards, admin cards from the hardware TOML) replaces this when wired.
-    tags = TagDirectory.simulated(settings.colours, [c.id for c in deck.contracts] + [e.id for e in deck.events])
+    intents: queue.Queue[KioskIntent] = queue.Queue()
+    leds: KioskLeds
+    hardware = args.hardware or os.environ.get("COMPANION_HARDWARE_FILE")
+    if hardware:
+        from companion.kiosk.hardware import open_box
+
+        try:
+            tags, leds = open_box(Path(hardware), intents)
+        except (HardwareError, OSError) as exc:
+            print(f"companion kiosk: {exc}", file=sys.stderr)
+            return 2
+    else:
+        _board, deck = load_reference()
+        tags = TagDirectory.simulated(settings.colours, [c.id for c in deck.contracts] + [e.id for e in deck.events])
+        leds = LoggingLeds()
+    frontend: Frontend
+    if args.headless:
+        frontend = HeadlessFrontend()
+    else:
+        opened = _open_screen(args.windowed)
+        if isinstance(opened, str):
+            print(f"companion kiosk: {opened}", file=sys.stderr)
+            leds.off()
+            return 2
+        frontend = opened
     store = JournalStore.open(args.journal or default_journal_path())
     kiosk = Kiosk(store, tags, now=time.monotonic(), settings=settings, leds=leds)
-    loop = KioskLoop(kiosk, frontend, leds=leds)
+    loop = KioskLoop(kiosk, frontend, intents=intents, leds=leds)
     loop.install_signal_handlers()
     return loop.run()
+
+
+def _open_screen(windowed: str | None) -> KioskScreen | str:
+    """The pygame screen: fullscreen on the console (kmsdrm checked first), or a window for trying it out."""
+    from companion.kiosk.display_env import (
+        check_video_driver,
+        disable_console_blanking,
+        kiosk_environment,
+        open_fullscreen,
+    )
+
+    if windowed is None:
+        env = kiosk_environment(os.environ)
+        os.environ.update(env)
+        check = check_video_driver(env["SDL_VIDEODRIVER"])
+        if not check.ok:
+            return check.message
+    import pygame
+
+    from companion.display.kiosk_screen import KioskScreen
+
+    pygame.display.init()
+    pygame.font.init()
+    if windowed is None:
+        surface = open_fullscreen(pygame)
+        disable_console_blanking()
+    else:
+        w, h = (int(v) for v in windowed.lower().split("x"))
+        surface = pygame.display.set_mode((w, h))
+        pygame.display.set_caption("companion kiosk")
+    return KioskScreen(surface)

@@ -108,9 +108,10 @@ class KioskLoop:
     def _render(self) -> None:
         view = self.kiosk.view
         controller = self.kiosk.controller
-        state = None if controller is None else controller.state
-        if view != self._last_view or state is not self._last_state:
-            self._last_view, self._last_state = view, state
+        # The table's UI model changes without the game changing (a lifted marker lights hints).
+        table = None if controller is None else (controller.state, controller.ui)
+        if view != self._last_view or table != self._last_state:
+            self._last_view, self._last_state = view, table
             self.frontend.render(view, controller)
 
     def run(self) -> int:

@@ -70,12 +70,23 @@ class KioskSettings:
     admin_idle_s: float = 60.0  # the admin menu locks itself again
     setup_idle_s: float = 120.0  # an abandoned set-up goes back to attract
     notice_s: float = 8.0
+    how_to_s: float = 6.0  # each page of the attract screen's how-to loop
     hardware_log: int = 8  # intents echoed on the hardware test screen
     board: str | None = None  # data files (None: the reference)
     contracts: str | None = None
     events: str | None = None
     rules: dict[str, str] = field(default_factory=dict)
     language: str = "en"
+
+
+# The attract screen's "how to play with the companion" loop, one page at a time.
+HOW_TO = (
+    "Lift a marker: the lit cities are where that transport can go in this step.",
+    "Put a marker on a city with idle trucks to start a transport; PLUS/MINUS choose the trucks.",
+    "Scan a contract card to take it; at its end city, OK (or a second scan) fulfils it.",
+    "MENU builds a warehouse or a logistics centre; the bank pays and charges, no paper money.",
+    "BACK takes back your last action this turn; OK ends your turn early.",
+)
 
 
 def clock_time(timestamp: float) -> str:
@@ -118,6 +129,8 @@ class Kiosk:
         self._hardware: list[str] = []
         self._offer: tuple[int, str, int | None] | None = None  # game id, started hh:mm, round
         self._leaderboard: list[ScoreEntry] = []
+        self._how_to = 0  # the how-to page shown on the attract screen
+        self._how_to_until = now + s.how_to_s
         self._load_leaderboard()
         if store.report is not None:
             self._say(str(store.report), now, sticky=True)
@@ -160,6 +173,9 @@ class Kiosk:
                 self._check_over(now)
             case Screen.RANKING if now >= self._ranking_until:
                 self._go(Screen.ATTRACT)
+            case Screen.ATTRACT if now >= self._how_to_until:
+                self._how_to = (self._how_to + 1) % len(HOW_TO)
+                self._how_to_until = now + self.settings.how_to_s
             case Screen.PIN_ENTRY | Screen.ADMIN | Screen.ADMIN_CONFIRM | Screen.HARDWARE_TEST:
                 if idle >= self.settings.admin_idle_s:
                     self._close_admin()  # locked again
@@ -181,6 +197,8 @@ class Kiosk:
                 deadlines.append(d)
         elif self.screen is Screen.RANKING:
             deadlines.append(self._ranking_until)
+        elif self.screen is Screen.ATTRACT:
+            deadlines.append(self._how_to_until)
         elif self.screen in (Screen.PIN_ENTRY, Screen.ADMIN, Screen.ADMIN_CONFIRM, Screen.HARDWARE_TEST):
             deadlines.append(self._last_input + s.admin_idle_s)
         elif self.screen.name.startswith("SETUP"):
@@ -504,7 +522,7 @@ class Kiosk:
         match self.screen:
             case Screen.ATTRACT:
                 best = self._leaderboard
-                lines = ["Press OK to start a new game"]
+                lines = ["Press OK to start a new game", f"How to play with the companion: {HOW_TO[self._how_to]}"]
                 if best:
                     lines.append("Best scores today")
                     lines += [f"{i}. {e.colour} — {e.score} VP (game {e.game_id})" for i, e in enumerate(best, 1)]

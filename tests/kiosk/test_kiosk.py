@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from companion.engine.otw import Move, RevealEvent, TakeContract
+from companion.engine.otw import TakeContract
 from companion.engine.otw.serialize import command_from_json
 from companion.journal import ABANDONED, ENDED, FINISHED, PLAYING, JournaledGame
-from companion.kiosk import Kiosk, Screen
-from tests.kiosk.conftest import SETTINGS, TAGS, Box
+from companion.kiosk import Screen
+from tests.kiosk.conftest import SETTINGS, Box
 
 GOLDEN = Path(__file__).parent.parent / "otw" / "golden" / "three-players-end-at-4.jsonl"
 GOLDEN_COMMANDS = [command_from_json(json.loads(line)) for line in GOLDEN.read_text(encoding="utf-8").splitlines()]
@@ -283,6 +283,19 @@ def test_the_kiosk_records_every_command_before_the_table_shows_it(box: Box) -> 
 
 def test_kiosk_without_a_game_is_quiet(tmp_path: Path) -> None:
     box = Box(tmp_path / "j.sqlite")
-    assert box.kiosk.next_deadline(box.now) is None
+    # Idle on the attract screen: the loop only wakes for the next how-to page.
+    assert box.kiosk.next_deadline(box.now) == box.now + box.kiosk.settings.how_to_s
     box.close()
-    assert isinstance(Kiosk, type) and TAGS and Move and RevealEvent
+
+
+def test_attract_loops_through_how_to_play_with_the_companion(box: Box) -> None:
+    from companion.kiosk.machine import HOW_TO
+
+    seen = []
+    for _ in range(len(HOW_TO) + 1):
+        seen.append(box.view.lines[1])
+        deadline = box.kiosk.next_deadline(box.now)
+        assert deadline is not None  # the loop sleeps until the next page, no busy wait
+        box.later(deadline - box.now)
+    assert seen[: len(HOW_TO)] == [f"How to play with the companion: {page}" for page in HOW_TO]
+    assert seen[-1] == seen[0]
