@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from companion.data import load_reference
 from companion.hardware.config import REFERENCE, load, parse, write_card, write_readers
 from companion.hardware.errors import ConfigError, HardwareError
 from companion.intents import ButtonName
@@ -33,9 +34,10 @@ menu = 21
 def test_reference_config_loads() -> None:
     config = load(REFERENCE, env={})
     assert config.backend == "spi"
-    assert len(config.readers) == 40 and config.card_channel == 40
-    assert config.readers[0] == "Bremen" and "Mönchengladbach" in config.cities
-    assert config.leds.led_map.size == 40 * 2 + 15 + 5 + 4
+    board, _ = load_reference()
+    assert set(config.cities) == set(board.names)  # one reader under every city of the reference board
+    assert len(config.readers) == 44 and config.card_channel == 44
+    assert config.leds.led_map.size == 44 * 2 + 15 + 5 + 4
     assert config.buttons.pins[ButtonName.MENU] == 21
     assert (config.debounce.place_votes, config.debounce.window, config.debounce.lift_misses) == (4, 5, 3)
     assert config.describe("04A1B2C3D4E501") == "marker red 1"
