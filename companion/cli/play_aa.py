@@ -10,9 +10,9 @@ import argparse
 from typing import Any
 
 from companion.engine.aa import GameConfig, GameState, HouseRules, new_game
-from companion.engine.aa.events import event_to_json
 from companion.engine.aa.serialize import command_from_json, state_to_json
 from companion.engine.game import Game
+from companion.engine.jsonio import event_to_json
 
 
 def build_config(args: argparse.Namespace) -> GameConfig:

@@ -6,8 +6,8 @@ import argparse
 from typing import Any
 
 from companion.engine.game import Game
+from companion.engine.jsonio import event_to_json
 from companion.engine.otw import GameConfig, GameState, HouseRules, new_game
-from companion.engine.otw.events import event_to_json
 from companion.engine.otw.serialize import command_from_json, state_to_json
 
 

@@ -99,3 +99,10 @@ class Ledger:
         for e in reversed(entries):
             ledger = ledger.append(e.player, -e.amount, f"undo: {e.reason}", e.rule, e.card, e.modifier, reverses=e.seq)
         return ledger
+
+
+@dataclass(frozen=True, slots=True)
+class MoneyBooked:
+    """The event every game emits when the bank books an entry (the screen's transaction feed)."""
+
+    entry: LedgerEntry

@@ -12,8 +12,8 @@ import pytest
 
 from companion.cli import main
 from companion.engine.aa import new_game
-from companion.engine.aa.events import event_to_json
-from companion.engine.aa.serialize import CommandFormatError, command_from_json, command_to_json, view_for
+from companion.engine.aa.serialize import command_from_json, command_to_json, view_for
+from companion.engine.jsonio import CommandFormatError, event_to_json
 
 from .conftest import config
 from .golden.make_golden import play_golden

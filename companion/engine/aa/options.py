@@ -3,8 +3,11 @@ default is the digest's reading. ``docs/rules-notes.md`` lists each with the cho
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from enum import StrEnum
+
+from companion.engine.house_rules import parse_house_rules
 
 
 class StauRemoval(StrEnum):
@@ -40,28 +43,5 @@ class HouseRules:
         return tuple(f.name for f in fields(cls))
 
     @classmethod
-    def from_mapping(cls, values: dict[str, object]) -> HouseRules:
-        unknown = set(values) - set(cls.names())
-        if unknown:
-            raise ValueError(f"unknown house rule(s): {', '.join(sorted(unknown))}; known: {', '.join(cls.names())}")
-        converted: dict[str, object] = {}
-        for key, value in values.items():
-            if key == "stau_removal":
-                converted[key] = _choice(key, value, StauRemoval)
-            elif key == "tie_break":
-                converted[key] = _choice(key, value, TieBreak)
-            elif isinstance(value, bool):
-                converted[key] = value
-            elif isinstance(value, str) and value.lower() in ("true", "false", "1", "0", "yes", "no", "on", "off"):
-                converted[key] = value.lower() in ("true", "1", "yes", "on")
-            else:
-                raise ValueError(f"house rule {key} wants true or false, not {value!r}")
-        return cls(**converted)  # type: ignore[arg-type]
-
-
-def _choice(key: str, value: object, enum: type[StauRemoval] | type[TieBreak]) -> StrEnum:
-    try:
-        return enum(str(value))
-    except ValueError:
-        choices = " | ".join(m.value for m in enum)
-        raise ValueError(f"house rule {key} wants {choices}, not {value!r}") from None
+    def from_mapping(cls, values: Mapping[str, object]) -> HouseRules:
+        return parse_house_rules(cls, values)

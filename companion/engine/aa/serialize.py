@@ -5,9 +5,6 @@ The names here are a stable interface (``companion play --game auf-achse``): kee
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
 from companion.engine.aa.commands import (
     Bid,
     BuyTrailer,
@@ -32,52 +29,14 @@ from companion.engine.aa.commands import (
 from companion.engine.aa.queries import auction_status
 from companion.engine.aa.scoring import ranking
 from companion.engine.aa.state import GameState, PlayerState, Sign, TrailerSize
-from companion.engine.errors import GameError
-
-
-class CommandFormatError(GameError, ValueError):
-    """A script line is not a valid command; ``field`` names what is wrong."""
-
-    def __init__(self, field: str, message: str) -> None:
-        super().__init__(message)
-        self.field = field
-        self.message = message
-
-    def to_json(self) -> dict[str, str]:
-        return {"rule": "input", "field": self.field, "message": self.message}
-
-
-def _str(data: Mapping[str, Any], key: str) -> str:
-    value = data.get(key)
-    if not isinstance(value, str) or not value:
-        raise CommandFormatError(key, f"field {key!r} must be a non-empty string, not {value!r}")
-    return value
-
-
-def _opt_int(data: Mapping[str, Any], key: str) -> int | None:
-    value = data.get(key)
-    if value is None:
-        return None
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise CommandFormatError(key, f"field {key!r} must be a whole number, not {value!r}")
-    return value
-
-
-def _int(data: Mapping[str, Any], key: str) -> int:
-    value = _opt_int(data, key)
-    if value is None:
-        raise CommandFormatError(key, f"field {key!r} must be a whole number, not None")
-    return value
-
-
-def _choice(data: Mapping[str, Any], key: str, enum: type[Sign] | type[TrailerSize]) -> Any:
-    value = _str(data, key)
-    try:
-        return enum(value)
-    except ValueError:
-        choices = " or ".join(m.value for m in enum)
-        raise CommandFormatError(key, f"{key} must be {choices}, not {value!r}") from None
-
+from companion.engine.jsonio import (
+    CommandFormatError,
+    enum_field,
+    int_field,
+    optional_int_field,
+    require_object,
+    text_field,
+)
 
 TABLE_ACTIONS = ("reveal_public", "draw_action", "start", "undo")
 PLAYER_ACTIONS = (
@@ -100,49 +59,48 @@ PLAYER_ACTIONS = (
 
 def command_from_json(data: object) -> Command:
     """Parse one script command, e.g. ``{"player": "red", "action": "move", "to": "Hamburg"}``."""
-    if not isinstance(data, Mapping):
-        raise CommandFormatError("action", "a command must be a JSON object")
+    data = require_object(data)
     action = data.get("action")
     match action:
         case "undo":
             return Undo()
         case "reveal_public":
-            return RevealPublic(_str(data, "card"))
+            return RevealPublic(text_field(data, "card"))
         case "draw_action":
-            return DrawAction(_str(data, "card"))
+            return DrawAction(text_field(data, "card"))
         case "start":
-            return StartGame(None if data.get("player") is None else _str(data, "player"))
+            return StartGame(None if data.get("player") is None else text_field(data, "player"))
     if action not in PLAYER_ACTIONS:
         known = ", ".join(sorted([*PLAYER_ACTIONS, *TABLE_ACTIONS]))
         raise CommandFormatError("action", f"unknown action {action!r}; one of {known}")
-    player = _str(data, "player")
+    player = text_field(data, "player")
     match action:
         case "place_truck":
-            return PlaceTruck(player, _str(data, "space"))
+            return PlaceTruck(player, text_field(data, "space"))
         case "deal_contract":
-            return DealContract(player, _str(data, "card"))
+            return DealContract(player, text_field(data, "card"))
         case "roll":
-            return Roll(player, _opt_int(data, "value"))
+            return Roll(player, optional_int_field(data, "value"))
         case "move":
-            return Move(player, _str(data, "to"))
+            return Move(player, text_field(data, "to"))
         case "load":
-            return Load(player, _str(data, "card"))
+            return Load(player, text_field(data, "card"))
         case "unload":
-            return Unload(player, _str(data, "card"))
+            return Unload(player, text_field(data, "card"))
         case "buy_trailer":
-            return BuyTrailer(player, _choice(data, "size", TrailerSize))
+            return BuyTrailer(player, enum_field(data, "size", TrailerSize))
         case "place_sign":
-            return PlaceSign(player, _choice(data, "sign", Sign), _str(data, "space"))
+            return PlaceSign(player, enum_field(data, "sign", Sign), text_field(data, "space"))
         case "take_spare":
-            return TakeSpare(player, _str(data, "card"))
+            return TakeSpare(player, text_field(data, "card"))
         case "pay_debt":
             return PayDebt(player)
         case "end_turn":
             return EndTurn(player)
         case "open_auction":
-            return OpenAuction(player, _str(data, "card"))
+            return OpenAuction(player, text_field(data, "card"))
         case "bid":
-            return Bid(player, _int(data, "level"))
+            return Bid(player, int_field(data, "level"))
         case _:
             return PassBid(player)
 

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 
-from companion.engine.game import Undone
-from companion.engine.ledger import LedgerEntry
+from companion.engine.ledger import MoneyBooked as MoneyBooked
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,11 +54,6 @@ class ContractFulfilled:
     card: str
     city: str
     trucks: int  # become idle at ``city``
-
-
-@dataclass(frozen=True, slots=True)
-class MoneyBooked:
-    entry: LedgerEntry
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,19 +141,3 @@ Event = (
     | TurnStarted
     | GameEnded
 )
-
-
-def _snake(name: str) -> str:
-    return "".join("_" + c.lower() if c.isupper() else c for c in name).lstrip("_")
-
-
-def event_to_json(event: object) -> dict[str, object]:
-    """``{"type": "contract_taken", ...fields}``; tuples become lists."""
-    if isinstance(event, MoneyBooked):
-        return {"type": "money", **event.entry.to_json()}
-    if isinstance(event, Undone):
-        return {"type": "undone", "command": repr(event.command), "reversals": event.reversals}
-    out: dict[str, object] = {"type": _snake(type(event).__name__)}
-    for key, value in asdict(event).items():  # type: ignore[call-overload]
-        out[key] = list(value) if isinstance(value, tuple) else value
-    return out

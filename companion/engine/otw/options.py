@@ -3,8 +3,11 @@ is the digest's reading. ``docs/rules-notes.md`` lists each with the choice and 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from enum import StrEnum
+
+from companion.engine.house_rules import parse_house_rules
 
 
 class ContractOffer(StrEnum):
@@ -38,18 +41,5 @@ class HouseRules:
         return tuple(f.name for f in fields(cls))
 
     @classmethod
-    def from_mapping(cls, values: dict[str, object]) -> HouseRules:
-        unknown = set(values) - set(cls.names())
-        if unknown:
-            raise ValueError(f"unknown house rule(s): {', '.join(sorted(unknown))}; known: {', '.join(cls.names())}")
-        converted: dict[str, object] = {}
-        for key, value in values.items():
-            if key == "contract_offer":
-                converted[key] = ContractOffer(str(value))
-            elif isinstance(value, bool):
-                converted[key] = value
-            elif isinstance(value, str) and value.lower() in ("true", "false", "1", "0", "yes", "no", "on", "off"):
-                converted[key] = value.lower() in ("true", "1", "yes", "on")
-            else:
-                raise ValueError(f"house rule {key} wants true or false, not {value!r}")
-        return cls(**converted)  # type: ignore[arg-type]
+    def from_mapping(cls, values: Mapping[str, object]) -> HouseRules:
+        return parse_house_rules(cls, values)

@@ -5,10 +5,15 @@ The names here are a stable interface (``companion play``): keep them.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
-from companion.engine.errors import GameError
+from companion.engine.jsonio import (
+    CommandFormatError,
+    enum_field,
+    int_field,
+    optional_int_field,
+    optional_text_field,
+    require_object,
+    text_field,
+)
 from companion.engine.otw.commands import (
     Build,
     Cancel,
@@ -25,74 +30,38 @@ from companion.engine.otw.scoring import score, winners
 from companion.engine.otw.state import Building, GameState
 
 
-class CommandFormatError(GameError, ValueError):
-    """A script line is not a valid command; ``field`` names what is wrong."""
-
-    def __init__(self, field: str, message: str) -> None:
-        super().__init__(message)
-        self.field = field
-        self.message = message
-
-    def to_json(self) -> dict[str, str]:
-        return {"rule": "input", "field": self.field, "message": self.message}
-
-
-def _str(data: Mapping[str, Any], key: str) -> str:
-    value = data.get(key)
-    if not isinstance(value, str) or not value:
-        raise CommandFormatError(key, f"field {key!r} must be a non-empty string, not {value!r}")
-    return value
-
-
-def _int(data: Mapping[str, Any], key: str, optional: bool = False) -> int | None:
-    value = data.get(key)
-    if value is None and optional:
-        return None
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise CommandFormatError(key, f"field {key!r} must be a whole number, not {value!r}")
-    return value
-
-
-def _opt_str(data: Mapping[str, Any], key: str) -> str | None:
-    return None if data.get(key) is None else _str(data, key)
-
-
 def command_from_json(data: object) -> Command:
     """Parse one script command, e.g. ``{"player":"red","action":"take_contract","card":"B01"}``."""
-    if not isinstance(data, Mapping):
-        raise CommandFormatError("action", "a command must be a JSON object")
+    data = require_object(data)
     action = data.get("action")
     if action == "undo":
         return Undo()
     if action == "reveal_event":
-        return RevealEvent(_str(data, "card"))
+        return RevealEvent(text_field(data, "card"))
     if action not in ACTIONS:
         known = ", ".join(sorted([*ACTIONS, "reveal_event", "undo"]))
         raise CommandFormatError("action", f"unknown action {action!r}; one of {known}")
-    player = _str(data, "player")
+    player = text_field(data, "player")
     match action:
         case "take_contract":
-            return TakeContract(player, _str(data, "card"))
+            return TakeContract(player, text_field(data, "card"))
         case "move":
-            marker = _int(data, "marker")
-            assert marker is not None
-            return Move(player, marker, _str(data, "to"), _opt_str(data, "from"), _int(data, "trucks", optional=True))
+            marker = int_field(data, "marker")
+            return Move(
+                player,
+                marker,
+                text_field(data, "to"),
+                optional_text_field(data, "from"),
+                optional_int_field(data, "trucks"),
+            )
         case "fulfil":
-            return Fulfil(player, _str(data, "card"))
+            return Fulfil(player, text_field(data, "card"))
         case "build":
-            building = _str(data, "building")
-            try:
-                kind = Building(building)
-            except ValueError:
-                raise CommandFormatError(
-                    "building", f"building must be warehouse or logistics_centre, not {building!r}"
-                ) from None
-            return Build(player, _str(data, "city"), kind)
+            return Build(player, text_field(data, "city"), enum_field(data, "building", Building))
         case "expand":
-            return Expand(player, _str(data, "city"))
+            return Expand(player, text_field(data, "city"))
         case "cancel":
-            marker = _int(data, "marker")
-            assert marker is not None
+            marker = int_field(data, "marker")
             return Cancel(player, marker)
         case _:
             return Pass(player)
