@@ -158,7 +158,8 @@ class GameState:
         unknown = changes.keys() - _STATE_FIELDS
         if unknown:
             raise TypeError(f"GameState has no field(s) {', '.join(sorted(unknown))}")
-        values = {name: value for name, value in self.__dict__.items() if name in _STATE_FIELDS}
+        values = dict(self.__dict__)
+        values.pop("_memo", None)  # answers about this state are not answers about the new one
         values.update(changes)
         new = object.__new__(GameState)
         object.__setattr__(new, "__dict__", values)
