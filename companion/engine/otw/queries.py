@@ -13,7 +13,7 @@ from companion.engine.otw.rules import (
     EXPAND_COST,
     build_cost,
     check_contract_available,
-    fulfilling_transport,
+    ready_transport,
     taken_by_tier,
 )
 from companion.engine.otw.state import MARKERS_PER_PLAYER, Building, GameState
@@ -59,11 +59,9 @@ def fulfillable(state: GameState, colour: str) -> tuple[tuple[ContractCard, int]
         card = state.config.contract(cid)
         if card is None:
             continue
-        try:
-            transport = fulfilling_transport(state, player, card)
-        except IllegalAction:
-            continue
-        out.append((card, transport.marker))
+        transport = ready_transport(state, player, card)
+        if transport is not None:
+            out.append((card, transport.marker))
     return tuple(out)
 
 
@@ -96,17 +94,16 @@ def legal_builds(state: GameState, colour: str) -> tuple[Build | Expand, ...]:
 
 def takeable_contracts(state: GameState) -> tuple[ContractCard, ...]:
     """Cards a "take a contract" may be now (OTW-4, OTW-9)."""
-    out = []
     taken = taken_by_tier(state)
-    for card in state.config.deck.contracts:
-        if card.id in state.used_contracts:
-            continue
+    open_tiers = set()
+    for tier, first in state.config.first_card_of_tier.items():  # the answer is per tier: ask once each
         try:
-            check_contract_available(state, card, taken)
+            check_contract_available(state, first, taken)
         except IllegalAction:
             continue
-        out.append(card)
-    return tuple(out)
+        open_tiers.add(tier)
+    used = state.used_contracts
+    return tuple(c for c in state.config.deck.contracts if c.tier in open_tiers and c.id not in used)
 
 
 def legal_commands(state: GameState, max_new_trucks: int = 4) -> Iterator[PlayerCommand]:

@@ -309,8 +309,20 @@ def _move(state: GameState, seat: int, cmd: Move) -> Outcome:
 # -- fulfil (OTW-21, OTW-22, OTW-28, OTW-30, OTW-32) -----------------------------------------
 
 
+def ready_transport(state: GameState, player: PlayerState, card: ContractCard) -> Transport | None:
+    """The transport that would fulfil ``card`` now, or None (the quick question the hints ask)."""
+    needs_route = state.config.rules.fulfil_needs_route
+    for t in player.transports:
+        if t.city == card.destination and t.trucks >= card.trucks and (not needs_route or card.id in t.loaded):
+            return t
+    return None
+
+
 def fulfilling_transport(state: GameState, player: PlayerState, card: ContractCard) -> Transport:
     """The transport that fulfils ``card`` now, or an IllegalAction saying why none can."""
+    ready = ready_transport(state, player, card)
+    if ready is not None:
+        return ready
     at_end = [t for t in player.transports if t.city == card.destination]
     if not at_end:
         raise IllegalAction(
@@ -323,16 +335,11 @@ def fulfilling_transport(state: GameState, player: PlayerState, card: ContractCa
             "OTW-21",
             f"{player.colour}'s transport at {card.destination} has {_trucks(best)}; {card.id} needs {card.trucks}",
         )
-    if state.config.rules.fulfil_needs_route:
-        done = [t for t in enough if card.id in t.loaded]
-        if not done:
-            raise IllegalAction(
-                "OTW-21",
-                f"{player.colour}'s transport has not been at {card.origin} with {_trucks(card.trucks)} "
-                f"since {card.id} was taken",
-            )
-        return done[0]
-    return enough[0]
+    raise IllegalAction(
+        "OTW-21",
+        f"{player.colour}'s transport has not been at {card.origin} with {_trucks(card.trucks)} "
+        f"since {card.id} was taken",
+    )
 
 
 def _fulfil(state: GameState, seat: int, cmd: Fulfil) -> Outcome:

@@ -80,6 +80,17 @@ class GameConfig:
         removed = REMOVED_CONTRACTS[self.player_count]
         return {t: max(0, sum(1 for c in self.deck.contracts if c.tier is t) - removed[t]) for t in Tier}
 
+    @cached_property
+    def first_card_of_tier(self) -> dict[Tier, ContractCard]:
+        out: dict[Tier, ContractCard] = {}
+        for card in self.deck.contracts:
+            out.setdefault(card.tier, card)
+        return out
+
+    @cached_property
+    def extra_step_events(self) -> frozenset[str]:
+        return frozenset(e.id for e in self.deck.events if e.kind is EventKind.EXTRA_STEP)
+
     def seat_of(self, colour: str) -> int | None:
         try:
             return self.colours.index(colour)
@@ -194,7 +205,7 @@ class GameState:
         return None if card is None else card.kind
 
     def steps_per_turn(self) -> int:
-        return STEPS_PER_TURN + (1 if self.event_kind() is EventKind.EXTRA_STEP else 0)  # OTW-30
+        return STEPS_PER_TURN + (self.event in self.config.extra_step_events)  # OTW-30
 
     @property
     def steps_left(self) -> int:
