@@ -90,26 +90,30 @@ def _reachable(state: GameState, player: str, start: str, trucks: int, steps_lef
 def _reachable_unit_cost(state: GameState, player: str, start: str, trucks: int, steps_left: int) -> dict[str, Route]:
     neighbours = state.board.neighbours
     jams = state.jams
-    parent: dict[str, str] = {}
-    order: list[str] = []
+    index = state.board.index
+    buildings, idle = state.buildings, state.idle
+    neutral = state.config.rules.neutral_buildings
+    paths: dict[str, tuple[str, ...]] = {start: (start,)}
+    out: dict[str, Route] = {}
     queue = deque([start])
     while queue:
         here = queue.popleft()
+        path = paths[here]
         for nxt in neighbours[here]:
-            if nxt == start or nxt in parent:
+            if nxt in paths:
                 continue
             if jams and ((here, nxt) if here < nxt else (nxt, here)) in jams:
                 continue  # OTW-30: never inside a chain; handled below as a move of its own
-            parent[nxt] = here
-            order.append(nxt)
-            if can_transship(state, nxt, trucks, player):
+            route = paths[nxt] = (*path, nxt)
+            out[nxt] = Route(route, 1)
+            i = index[nxt]
+            # can_transship, inlined: this loop is the LED-hint and playout hot path.
+            if (
+                buildings[i] is not None
+                and idle[i] >= trucks
+                and (neutral or can_transship(state, nxt, trucks, player))
+            ):
                 queue.append(nxt)
-    out: dict[str, Route] = {}
-    for city in order:
-        path = [city]
-        while path[-1] != start:
-            path.append(parent[path[-1]])
-        out[city] = Route(tuple(reversed(path)), 1)
     if jams and steps_left >= 2:
         for nxt in neighbours[start]:
             if nxt not in out and ((start, nxt) if start < nxt else (nxt, start)) in jams:
