@@ -88,7 +88,7 @@ class Simulator:
         self.tags = TagDirectory.simulated(config.colours, card_ids)
         # The same path as the Pi: every input is an intent on one queue, one loop applies them
         # (TableSession). No rig: the window itself is the hardware.
-        self.session = TableSession(
+        self.session = TableSession.on_the_way(
             config, self.tags, None, queue.Queue(), language=language, settle_s=settle_s, on_admin=self._on_admin
         )
         self.table = SimTable.deal(config, self.tags, seed)
