@@ -1,8 +1,9 @@
 """Does the table match the engine? The engine is the truth; the sensed table is only a mirror.
 
 Pure: given where the engine puts each tagged piece (On The Way markers, Auf Achse trucks standing
-in a city), what the readers sense, and what the controller currently allows (a marker in the hand, a transport being formed, placements still settling), list
-what must be put right, most important first.
+in a city), what the readers sense, and what the controller currently allows (a marker in the hand,
+a transport being formed, placements still settling), list what must be put right, most important
+first.
 """
 
 from __future__ import annotations
