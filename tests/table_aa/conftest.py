@@ -54,7 +54,11 @@ class AATable:
         self.leds = RecordingLeds()
         self.now = 0.0
         self.ctl = AATableController(
-            self.config, self.tags, leds=self.leds, game=make_game(self.config, text), **kwargs  # type: ignore[arg-type]
+            self.config,
+            self.tags,
+            leds=self.leds,
+            game=make_game(self.config, text),
+            **kwargs,  # type: ignore[arg-type]
         )
         for p in self.state.players:  # the table starts matching the engine
             if p.space is not None and BOARD.is_city(p.space):
