@@ -86,15 +86,12 @@ def draw_aa_map(
             record.cities[space.id] = (x, y, r_space + layout.px(3))
 
     lights = space_lights(state, ui, leds)
-    for space, light in lights.items():
-        if space not in pos:
-            continue
-        radius = r_city if board.is_city(space) else r_space + layout.px(1)
-        _ring(surface, layout, pos[space], radius, light, slow_on=slow_on, fast_on=fast_on)
-        record.rings[space] = light
-
     occupied: list[pygame.Rect] = [pygame.Rect(x - r_city, y - r_city, 2 * r_city, 2 * r_city)
                                    for s, (x, y) in pos.items() if board.is_city(s)]  # fmt: skip
+    ring_r = r_city + layout.px(6)
+    occupied += [
+        pygame.Rect(pos[s][0] - ring_r, pos[s][1] - ring_r, 2 * ring_r, 2 * ring_r) for s in lights if s in pos
+    ]
     for sign, colour, label in (("roadworks", ROADWORKS, "⚒"), ("stau", STAU, "STAU")):
         where = state.roadworks if sign == "roadworks" else state.stau
         if where is None or where not in pos:
@@ -125,6 +122,14 @@ def draw_aa_map(
         record.texts.append(DrawnText(label, (box.x, box.y, box.w, box.h), "truck"))
         record.transports[(p.colour, 1)] = (box.x, box.y, box.w, box.h)
         occupied.append(box)
+
+    # The rings go on top of the trucks: a lit space is never hidden.
+    for space, light in lights.items():
+        if space not in pos:
+            continue
+        radius = r_city if board.is_city(space) else r_space + layout.px(1)
+        _ring(surface, layout, pos[space], radius, light, slow_on=slow_on, fast_on=fast_on)
+        record.rings[space] = light
 
     _labels(canvas, layout, state, ui, pos, lights, occupied, r_city)
     _legend(canvas, layout, rect)
@@ -205,8 +210,8 @@ def _labels(
     gap = layout.px(2) + r
     bounds = layout.map
     dot = layout.px(3)
-    placed: list[pygame.Rect] = [pygame.Rect(x - dot, y - dot, 2 * dot, 2 * dot) for s, (x, y) in pos.items()
-                                 if not board.is_city(s)]  # fmt: skip
+    dots = [pygame.Rect(x - dot, y - dot, 2 * dot, 2 * dot) for s, (x, y) in pos.items() if not board.is_city(s)]
+    placed: list[pygame.Rect] = []
     order = sorted(board.cities, key=lambda c: (c not in important, c))
     for name in order:
         x, y = pos[name]
@@ -222,7 +227,9 @@ def _labels(
             pygame.Rect(x - gap - w + 2, y - gap - h + 2, w, h),
         ]
         blockers = placed + occupied
-        free = [c for c in options if bounds.contains(c) and c.collidelist(blockers) < 0]
+        # Best: overlap nothing; else a road's dots may show through the name, nothing else may.
+        free = [c for c in options if bounds.contains(c) and c.collidelist(blockers + dots) < 0]
+        free = free or [c for c in options if bounds.contains(c) and c.collidelist(blockers) < 0]
         if free:
             box = free[0]
         elif name in important:

@@ -203,10 +203,11 @@ def draw_auction(canvas: Canvas, rect: pygame.Rect, layout: Layout, state: GameS
     n = len(card.costs)
     gap = layout.px(3)
     w = (inner.w - (n - 1) * gap) // n
-    h = round(small * 2.6)
+    h = 2 * canvas.measure("1", small, bold=True)[1] + layout.px(4)
     for i, amount in enumerate(card.costs):
         level = i + 1
         chip = pygame.Rect(inner.x + i * (w + gap), y, w, h)
+        canvas.record.regions[f"level{level}"] = (chip.x, chip.y, chip.w, chip.h)
         high = level == status.level
         chosen = ui.level == level and ui.bidder is not None
         fill = HIGH_BID if high else theme.BACKGROUND
@@ -215,9 +216,9 @@ def draw_auction(canvas: Canvas, rect: pygame.Rect, layout: Layout, state: GameS
         pygame.draw.rect(surface, border, chip, width=layout.px(3) if chosen else 1, border_radius=layout.px(4))
         ink = (0, 0, 0) if high else (theme.TEXT if not allowed or level in allowed else theme.TEXT_FAINT)
         mark = " ✓" if high else ""
-        canvas.text(f"{level}{mark}", (chip.centerx, chip.y + layout.px(2)), small, colour=ink, bold=True,
+        canvas.text(f"{level}{mark}", (chip.centerx, chip.y + layout.px(1)), small, colour=ink, bold=True,
                     anchor="midtop", role="level", max_width=chip.w - 2)  # fmt: skip
-        canvas.text(theme.dm(amount), (chip.centerx, chip.bottom - layout.px(2)), small, colour=ink,
+        canvas.text(theme.dm(amount), (chip.centerx, chip.bottom - layout.px(1)), small, colour=ink,
                     anchor="midbottom", role="level_amount", max_width=chip.w - 2)  # fmt: skip
     y += h + pad
     if status.leader is None:
