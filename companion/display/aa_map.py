@@ -124,12 +124,12 @@ def draw_aa_map(
         occupied.append(box)
 
     # The rings go on top of the trucks: a lit space is never hidden.
-    for space, light in lights.items():
-        if space not in pos:
+    for lit, light in lights.items():
+        if lit not in pos:
             continue
-        radius = r_city if board.is_city(space) else r_space + layout.px(1)
-        _ring(surface, layout, pos[space], radius, light, slow_on=slow_on, fast_on=fast_on)
-        record.rings[space] = light
+        radius = r_city if board.is_city(lit) else r_space + layout.px(1)
+        _ring(surface, layout, pos[lit], radius, light, slow_on=slow_on, fast_on=fast_on)
+        record.rings[lit] = light
 
     _labels(canvas, layout, state, ui, pos, lights, occupied, r_city)
     _legend(canvas, layout, rect)

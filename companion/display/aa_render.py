@@ -33,7 +33,7 @@ def render_aa(
     size = surface.get_size()
     record = FrameRecord(size)
     canvas = Canvas(surface, record)
-    lay = layout_mod.compute(size, state.config.player_count, top=TOP_BAR)
+    lay = layout_mod.compute(size, state.config.player_count, top_bar=TOP_BAR)
     surface.fill(theme.BACKGROUND)
     draw_aa_top(canvas, lay, state, ui)
     draw_aa_map(canvas, lay, state, ui, leds, slow_on=slow_on, fast_on=fast_on)

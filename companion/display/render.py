@@ -36,7 +36,7 @@ def needs_animation(state: GameState | Any, ui: UiModel, leds: LedFrame) -> bool
     if _is_aa(state):
         from companion.display.aa_render import aa_needs_animation
 
-        return aa_needs_animation(state, ui, leds)
+        return aa_needs_animation(state, ui, leds)  # type: ignore[arg-type]
     lights = city_lights(ui, leds, state.board.names)
     return any(light in (CityLight.SELECTED, CityLight.EXPECTED) for light in lights.values())
 
@@ -56,7 +56,7 @@ def render(
         from companion.display.aa_render import render_aa
 
         slow_on, fast_on = blink_phases(now)
-        return render_aa(surface, state, ui, leds, slow_on=slow_on, fast_on=fast_on)
+        return render_aa(surface, state, ui, leds, slow_on=slow_on, fast_on=fast_on)  # type: ignore[arg-type]
     size = surface.get_size()
     record = FrameRecord(size)
     canvas = Canvas(surface, record)

@@ -135,6 +135,7 @@ def draw_tray(
             slot = lay.slots[m]
             draw_marker(surface, slot.center, slot.w // 2, style, m.number)
     # Card reader.
+    assert lay.reader is not None
     box(canvas, lay.reader, "Card reader", "drop a marker: cancel its transport", small, lay)
     # Contracts: the open offer and the face-down pile.
     for i, rect in enumerate(lay.offer):

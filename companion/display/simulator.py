@@ -28,7 +28,7 @@ from companion.display import theme
 from companion.display.record import Canvas, FrameRecord
 from companion.display.render import blink_phases, needs_animation, render
 from companion.display.sim_table import SimTable
-from companion.display.sim_tray import TrayLayout, compute_tray, draw_tray
+from companion.display.sim_tray import compute_tray, draw_tray
 from companion.display.tokens import marker as draw_marker
 from companion.display.waiting import wait_for_events
 from companion.engine.otw.state import OFFER_SIZE, GameConfig
@@ -84,7 +84,7 @@ class Simulator:
     ) -> None:
         pygame.display.init()  # no audio: the simulator makes no sound
         pygame.font.init()
-        self.config = config
+        self.config: Any = config  # On The Way's GameConfig here; Auf Achse's in AASimulator
         self.clock = clock
         # The same path as the Pi: every input is an intent on one queue, one loop applies them
         # (TableSession). No rig: the window itself is the hardware.
@@ -153,7 +153,7 @@ class Simulator:
         self.screen_rect = pygame.Rect(0, 0, w, h - tray_h)
         self.screen = pygame.Surface(self.screen_rect.size)
         self.tray_rect = pygame.Rect(0, h - tray_h, w, tray_h)
-        self.tray: TrayLayout = self._compute_tray(self.tray_rect)
+        self.tray: Any = self._compute_tray(self.tray_rect)  # TrayLayout (AATrayLayout in AASimulator)
         self._dirty = True
 
     def city_pos(self, city: str) -> tuple[int, int]:

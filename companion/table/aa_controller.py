@@ -250,7 +250,7 @@ class AATableController(TableBase):
             if state.config.contract(card) is None:
                 self._push(DrawAction(card))  # the engine says why not now
             elif step in ("truck", "deal"):
-                target = colour if step == "deal" else self._deal_target()
+                target = colour if step == "deal" and colour is not None else self._deal_target()
                 self._push(DealContract(target, card))
             else:
                 self._push(RevealPublic(card))
