@@ -148,3 +148,27 @@ def test_aa10_roadworks_after_a_one_from_the_menu() -> None:
     t.tap("Hamburg-Bremen#2")
     t.press("ok")
     assert t.state.roadworks == "Hamburg-Bremen#2"
+
+
+def test_both_games_implement_the_game_table_protocol_and_run_in_a_session() -> None:
+    import queue
+
+    from companion.table.base import GameTable
+    from companion.table.session import TableSession
+    from tests.table.conftest import Table
+
+    aa, otw = AATable(f"red @Berlin\nblue @Hamburg\n{PUBLIC}"), Table()
+    for controller in (aa.ctl, otw.ctl):
+        assert isinstance(controller, GameTable)
+        session = TableSession(controller, None, queue.Queue())
+        assert session.step(1.0) == 0 and session.controller.led_frame is controller.led_frame
+    assert aa.ctl.led_frame.time is None and aa.ctl.led_frame.event_kind is None  # no time track in Auf Achse
+
+
+def test_the_menu_switches_the_language_of_the_auf_achse_table() -> None:
+    t = AATable(f"red @Berlin\nblue @Hamburg\n{PUBLIC}\nturn red stage=act roll=2")
+    t.press("menu")
+    t.press("minus")  # the last item: the language
+    assert t.ui.choice == "Čeština"
+    t.press("ok")
+    assert t.ui.prompt == "red: nakládka, vykládka, dražba, nákup — OK ukončí tah"
