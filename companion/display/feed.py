@@ -6,6 +6,9 @@ disappears from the audit trail (style point 6).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 import pygame
 
 from companion.display import theme
@@ -18,14 +21,14 @@ from companion.table.ui import UiModel
 MAX_ENTRIES = 40  # never more than fit on a 1080p screen; only the newest are read
 
 
-def ledger_line(entry: LedgerEntry) -> str:
-    text = f"{theme.money(entry.amount, signed=True)} {entry.player} — {entry.reason}"
+def ledger_line(entry: LedgerEntry, money: Callable[..., str] = theme.money) -> str:
+    text = f"{money(entry.amount, signed=True)} {entry.player} — {entry.reason}"
     if entry.reverses is not None:
         text = f"↶ {text} (#{entry.reverses})"
     return text
 
 
-def recent_entries(state: GameState, limit: int = MAX_ENTRIES) -> list[LedgerEntry]:
+def recent_entries(state: GameState | Any, limit: int = MAX_ENTRIES) -> list[LedgerEntry]:
     """The newest ``limit`` entries, newest first (walks the linked list; no full copy)."""
     out: list[LedgerEntry] = []
     node = state.ledger
@@ -35,9 +38,18 @@ def recent_entries(state: GameState, limit: int = MAX_ENTRIES) -> list[LedgerEnt
     return out
 
 
-def draw_feed(canvas: Canvas, layout: Layout, state: GameState, ui: UiModel) -> None:
+def draw_feed(
+    canvas: Canvas,
+    layout: Layout,
+    state: GameState | Any,
+    ui: UiModel,
+    *,
+    money: Callable[..., str] = theme.money,
+    rect: pygame.Rect | None = None,
+) -> None:
+    """The ledger of either game (both states have ``ledger`` and ``config.seat_of``)."""
     surface = canvas.surface
-    rect = layout.feed
+    rect = layout.feed if rect is None else rect
     canvas.record.regions["feed"] = (rect.x, rect.y, rect.w, rect.h)
     pygame.draw.rect(surface, theme.PANEL, rect, border_radius=layout.px(5))
     pad = layout.pad
@@ -62,7 +74,7 @@ def draw_feed(canvas: Canvas, layout: Layout, state: GameState, ui: UiModel) -> 
     for entry in entries:
         if y + line > inner.bottom + layout.px(2):
             break
-        text = ledger_line(entry)
+        text = ledger_line(entry, money)
         struck = entry.seq in reversed_seqs
         if entry.reverses is not None or struck:
             colour = theme.TEXT_FAINT

@@ -48,15 +48,17 @@ class Layout:
         return max(1, round(value * self.scale))
 
 
-def compute(size: tuple[int, int], players: int) -> Layout:
+def compute(size: tuple[int, int], players: int, *, top_bar: float = 40, map_share: float = 0.58) -> Layout:
+    """``top_bar``: the top bar's height at 800×480 (Auf Achse puts the face-up contracts there);
+    ``map_share``: the most of the width the map may take."""
     w, h = size
     scale = min(w / BASE_W, h / BASE_H)
     pad = max(3, round(5 * scale))
-    top_h = round(40 * scale)
+    top_h = round(top_bar * scale)
     prompt_h = round(86 * scale)
     mid_y = top_h
     mid_h = h - top_h - prompt_h
-    map_w = min(round(mid_h * 1.3), round(w * 0.58))
+    map_w = min(round(mid_h * 1.3), round(w * map_share))
     top = pygame.Rect(0, 0, w, top_h)
     map_rect = pygame.Rect(0, mid_y, map_w, mid_h).inflate(-pad, -pad)
     side = pygame.Rect(map_w, mid_y, w - map_w, mid_h)

@@ -117,7 +117,7 @@ def draw_map(
                 box.move_to(topleft=(x + r, y + r + step)),
                 box.move_to(topright=(x - r, y + r + step)),
             ]
-            box = _place(candidates, occupied, rect)
+            box = place_box(candidates, occupied, rect)
             pill(surface, box, style, label, size)
             canvas.record.texts.append(_drawn(label, box, "transport"))
             record.transports[(player.colour, t.marker)] = (box.x, box.y, box.w, box.h)
@@ -136,7 +136,7 @@ def draw_map(
             box.move_to(midleft=(x + r + gap, y)),
             box.move_to(midright=(x - r - gap, y)),
         ]
-        box = _place(candidates, occupied, rect)
+        box = place_box(candidates, occupied, rect)
         pygame.draw.rect(surface, theme.BACKGROUND, box, border_radius=layout.px(3))
         pygame.draw.rect(surface, theme.TEXT_DIM, box, width=1, border_radius=layout.px(3))
         canvas.text(str(n), box.center, size, bold=True, anchor="center", role="idle")
@@ -244,7 +244,7 @@ def _labels(
     for name in must:
         rect = chosen.get(name)
         if rect is None:
-            rect = _place(options[name], placed + occupied, bounds)
+            rect = place_box(options[name], placed + occupied, bounds)
             pygame.draw.rect(canvas.surface, theme.LAND, rect)
         placed.append(rect)
         canvas.text(name, rect.topleft, size, colour=theme.TEXT, role="city")
@@ -288,7 +288,7 @@ def _search(
     return dict(zip(names, placed, strict=True)) if dfs(0) else {}
 
 
-def _place(candidates: list[pygame.Rect], blockers: list[pygame.Rect], bounds: pygame.Rect) -> pygame.Rect:
+def place_box(candidates: list[pygame.Rect], blockers: list[pygame.Rect], bounds: pygame.Rect) -> pygame.Rect:
     """The first candidate inside ``bounds`` that overlaps nothing, else the one that overlaps least."""
     inside = [c for c in candidates if bounds.contains(c)] or [c.clamp(bounds) for c in candidates]
     for c in inside:

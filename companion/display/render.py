@@ -7,6 +7,8 @@ an idle screen is not redrawn.
 
 from __future__ import annotations
 
+from typing import Any
+
 import pygame
 
 from companion.display import layout as layout_mod
@@ -29,14 +31,32 @@ def blink_phases(now: float) -> tuple[bool, bool]:
     return slow, fast
 
 
-def needs_animation(state: GameState, ui: UiModel, leds: LedFrame) -> bool:
+def needs_animation(state: GameState | Any, ui: UiModel, leds: LedFrame) -> bool:
     """True when a ring blinks, i.e. the screen changes with time alone."""
+    if _is_aa(state):
+        from companion.display.aa_render import aa_needs_animation
+
+        return aa_needs_animation(state, ui, leds)  # type: ignore[arg-type]
     lights = city_lights(ui, leds, state.board.names)
     return any(light in (CityLight.SELECTED, CityLight.EXPECTED) for light in lights.values())
 
 
-def render(surface: pygame.Surface, state: GameState, ui: UiModel, leds: LedFrame, *, now: float = 0.0) -> FrameRecord:
-    """Draw the whole screen into ``surface`` (its size is the layout size); return what was drawn."""
+def _is_aa(state: object) -> bool:
+    from companion.engine.aa.state import GameState as AAState
+
+    return isinstance(state, AAState)
+
+
+def render(
+    surface: pygame.Surface, state: GameState | Any, ui: UiModel, leds: LedFrame, *, now: float = 0.0
+) -> FrameRecord:
+    """Draw the whole screen of either game into ``surface`` (its size is the layout size); return what
+    was drawn. The engine state's type says which game it is."""
+    if _is_aa(state):
+        from companion.display.aa_render import render_aa
+
+        slow_on, fast_on = blink_phases(now)
+        return render_aa(surface, state, ui, leds, slow_on=slow_on, fast_on=fast_on)  # type: ignore[arg-type]
     size = surface.get_size()
     record = FrameRecord(size)
     canvas = Canvas(surface, record)
@@ -54,7 +74,7 @@ def render(surface: pygame.Surface, state: GameState, ui: UiModel, leds: LedFram
 
 
 def render_to_surface(
-    state: GameState, ui: UiModel, leds: LedFrame, size: tuple[int, int], *, now: float = 0.0
+    state: GameState | Any, ui: UiModel, leds: LedFrame, size: tuple[int, int], *, now: float = 0.0
 ) -> tuple[pygame.Surface, FrameRecord]:
     """A new surface of ``size`` with the screen drawn on it (headless-safe: no display needed)."""
     surface = pygame.Surface(size)

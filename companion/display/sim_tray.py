@@ -6,6 +6,7 @@ It stands in for the physical things around the board; drawing it never changes 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import pygame
 
@@ -39,7 +40,7 @@ class TrayLayout:
     scale: float
     trays: dict[str, pygame.Rect]  # colour -> the player's marker tray
     slots: dict[MarkerTag, pygame.Rect]  # where a marker lies while it is in its tray
-    reader: pygame.Rect
+    reader: pygame.Rect | None
     offer: tuple[pygame.Rect, ...]  # face-up contract slots
     pile: pygame.Rect
     events: pygame.Rect
@@ -134,14 +135,15 @@ def draw_tray(
             slot = lay.slots[m]
             draw_marker(surface, slot.center, slot.w // 2, style, m.number)
     # Card reader.
-    _box(canvas, lay.reader, "Card reader", "drop a marker: cancel its transport", small, lay)
+    assert lay.reader is not None
+    box(canvas, lay.reader, "Card reader", "drop a marker: cancel its transport", small, lay)
     # Contracts: the open offer and the face-down pile.
     for i, rect in enumerate(lay.offer):
         card_id = table.offer[i] if i < len(table.offer) else None
         _contract(canvas, lay, rect, card_id, state, small, body)
-    _box(canvas, lay.pile, "Pile", f"{len(table.pile)} cards · click: top card", small, lay, face_down=bool(table.pile))
+    box(canvas, lay.pile, "Pile", f"{len(table.pile)} cards · click: top card", small, lay, face_down=bool(table.pile))
     due = ui.mode is Mode.EVENT_DUE or state.awaiting_event
-    _box(
+    box(
         canvas,
         lay.events,
         "Events",
@@ -152,7 +154,18 @@ def draw_tray(
         highlight=due,
         colour=(40, 70, 130),
     )
-    # Buttons.
+    draw_buttons(canvas, lay, pressed)
+    canvas.text(
+        HELP, lay.help.midleft, small, colour=theme.TEXT_DIM, anchor="midleft", role="help", max_width=lay.help.w
+    )
+
+
+def draw_buttons(canvas: Canvas, lay: Any, pressed: ButtonName | None) -> None:
+    """The five buttons (either game's tray: ``lay.buttons``, ``lay.px``)."""
+    surface = canvas.surface
+    px = lay.px
+    small = max(9, px(12))
+    body = max(10, px(14))
     for name, label, key in BUTTONS:
         rect = lay.buttons[name]
         down = name is pressed
@@ -163,18 +176,15 @@ def draw_tray(
             label, (rect.centerx, rect.centery - px(6)), body, colour=ink, bold=True, anchor="center", role="button"
         )
         canvas.text(key, (rect.centerx, rect.bottom - px(4)), small - px(2), colour=theme.TEXT_DIM, anchor="midbottom")
-    canvas.text(
-        HELP, lay.help.midleft, small, colour=theme.TEXT_DIM, anchor="midleft", role="help", max_width=lay.help.w
-    )
 
 
-def _box(
+def box(
     canvas: Canvas,
     rect: pygame.Rect,
     head: str,
     sub: str,
     size: int,
-    lay: TrayLayout,
+    lay: Any,
     *,
     face_down: bool = False,
     highlight: bool = False,

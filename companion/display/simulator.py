@@ -20,6 +20,7 @@ import queue
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import pygame
 
@@ -27,11 +28,12 @@ from companion.display import theme
 from companion.display.record import Canvas, FrameRecord
 from companion.display.render import blink_phases, needs_animation, render
 from companion.display.sim_table import SimTable
-from companion.display.sim_tray import TrayLayout, compute_tray, draw_tray
+from companion.display.sim_tray import compute_tray, draw_tray
 from companion.display.tokens import marker as draw_marker
 from companion.display.waiting import wait_for_events
 from companion.engine.otw.state import OFFER_SIZE, GameConfig
 from companion.intents import ButtonName, ButtonPressed, CardScanned, CityTapped, Intent, TagLifted, TagPlaced
+from companion.table.base import GameTable
 from companion.table.controller import TableController
 from companion.table.session import TableSession
 from companion.table.tags import MarkerTag, TagDirectory
@@ -82,16 +84,15 @@ class Simulator:
     ) -> None:
         pygame.display.init()  # no audio: the simulator makes no sound
         pygame.font.init()
-        self.config = config
+        self.config: Any = config  # On The Way's GameConfig here; Auf Achse's in AASimulator
         self.clock = clock
-        card_ids = [c.id for c in config.deck.contracts] + [e.id for e in config.deck.events]
-        self.tags = TagDirectory.simulated(config.colours, card_ids)
         # The same path as the Pi: every input is an intent on one queue, one loop applies them
         # (TableSession). No rig: the window itself is the hardware.
+        self.tags = self._make_tags()
         self.session = TableSession(
-            config, self.tags, None, queue.Queue(), language=language, settle_s=settle_s, on_admin=self._on_admin
+            self._make_controller(language=language, settle_s=settle_s, on_admin=self._on_admin), None, queue.Queue()
         )
-        self.table = SimTable.deal(config, self.tags, seed)
+        self.table = self._make_table(seed)
         self.running = True
         self.notice = ""
         self.record = FrameRecord((0, 0))
@@ -105,11 +106,44 @@ class Simulator:
         self._phase: tuple[bool, bool] | None = None
         self._frames: dict[tuple[bool, bool] | None, tuple[pygame.Surface, FrameRecord]] = {}
         self.window = pygame.display.set_mode(size, pygame.RESIZABLE)
-        pygame.display.set_caption("companion — On The Way simulator")
+        pygame.display.set_caption(f"companion — {self.title} simulator")
         self._layout(size)
 
+    # -- what differs between the games (AASimulator overrides these) -------------------------
+    title = "On The Way"
+
+    def _make_tags(self) -> TagDirectory:
+        config = self.config
+        card_ids = [c.id for c in config.deck.contracts] + [e.id for e in config.deck.events]
+        return TagDirectory.simulated(config.colours, card_ids)
+
+    def _make_controller(self, **options: Any) -> GameTable:
+        return TableController(self.config, self.tags, **options)
+
+    def _make_table(self, seed: int | None) -> Any:
+        return SimTable.deal(self.config, self.tags, seed)
+
+    def _compute_tray(self, rect: pygame.Rect) -> Any:
+        return compute_tray(rect, self.config.colours, OFFER_SIZE[self.config.player_count])
+
+    def _tray_target(self, pos: tuple[int, int]) -> str | None:
+        """What a click in the tray (outside the buttons and markers) presses: "card:<id>" or None."""
+        for i, rect in enumerate(self.tray.offer):
+            if rect.collidepoint(pos) and i < len(self.table.offer):
+                return f"card:{self.table.offer[i]}"
+        if self.tray.pile.collidepoint(pos) and self.table.pile:
+            return f"card:{self.table.pile[0]}"
+        if self.tray.events.collidepoint(pos) and self.table.next_event:
+            return f"card:{self.table.next_event}"
+        return None
+
+    def _draw_tray(self, canvas: Canvas, pressed: ButtonName | None) -> None:
+        c = self.controller
+        draw_tray(canvas, self.tray, self.table, c.state, c.ui, pressed=pressed, dragging=self._drag_marker())
+
     @property
-    def controller(self) -> TableController:
+    def controller(self) -> Any:
+        """The game's table controller (a ``GameTable``: TableController or AATableController)."""
         return self.session.controller
 
     # -- geometry (also what tests and scripts aim at) -------------------------------------
@@ -119,7 +153,7 @@ class Simulator:
         self.screen_rect = pygame.Rect(0, 0, w, h - tray_h)
         self.screen = pygame.Surface(self.screen_rect.size)
         self.tray_rect = pygame.Rect(0, h - tray_h, w, tray_h)
-        self.tray: TrayLayout = compute_tray(self.tray_rect, self.config.colours, OFFER_SIZE[self.config.player_count])
+        self.tray: Any = self._compute_tray(self.tray_rect)  # TrayLayout (AATrayLayout in AASimulator)
         self._dirty = True
 
     def city_pos(self, city: str) -> tuple[int, int]:
@@ -233,14 +267,9 @@ class Simulator:
         if grabbed is not None:
             self._drag = _Drag(grabbed, self.table.markers[grabbed], pos, pos)
             return
-        for i, rect in enumerate(self.tray.offer):
-            if rect.collidepoint(pos) and i < len(self.table.offer):
-                self._press = _Press(f"card:{self.table.offer[i]}", pos, now)
-                return
-        if self.tray.pile.collidepoint(pos) and self.table.pile:
-            self._press = _Press(f"card:{self.table.pile[0]}", pos, now)
-        elif self.tray.events.collidepoint(pos) and self.table.next_event:
-            self._press = _Press(f"card:{self.table.next_event}", pos, now)
+        target = self._tray_target(pos)
+        if target is not None:
+            self._press = _Press(target, pos, now)
         elif (city := self.record.city_at(pos, slack=8)) is not None:
             self._press = _Press(f"city:{city}", pos, now)
 
@@ -277,12 +306,14 @@ class Simulator:
             self.send(ButtonPressed(button, long=long))
         elif kind == "card":
             self.send(CardScanned(self.table.card_uid(value)))
+        elif kind == "uid":
+            self.send(CardScanned(value))
         elif kind == "city":
             self.send(CityTapped(value))
 
     def _drop(self, drag: _Drag, pos: tuple[int, int]) -> None:
         marker = drag.marker
-        if self.tray.reader.collidepoint(pos):
+        if self.tray.reader is not None and self.tray.reader.collidepoint(pos):
             self.table.markers[marker] = None  # held over the reader, then back in the tray
             self.send(CardScanned(self.table.uid(marker)))
             return
@@ -312,10 +343,15 @@ class Simulator:
                 return marker
         return None
 
-    def _matches_engine(self, marker: MarkerTag) -> bool:
+    def _engine_place(self, marker: MarkerTag) -> str | None:
+        """Where the engine has the piece this marker stands for (None: not on the board)."""
         player = self.controller.state.player(marker.colour)
         transport = None if player is None else player.transport(marker.number)
-        return transport is not None and transport.city == self.table.markers.get(marker)
+        return None if transport is None else transport.city
+
+    def _matches_engine(self, marker: MarkerTag) -> bool:
+        place = self._engine_place(marker)
+        return place is not None and place == self.table.markers.get(marker)
 
     def _pawn_centre(self, marker: MarkerTag, city: str) -> tuple[int, int]:
         x, y, r = self.record.cities.get(city, (0, 0, 0))
@@ -363,7 +399,7 @@ class Simulator:
             pressed = None
             if self._press is not None and self._press.target.startswith("button:"):
                 pressed = ButtonName(self._press.target.partition(":")[2])
-            draw_tray(canvas, self.tray, self.table, c.state, c.ui, pressed=pressed, dragging=self._drag_marker())
+            self._draw_tray(canvas, pressed)
             if self.notice:
                 canvas.text(self.notice, self.tray.help.midleft, max(10, self.tray.px(12)), colour=theme.ACCENT,
                             anchor="midleft", background=(12, 14, 18))  # fmt: skip

@@ -1,4 +1,5 @@
-"""The simulator's start dialog: how many players, full or short game. Keys 2/3/4, S, Enter."""
+"""The simulator's start dialog: which game, how many players, full or short game.
+Keys G (game), 2/3/4, S (short, On The Way only), Enter."""
 
 from __future__ import annotations
 
@@ -15,10 +16,14 @@ COLOURS = ("red", "blue", "green", "yellow")
 SHORT_END = 3
 
 
+GAMES = (("on-the-way", "On The Way"), ("auf-achse", "Auf Achse"))
+
+
 @dataclass
 class Choice:
     players: int = 2
     short: bool = False
+    game: str = "on-the-way"
 
     @property
     def colours(self) -> tuple[str, ...]:
@@ -26,7 +31,7 @@ class Choice:
 
     @property
     def end_at(self) -> int | None:
-        return SHORT_END if self.short else None
+        return SHORT_END if self.short and self.game == "on-the-way" else None
 
 
 def draw_dialog(surface: pygame.Surface, choice: Choice) -> dict[str, pygame.Rect]:
@@ -39,11 +44,20 @@ def draw_dialog(surface: pygame.Surface, choice: Choice) -> dict[str, pygame.Rec
 
     canvas = Canvas(surface, FrameRecord((w, h)))
     surface.fill(theme.BACKGROUND)
-    canvas.text("On The Way — companion simulator", (w // 2, px(40)), px(26), bold=True, anchor="midtop")
-    canvas.text("The table controller of the Pi, with the board, cards and buttons emulated", (w // 2, px(78)),
+    canvas.text("Companion simulator", (w // 2, px(22)), px(26), bold=True, anchor="midtop")
+    canvas.text("The table controller of the Pi, with the board, cards and buttons emulated", (w // 2, px(58)),
                 px(13), colour=theme.TEXT_DIM, anchor="midtop")  # fmt: skip
     areas: dict[str, pygame.Rect] = {}
-    y = px(130)
+    y = px(84)
+    canvas.text("Game (key G)", (w // 2, y), px(15), anchor="midtop")
+    y += px(26)
+    gw, gap0 = px(230), px(16)
+    x0 = w // 2 - (2 * gw + gap0) // 2
+    for i, (key, label) in enumerate(GAMES):
+        rect = pygame.Rect(x0 + i * (gw + gap0), y, gw, px(44))
+        _button(surface, canvas, rect, label, choice.game == key, px)
+        areas[f"game:{key}"] = rect
+    y += px(44) + px(22)
     canvas.text("Players (keys 2, 3, 4)", (w // 2, y), px(15), anchor="midtop")
     y += px(28)
     bw, bh, gap = px(150), px(56), px(16)
@@ -55,7 +69,12 @@ def draw_dialog(surface: pygame.Surface, choice: Choice) -> dict[str, pygame.Rec
             sw = pygame.Rect(rect.x + px(8) + k * px(22), rect.bottom - px(22), px(18), px(18))
             swatch(surface, sw, theme.player_style(colour, k))
         areas[f"players:{n}"] = rect
-    y += bh + px(30)
+    y += bh + px(22)
+    if choice.game != "on-the-way":
+        start = pygame.Rect(w // 2 - px(110), y + px(20), px(220), px(52))
+        _button(surface, canvas, start, "Start  (Enter)", True, px, accent=True)
+        areas["start"] = start
+        return areas
     canvas.text("Game length (key S)", (w // 2, y), px(15), anchor="midtop")
     y += px(28)
     x0 = w // 2 - (2 * px(230) + gap) // 2
@@ -63,7 +82,7 @@ def draw_dialog(surface: pygame.Surface, choice: Choice) -> dict[str, pygame.Rec
         rect = pygame.Rect(x0 + i * (px(230) + gap), y, px(230), px(44))
         _button(surface, canvas, rect, label, choice.short == short, px)
         areas[f"short:{int(short)}"] = rect
-    y += px(44) + px(36)
+    y += px(44) + px(24)
     start = pygame.Rect(w // 2 - px(110), y, px(220), px(52))
     _button(surface, canvas, start, "Start  (Enter)", True, px, accent=True)
     areas["start"] = start
@@ -89,9 +108,9 @@ def _button(
     canvas.text(label, (rect.centerx, rect.y + px(10)), max(11, px(15)), colour=ink, bold=on, anchor="midtop")
 
 
-def run_dialog(window: pygame.Surface) -> Choice | None:
-    """Block until Start (Enter) or the window closes (None)."""
-    choice = Choice()
+def run_dialog(window: pygame.Surface, game: str | None = None) -> Choice | None:
+    """Block until Start (Enter) or the window closes (None). ``game``: preselected (``--game``)."""
+    choice = Choice(game=game or "on-the-way")
     while True:
         areas = draw_dialog(window, choice)
         pygame.display.flip()
@@ -105,6 +124,9 @@ def run_dialog(window: pygame.Surface) -> Choice | None:
                 choice.players = event.key - pygame.K_0
             elif event.key == pygame.K_s:
                 choice.short = not choice.short
+            elif event.key == pygame.K_g:
+                keys = [k for k, _ in GAMES]
+                choice.game = keys[(keys.index(choice.game) + 1) % len(keys)]
             elif event.key == pygame.K_q and event.mod & pygame.KMOD_CTRL:
                 return None
         elif event.type == pygame.MOUSEBUTTONUP and event.button == 1:
@@ -115,5 +137,7 @@ def run_dialog(window: pygame.Surface) -> Choice | None:
                         return choice
                     if key == "players":
                         choice.players = int(value)
+                    elif key == "game":
+                        choice.game = value
                     elif key == "short":
                         choice.short = bool(int(value))

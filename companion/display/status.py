@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pygame
 
 from companion.display import theme
@@ -81,7 +83,16 @@ def draw_top(canvas: Canvas, layout: Layout, state: GameState, leds: LedFrame) -
     )
 
 
-def draw_prompt(canvas: Canvas, layout: Layout, state: GameState, ui: UiModel) -> None:
+def draw_prompt(
+    canvas: Canvas,
+    layout: Layout,
+    state: GameState | Any,
+    ui: UiModel,
+    *,
+    status: tuple[str, str] | None = None,
+) -> None:
+    """The prompt area of either game. ``status``: the two small lines under the player on turn
+    (default: On The Way's steps left and round)."""
     surface = canvas.surface
     rect = layout.prompt
     canvas.record.regions["prompt"] = (rect.x, rect.y, rect.w, rect.h)
@@ -107,13 +118,15 @@ def draw_prompt(canvas: Canvas, layout: Layout, state: GameState, ui: UiModel) -
             role="turn",
             max_width=left.right - sw.right - pad,
         )
-        steps = ui.steps_left if ui.player is not None else state.steps_left
-        word = "step" if steps == 1 else "steps"
-        canvas.text(f"{steps} {word} left", (left.x, sw.bottom + layout.px(3)), body, role="steps")
-        rnd = f"round {state.turn.round}" + (" (last)" if state.last_round == state.turn.round else "")
-        canvas.text(
-            rnd, (left.x, sw.bottom + layout.px(3) + round(body * 1.3)), small, colour=theme.TEXT_DIM, role="round"
-        )
+        if status is None:
+            steps = ui.steps_left if ui.player is not None else state.steps_left
+            word = "step" if steps == 1 else "steps"
+            rnd = f"round {state.turn.round}" + (" (last)" if state.last_round == state.turn.round else "")
+            status = (f"{steps} {word} left", rnd)
+        first_role = "steps" if status[0].endswith("left") else "status"
+        canvas.text(status[0], (left.x, sw.bottom + layout.px(3)), body, role=first_role, max_width=left.w)
+        canvas.text(status[1], (left.x, sw.bottom + layout.px(3) + round(body * 1.3)), small, colour=theme.TEXT_DIM,
+                    role="round", max_width=left.w)  # fmt: skip
 
     # Right block: prompt, detail, choices, refusal.
     x = left.right + pad

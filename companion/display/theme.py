@@ -73,9 +73,9 @@ def player_style(colour: str, seat: int = 0) -> PlayerStyle:
     return PlayerStyle(_SPARE[seat % len(_SPARE)], letter, _PATTERNS[seat % len(_PATTERNS)])
 
 
-def money(amount: int, *, signed: bool = False) -> str:
+def money(amount: int, *, signed: bool = False, unit: str = "R") -> str:
     """``12 500 R``; with ``signed`` a leading + or − (U+2212). Thousands grouped with a space."""
-    text = f"{abs(amount):,}".replace(",", " ") + " R"
+    text = f"{abs(amount):,}".replace(",", " ") + f" {unit}"
     if amount < 0:
         return "−" + text
     return ("+" + text) if signed else text
@@ -83,3 +83,8 @@ def money(amount: int, *, signed: bool = False) -> str:
 
 def title(colour: str) -> str:
     return colour[:1].upper() + colour[1:]
+
+
+def dm(amount: int, *, signed: bool = False) -> str:
+    """Auf Achse money: ``5 000 DM``."""
+    return money(amount, signed=signed, unit="DM")

@@ -12,9 +12,8 @@ Placements settle before they count: a marker must rest on a reader for ``settle
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, replace
-from typing import Protocol
 
 from companion.engine.cards import EventKind
 from companion.engine.errors import IllegalAction
@@ -32,39 +31,24 @@ from companion.engine.otw import (
     Pass,
     RevealEvent,
     TakeContract,
-    Undo,
     new_game,
 )
 from companion.engine.otw import events as ev
 from companion.engine.otw.queries import fulfillable, legal_builds, reachable_from_marker, reachable_new_transport
 from companion.engine.otw.rules import BUILD_COST, EXPAND_COST, build_cost, money
 from companion.engine.otw.scoring import winners
-from companion.intents import (
-    ButtonName,
-    ButtonPressed,
-    CardScanned,
-    CityTapped,
-    DeviceFault,
-    Intent,
-    TagLifted,
-    TagPlaced,
-)
+from companion.intents import ButtonName
 from companion.ledframe import LedFrame
+from companion.table.base import SETTLE_S, LedSink, TableBase
 from companion.table.leds import led_frame
-from companion.table.messages import LANGUAGES, Catalogue
-from companion.table.reconcile import Problem, PutBack, TakeOff, mismatches
-from companion.table.tags import AdminTag, CardTag, MarkerTag, TagDirectory
+from companion.table.messages import Catalogue
+from companion.table.reconcile import Problem, PutBack, TakeOff, expected_markers, mismatches
+from companion.table.tags import CardTag, MarkerTag, Tag, TagDirectory
 from companion.table.ui import Mode, Refusal, UiModel
 
 log = logging.getLogger(__name__)
 
-SETTLE_S = 0.35
-
-
-class LedSink(Protocol):
-    """The LED device (``companion.hardware`` LedOutput or HardwareRig): blinking is its job."""
-
-    def show(self, frame: LedFrame, now: float) -> None: ...
+__all__ = ["SETTLE_S", "LedSink", "TableController"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,8 +87,8 @@ class _Select:
 MENU_ITEMS = ("build_warehouse", "build_logistics_centre", "expand", "end_turn", "language")
 
 
-class TableController:
-    """Turns intents into engine commands and keeps the UI model and the LED frame up to date."""
+class TableController(TableBase):
+    """On The Way at the table: turns intents into engine commands (the shared half is ``TableBase``)."""
 
     def __init__(
         self,
@@ -118,103 +102,23 @@ class TableController:
         on_command: Callable[[Command], None] | None = None,
         on_admin: Callable[[], None] | None = None,
     ) -> None:
-        self.game = game if game is not None else new_game(config)
-        self.tags = tags
-        self.settle_s = settle_s
-        self._leds = leds
-        self._on_command = on_command
-        self._on_admin = on_admin
-        self._text = Catalogue(language)
-        self._sensed: dict[str, str] = {}  # uid -> city
-        self._settling: dict[str, tuple[str, float]] = {}  # uid -> (city, placed at)
         self._lifted: _Lifted | None = None
         self._forming: _Forming | None = None
         self._modal: _Confirm | _Menu | _Select | None = None
-        self._refusal: Refusal | None = None
-        self._message = ""
-        self._turn_start = self.game.depth
-        self._turn_key = self._turn_of(self.state)
-        self._ui = UiModel()
-        self._frame: LedFrame | None = None
-        self._now = 0.0
+        super().__init__(
+            game if game is not None else new_game(config),
+            tags,
+            leds=leds,
+            language=language,
+            settle_s=settle_s,
+            on_command=on_command,  # type: ignore[arg-type]
+            on_admin=on_admin,
+        )
         self._refresh()
 
-    # -- what the outside reads ----------------------------------------------------------
     @property
     def state(self) -> GameState:
-        return self.game.state
-
-    @property
-    def ui(self) -> UiModel:
-        return self._ui
-
-    @property
-    def led_frame(self) -> LedFrame:
-        assert self._frame is not None
-        return self._frame
-
-    @property
-    def sensed(self) -> dict[str, str]:
-        return dict(self._sensed)
-
-    def next_deadline(self) -> float | None:
-        """When ``tick`` next has something to do (a placement settling), or None."""
-        return min((t + self.settle_s for _, t in self._settling.values()), default=None)
-
-    # -- the loop's entry points ---------------------------------------------------------
-    def handle(self, intent: Intent, now: float) -> None:
-        self._now = now
-        match intent:
-            case TagPlaced(city=city, uid=uid):
-                self._sensed[uid] = city
-                self._settling[uid] = (city, now)
-                if self.tags.lookup(uid) is None:
-                    log.warning("unknown tag %s on %s", uid, city)
-                    self._message = self._text.text("message.unknown_tag", city=city, uid=uid)
-            case TagLifted(city=city, uid=uid):
-                if self._sensed.get(uid) == city:
-                    del self._sensed[uid]
-                if self._settling.pop(uid, None) is None:
-                    self._on_lift(city, uid)
-            case CardScanned(uid=uid):
-                self._on_card(uid)
-            case ButtonPressed(button=button, long=long):
-                self._on_button(button, long)
-            case CityTapped(city=city):
-                self._on_city(city)
-            case DeviceFault(device=device, message=text):
-                self._message = self._text.text("message.device", device=device, text=text)
-        self._refresh()
-
-    def tick(self, now: float) -> None:
-        """Accept placements that have rested long enough."""
-        self._now = now
-        settled = [(uid, city) for uid, (city, t) in self._settling.items() if now - t >= self.settle_s]
-        for uid, city in settled:
-            del self._settling[uid]
-            self._on_place(city, uid)
-        if settled:
-            self._refresh()
-
-    # -- pushing commands ----------------------------------------------------------------
-    def _push(self, command: Command) -> list[object] | None:
-        """Apply a command; on refusal remember why. The journal hears it before the table shows it."""
-        try:
-            events = self.game.push(command)
-        except IllegalAction as refusal:
-            self._refusal = Refusal(refusal.rule, refusal.message)
-            return None
-        if self._on_command is not None:
-            try:
-                self._on_command(command)
-            except Exception:
-                log.exception("could not record %r; taking it back", command)
-                self.game.pop()
-                self._refusal = Refusal("journal", "the game record could not be written; try again")
-                return None
-        self._refusal = None
-        self._describe(events)
-        return events
+        return self.game.state  # type: ignore[no-any-return]
 
     def _describe(self, events: list[object]) -> None:
         t = self._text
@@ -338,17 +242,8 @@ class TableController:
         return _Confirm(Fulfil(self.state.current.colour, card.id), prompt)
 
     # -- cards ---------------------------------------------------------------------------
-    def _on_card(self, uid: str) -> None:
-        tag = self.tags.lookup(uid)
+    def _on_card(self, tag: Tag) -> None:
         state = self.state
-        if tag is None:
-            log.warning("unknown card %s scanned", uid)
-            self._message = self._text.text("message.unknown_card", uid=uid)
-            return
-        if isinstance(tag, AdminTag):
-            if self._on_admin is not None:
-                self._on_admin()
-            return
         if self._blocked(allow_event=True):
             return
         if isinstance(tag, MarkerTag):
@@ -380,13 +275,7 @@ class TableController:
         self._modal = _Confirm(Cancel(player.colour, marker.number), prompt)
 
     # -- buttons -------------------------------------------------------------------------
-    def _on_button(self, button: ButtonName, long: bool) -> None:
-        if button is ButtonName.MENU and long:
-            if self._on_admin is not None:
-                self._on_admin()
-            return
-        if self.state.finished:
-            return
+    def _on_button(self, button: ButtonName) -> None:
         modal = self._modal
         if button is ButtonName.BACK:
             self._back()
@@ -408,15 +297,8 @@ class TableController:
             self._forming = None  # reconciliation asks for the marker to come off
         elif self._lifted is not None:
             pass  # the marker is in the hand: putting it back is the way out
-        elif self.game.depth > self._turn_start:
-            command = self.game.last_command
-            self.game.push(Undo())
-            if self._on_command is not None:
-                self._on_command(Undo())
-            self._refusal = None
-            self._message = self._text.text("message.undone", what=_describe_command(command))
         else:
-            self._message = self._text.text("message.nothing_to_undo")
+            self._undo_in_turn(_describe_command)
 
     def _step(self, delta: int) -> None:
         modal = self._modal
@@ -461,7 +343,7 @@ class TableController:
             self._push(Pass(colour))
             return
         if item == "language":
-            self._text = Catalogue(LANGUAGES[(LANGUAGES.index(self._text.language) + 1) % len(LANGUAGES)])
+            self._toggle_language()
             self._modal = None
             return
         builds = legal_builds(state, colour)
@@ -516,7 +398,7 @@ class TableController:
     def _problems(self) -> list[Problem]:
         forming = None if self._forming is None else (self._forming.marker, self._forming.city)
         return mismatches(
-            self.state,
+            expected_markers(self.state),
             self.tags,
             self._sensed,
             in_hand=None if self._lifted is None else self._lifted.marker,
@@ -536,28 +418,22 @@ class TableController:
             return True
         return any(p.marker != acting for p in self._problems())
 
-    @staticmethod
-    def _turn_of(state: GameState) -> tuple[int, int]:
-        return state.turn.round, state.turn.seat
+    def _turn_key(self) -> Hashable:
+        return self.state.turn.round, self.state.turn.seat
 
-    def _refresh(self) -> None:
-        state = self.state
-        key = self._turn_of(state)
-        if key != self._turn_key:  # a new turn: BACK cannot reach into the previous player's turn
-            self._turn_key = key
-            self._turn_start = self.game.depth
-            self._lifted = None
-            self._modal = None
-        if self._lifted is not None and self._transport_trucks(self._lifted.marker) == 0:
-            self._lifted = None  # e.g. undone: that transport no longer exists
-        self._ui = self._compute_ui()
-        frame = led_frame(state, self._ui)
-        if frame != self._frame:
-            self._frame = frame
-            if self._leds is not None:
-                self._leds.show(frame, self._now)
+    def _on_new_turn(self) -> None:
+        self._lifted = None
+        self._modal = None
+
+    def _compute_leds(self) -> LedFrame:
+        return led_frame(self.state, self._ui)
 
     def _compute_ui(self) -> UiModel:
+        if self._lifted is not None and self._transport_trucks(self._lifted.marker) == 0:
+            self._lifted = None  # e.g. undone: that transport no longer exists
+        return self._compute_otw_ui()
+
+    def _compute_otw_ui(self) -> UiModel:
         state = self.state
         t = self._text
         colour = state.current.colour

@@ -1,8 +1,9 @@
 """Does the table match the engine? The engine is the truth; the sensed table is only a mirror.
 
-Pure: given where the engine puts each marker, what the readers sense, and what the controller
-currently allows (a marker in the hand, a transport being formed, placements still settling), list
-what must be put right, most important first.
+Pure: given where the engine puts each tagged piece (On The Way markers, Auf Achse trucks standing
+in a city), what the readers sense, and what the controller currently allows (a marker in the hand,
+a transport being formed, placements still settling), list what must be put right, most important
+first.
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ def expected_markers(state: GameState) -> dict[MarkerTag, str]:
 
 
 def mismatches(
-    state: GameState,
+    expected: Mapping[MarkerTag, str],  # where the engine has each tagged piece that stands in a city
     tags: TagDirectory,
     sensed: Mapping[str, str],  # uid -> city where the readers see it
     *,
@@ -44,7 +45,6 @@ def mismatches(
     settling: frozenset[str] = frozenset(),  # uids placed but not settled yet: not judged
 ) -> list[Problem]:
     problems: list[Problem] = []
-    expected = expected_markers(state)
     where: dict[MarkerTag, str] = {}
     for uid, city in sensed.items():
         marker = tags.marker(uid)

@@ -12,11 +12,10 @@ import queue
 from collections.abc import Iterable, Mapping
 from typing import Any, Protocol
 
-from companion.engine.otw import GameConfig
 from companion.intents import Intent
 from companion.ledframe import LedFrame
-from companion.table.controller import TableController
-from companion.table.tags import AdminTag, CardTag, MarkerTag, Tag, TagDirectory
+from companion.table.base import GameTable
+from companion.table.tags import AdminTag, BankCardTag, CardTag, MarkerTag, Tag, TagDirectory
 
 
 class Rig(Protocol):
@@ -26,19 +25,31 @@ class Rig(Protocol):
 
 
 class TableSession:
-    """``TableSession(config, tags, rig, intents)``; call ``step(now)`` from the one loop."""
+    """``TableSession(controller, rig, intents)``: any game's table (``GameTable``) with its devices;
+    call ``step(now)`` from the one loop. The controller was built with ``leds=rig``."""
 
-    def __init__(
-        self,
-        config: GameConfig,
-        tags: TagDirectory,
-        rig: Rig | None,
-        intents: queue.Queue[Intent],
-        **controller_options: Any,
-    ) -> None:
+    def __init__(self, controller: GameTable, rig: Rig | None, intents: queue.Queue[Intent]) -> None:
         self.rig = rig
         self.intents = intents
-        self.controller = TableController(config, tags, leds=rig, **controller_options)
+        self.controller = controller
+
+    @classmethod
+    def on_the_way(
+        cls, config: Any, tags: TagDirectory, rig: Rig | None, intents: queue.Queue[Intent], **options: Any
+    ) -> TableSession:
+        """An On The Way table (``companion.engine.otw.GameConfig``)."""
+        from companion.table.controller import TableController
+
+        return cls(TableController(config, tags, leds=rig, **options), rig, intents)
+
+    @classmethod
+    def auf_achse(
+        cls, config: Any, tags: TagDirectory, rig: Rig | None, intents: queue.Queue[Intent], **options: Any
+    ) -> TableSession:
+        """An Auf Achse table (``companion.engine.aa.GameConfig``)."""
+        from companion.table.aa_controller import AATableController
+
+        return cls(AATableController(config, tags, leds=rig, **options), rig, intents)
 
     def put(self, intent: Intent) -> None:
         """For on-screen input (touch, mouse, keyboard): the same queue as the hardware."""
@@ -64,10 +75,16 @@ class TableSession:
             self.rig.close()
 
 
-def directory_from_hardware(markers: Mapping[str, Any], cards: Mapping[str, str], admin: Iterable[str]) -> TagDirectory:
-    """The tag directory from a hardware config's ``markers`` (uid -> colour, number), ``cards`` and
-    ``admin_cards``."""
+def directory_from_hardware(
+    markers: Mapping[str, Any],
+    cards: Mapping[str, str],
+    admin: Iterable[str],
+    bank_cards: Mapping[str, str] | None = None,
+) -> TagDirectory:
+    """The tag directory from a hardware config's ``markers`` (uid -> colour, number; an Auf Achse
+    truck is marker 1), ``cards``, ``admin_cards`` and ``bank_cards`` (uid -> colour)."""
     tags: dict[str, Tag] = {uid: MarkerTag(m.colour, m.number) for uid, m in markers.items()}
     tags.update({uid: CardTag(card) for uid, card in cards.items()})
+    tags.update({uid: BankCardTag(colour) for uid, colour in (bank_cards or {}).items()})
     tags.update({uid: AdminTag() for uid in admin})
     return TagDirectory(tags)

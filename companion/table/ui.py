@@ -1,5 +1,11 @@
 """The UI model: what the screen must show now. Computed by the table controller, rendered by the display.
 
+One model for both games: the fields of table interaction are the same (a mode, a prompt, choices,
+hints, a refusal); a few are used by one game only (``trucks``/``offer``/``lifted``: On The Way;
+``die``/``bidder``/``level``: Auf Achse) and stay at their defaults in the other. In Auf Achse
+``hints``/``selected`` may name plain spaces as well as cities: the screen rings both, the LEDs
+light only the cities.
+
 It holds only table-interaction state (prompts, choices, hints, the last refusal); the game itself
 (board, players, money, ledger) is read from the engine state, which the display receives alongside.
 """
@@ -20,6 +26,14 @@ class Mode(StrEnum):
     EVENT_DUE = "event_due"  # the strip is full: scan the next event card (OTW-28)
     MISMATCH = "mismatch"  # the table disagrees with the engine: put things right first
     GAME_OVER = "game_over"
+    # Auf Achse
+    SETUP = "setup"  # AA-2..5: trucks, private and public contracts, who starts
+    ROLL = "roll"  # enter the die with PLUS/MINUS (``die``), OK; MENU: roll for me
+    MOVE = "move"  # choose the destination: a lit city's reader, or PLUS/MINUS/touch over ``choices``
+    SELECT_SPACE = "select_space"  # a plain space for a truck or a sign: touch, PLUS/MINUS, OK
+    CHOOSE = "choose"  # pick one of ``choices`` (cargo to load/unload, the contract to auction)
+    AUCTION = "auction"  # AA-19: the bidder scans his bank card, PLUS/MINUS level, OK bid, BACK pass
+    CARD_DUE = "card_due"  # scan a card the engine waits for (public contract, action card, spare)
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,6 +60,9 @@ class UiModel:
     lifted: tuple[str, int] | None = None  # (colour, marker) in the hand
     trucks: int | None = None  # the truck count being chosen (new transport / joining)
     offer: str | None = None  # a contract id offered for fulfilment
+    die: int | None = None  # Auf Achse: the die value being entered (None: not yet)
+    bidder: str | None = None  # Auf Achse: whose bank card was scanned in the running auction
+    level: int | None = None  # Auf Achse: the bid level being chosen (1..5)
 
     @property
     def choice(self) -> str | None:

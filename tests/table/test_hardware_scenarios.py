@@ -30,7 +30,7 @@ class HardwareTable:
         self.intents: queue.Queue[Intent] = queue.Queue()
         self.hw = EmulatedTable(BOARD.names, sink=self.intents.put)
         game = Game(position(self.config, text), apply, undo_types=(Undo,))
-        self.session = TableSession(self.config, self.tags, self.hw.rig, self.intents, game=game)
+        self.session = TableSession.on_the_way(self.config, self.tags, self.hw.rig, self.intents, game=game)
         for p in self.ctl.state.players:
             for t in p.transports:
                 self.place(p.colour, t.marker, t.city)

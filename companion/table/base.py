@@ -1,0 +1,273 @@
+"""One game protocol, two implementations: what the loop, the simulator and the screen need from a table.
+
+``GameTable`` is the protocol (On The Way's ``TableController`` and Auf Achse's ``AATableController``
+implement it). ``TableBase`` is the machinery both share, so neither copies it:
+
+- placements settle before they count (``settle_s``; PicoChess waits ~350 ms), lifts of unsettled
+  tags are forgotten;
+- a scanned card is looked up in the tag directory (unknown card, admin card handled here);
+- long MENU opens the admin menu; device faults become a message;
+- commands are pushed through ``_push``: a refusal is remembered with its rule id, the journal hears
+  an accepted command before the table shows it (and a journal failure takes the command back);
+- BACK undoes within the current turn only (``_undo_in_turn``);
+- the catalogue (every user-facing string, both languages) and the language toggle;
+- after every intent the UI model and the LED frame are recomputed; the LED device is written only
+  when the frame changed.
+
+A game supplies the hooks: what a settled placement / a lift / a card tag / a button / a tap mean,
+the UI model, the LED frame, and which turn it is.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Hashable
+from typing import Any, Protocol, runtime_checkable
+
+from companion.engine.errors import IllegalAction
+from companion.engine.game import Game, UndoCommand
+from companion.intents import (
+    ButtonName,
+    ButtonPressed,
+    CardScanned,
+    CityTapped,
+    DeviceFault,
+    Intent,
+    TagLifted,
+    TagPlaced,
+)
+from companion.ledframe import LedFrame
+from companion.table.messages import LANGUAGES, Catalogue
+from companion.table.tags import AdminTag, Tag, TagDirectory
+from companion.table.ui import Refusal, UiModel
+
+log = logging.getLogger(__name__)
+
+SETTLE_S = 0.35
+
+
+class LedSink(Protocol):
+    """The LED device (``companion.hardware`` LedOutput or HardwareRig): blinking is its job."""
+
+    def show(self, frame: LedFrame, now: float) -> None: ...
+
+
+@runtime_checkable
+class GameTable(Protocol):
+    """What ``TableSession``, the simulator and the screen use of a game's table controller."""
+
+    game: Game[Any]
+    tags: TagDirectory
+
+    @property
+    def state(self) -> Any: ...  # the engine state (otw.GameState or aa.GameState)
+
+    @property
+    def ui(self) -> UiModel: ...
+
+    @property
+    def led_frame(self) -> LedFrame: ...
+
+    @property
+    def sensed(self) -> dict[str, str]: ...
+
+    def handle(self, intent: Intent, now: float) -> None: ...
+
+    def tick(self, now: float) -> None: ...
+
+    def next_deadline(self) -> float | None: ...
+
+
+class TableBase:
+    """The shared half of a table controller. Subclasses implement the ``_on_*`` hooks,
+    ``_compute_ui``, ``_compute_leds`` and ``_turn_key``."""
+
+    def __init__(
+        self,
+        game: Game[Any],
+        tags: TagDirectory,
+        *,
+        leds: LedSink | None = None,
+        language: str = "en",
+        settle_s: float = SETTLE_S,
+        on_command: Callable[[object], None] | None = None,
+        on_admin: Callable[[], None] | None = None,
+    ) -> None:
+        self.game = game
+        self.tags = tags
+        self.settle_s = settle_s
+        self._leds = leds
+        self._on_command = on_command
+        self._on_admin = on_admin
+        self._text = Catalogue(language)
+        self._sensed: dict[str, str] = {}  # uid -> city
+        self._settling: dict[str, tuple[str, float]] = {}  # uid -> (city, placed at)
+        self._refusal: Refusal | None = None
+        self._message = ""
+        self._turn_start = self.game.depth
+        self._turn_key_seen = self._turn_key()
+        self._ui = UiModel()
+        self._frame: LedFrame | None = None
+        self._now = 0.0
+
+    # -- what the outside reads ----------------------------------------------------------
+    @property
+    def state(self) -> Any:
+        return self.game.state
+
+    @property
+    def ui(self) -> UiModel:
+        return self._ui
+
+    @property
+    def led_frame(self) -> LedFrame:
+        assert self._frame is not None
+        return self._frame
+
+    @property
+    def sensed(self) -> dict[str, str]:
+        return dict(self._sensed)
+
+    @property
+    def language(self) -> str:
+        return self._text.language
+
+    def next_deadline(self) -> float | None:
+        """When ``tick`` next has something to do (a placement settling), or None."""
+        return min((t + self.settle_s for _, t in self._settling.values()), default=None)
+
+    # -- the loop's entry points ---------------------------------------------------------
+    def handle(self, intent: Intent, now: float) -> None:
+        self._now = now
+        match intent:
+            case TagPlaced(city=city, uid=uid):
+                self._sensed[uid] = city
+                self._settling[uid] = (city, now)
+                if self.tags.lookup(uid) is None:
+                    log.warning("unknown tag %s on %s", uid, city)
+                    self._message = self._text.text("message.unknown_tag", city=city, uid=uid)
+            case TagLifted(city=city, uid=uid):
+                if self._sensed.get(uid) == city:
+                    del self._sensed[uid]
+                if self._settling.pop(uid, None) is None:
+                    self._on_lift(city, uid)
+            case CardScanned(uid=uid):
+                self._scan(uid)
+            case ButtonPressed(button=button, long=long):
+                if button is ButtonName.MENU and long:
+                    if self._on_admin is not None:
+                        self._on_admin()
+                elif not self.state.finished:
+                    self._on_button(button)
+            case CityTapped(city=city):
+                self._on_city(city)
+            case DeviceFault(device=device, message=text):
+                self._message = self._text.text("message.device", device=device, text=text)
+        self._refresh()
+
+    def tick(self, now: float) -> None:
+        """Accept placements that have rested long enough."""
+        self._now = now
+        settled = [(uid, city) for uid, (city, t) in self._settling.items() if now - t >= self.settle_s]
+        for uid, city in settled:
+            del self._settling[uid]
+            self._on_place(city, uid)
+        if settled:
+            self._refresh()
+
+    def _scan(self, uid: str) -> None:
+        tag = self.tags.lookup(uid)
+        if tag is None:
+            log.warning("unknown card %s scanned", uid)
+            self._message = self._text.text("message.unknown_card", uid=uid)
+            return
+        if isinstance(tag, AdminTag):
+            if self._on_admin is not None:
+                self._on_admin()
+            return
+        self._on_card(tag)
+
+    # -- hooks a game implements -----------------------------------------------------------
+    def _on_place(self, city: str, uid: str) -> None:  # a tag has settled on a city reader
+        raise NotImplementedError
+
+    def _on_lift(self, city: str, uid: str) -> None:  # a settled tag left a city reader
+        raise NotImplementedError
+
+    def _on_card(self, tag: Tag) -> None:  # a known, non-admin tag on the card reader
+        raise NotImplementedError
+
+    def _on_button(self, button: ButtonName) -> None:  # a short press (the game is not over)
+        raise NotImplementedError
+
+    def _on_city(self, city: str) -> None:  # a touch on the map
+        raise NotImplementedError
+
+    def _describe(self, events: list[Any]) -> None:  # set the message line from accepted events
+        raise NotImplementedError
+
+    def _compute_ui(self) -> UiModel:
+        raise NotImplementedError
+
+    def _compute_leds(self) -> LedFrame:
+        raise NotImplementedError
+
+    def _turn_key(self) -> Hashable:
+        """Changes when the next player starts: BACK never reaches into an earlier turn."""
+        raise NotImplementedError
+
+    def _on_new_turn(self) -> None:
+        """Drop the table-side state of the previous turn (modal dialogs, pieces in the hand)."""
+
+    # -- pushing commands ----------------------------------------------------------------
+    def _push(self, command: object) -> list[Any] | None:
+        """Apply a command; on refusal remember why. The journal hears it before the table shows it."""
+        try:
+            events = self.game.push(command)
+        except IllegalAction as refusal:
+            self._refusal = Refusal(refusal.rule, refusal.message)
+            return None
+        if self._on_command is not None:
+            try:
+                self._on_command(command)
+            except Exception:
+                log.exception("could not record %r; taking it back", command)
+                self.game.pop()
+                self._refusal = Refusal("journal", "the game record could not be written; try again")
+                return None
+        self._refusal = None
+        self._describe(events)
+        return events
+
+    def _refuse(self, rule: str, message: str) -> None:
+        self._refusal = Refusal(rule, message)
+
+    def _undo_in_turn(self, describe: Callable[[object], str]) -> bool:
+        """BACK with nothing else to step back from: undo the last command of this turn."""
+        if self.game.depth > self._turn_start:
+            command = self.game.last_command
+            self.game.push(UndoCommand())
+            if self._on_command is not None:
+                self._on_command(UndoCommand())
+            self._refusal = None
+            self._message = self._text.text("message.undone", what=describe(command))
+            return True
+        self._message = self._text.text("message.nothing_to_undo")
+        return False
+
+    def _toggle_language(self) -> None:
+        self._text = Catalogue(LANGUAGES[(LANGUAGES.index(self._text.language) + 1) % len(LANGUAGES)])
+
+    # -- state of the table ----------------------------------------------------------------
+    def _refresh(self) -> None:
+        key = self._turn_key()
+        if key != self._turn_key_seen:  # a new turn: BACK cannot reach into the previous player's turn
+            self._turn_key_seen = key
+            self._turn_start = self.game.depth
+            self._on_new_turn()
+        self._ui = self._compute_ui()
+        frame = self._compute_leds()
+        if frame != self._frame:
+            self._frame = frame
+            if self._leds is not None:
+                self._leds.show(frame, self._now)

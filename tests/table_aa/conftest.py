@@ -1,0 +1,193 @@
+"""Auf Achse tables on the reference map: driven by intents (``AATable``) or through the emulated
+hardware (``HardwareAATable``: real mfrc522 code over emulated SPI, gpiozero mock buttons, LEDs decoded
+from the emulated 74HC595 chain)."""
+
+from __future__ import annotations
+
+import queue
+from dataclasses import dataclass, field
+
+import pytest
+
+from companion.data.aa_files import load_aa_reference
+from companion.engine.aa import GameConfig, Undo, apply
+from companion.engine.aa.notation import position
+from companion.engine.game import Game
+from companion.hardware.emulated import EmulatedTable
+from companion.intents import ButtonName, ButtonPressed, CardScanned, CityTapped, Intent, TagLifted, TagPlaced
+from companion.ledframe import CityLight, LedFrame
+from companion.table.aa_controller import TRUCK, AATableController
+from companion.table.session import TableSession
+from companion.table.tags import BankCardTag, CardTag, MarkerTag, TagDirectory
+
+BOARD, DECK = load_aa_reference()
+CARD_IDS = [c.id for c in DECK.contracts] + [a.id for a in DECK.actions]
+
+
+def directory(colours: tuple[str, ...]) -> TagDirectory:
+    return TagDirectory.simulated(colours, CARD_IDS, markers_per_player=1)
+
+
+def make_game(config: GameConfig, text: str | None) -> Game:  # type: ignore[type-arg]
+    from companion.engine.aa import new_game
+
+    if text is None:
+        return new_game(config)
+    return Game(position(config, text), apply, undo_types=(Undo,))
+
+
+@dataclass
+class RecordingLeds:
+    frames: list[LedFrame] = field(default_factory=list)
+
+    def show(self, frame: LedFrame, now: float) -> None:
+        self.frames.append(frame)
+
+
+class AATable:
+    """Drive an AA controller with intents and a fake clock, the way the loop does.
+    ``text`` is a position (companion.engine.aa.notation); None: a new game in set-up."""
+
+    def __init__(self, text: str | None = None, colours: tuple[str, ...] = ("red", "blue"), **kwargs: object) -> None:
+        self.config = GameConfig(BOARD, DECK, colours, seed=3)
+        self.tags = directory(colours)
+        self.leds = RecordingLeds()
+        self.now = 0.0
+        self.ctl = AATableController(
+            self.config,
+            self.tags,
+            leds=self.leds,
+            game=make_game(self.config, text),
+            **kwargs,  # type: ignore[arg-type]
+        )
+        for p in self.state.players:  # the table starts matching the engine
+            if p.space is not None and BOARD.is_city(p.space):
+                self.place(p.colour, p.space)
+
+    def later(self, seconds: float = 0.5) -> None:
+        self.now += seconds
+        self.ctl.tick(self.now)
+
+    def uid(self, tag: object) -> str:
+        uid = self.tags.uid_of(tag)  # type: ignore[arg-type]
+        assert uid is not None
+        return uid
+
+    def place(self, colour: str, city: str, settle: bool = True) -> None:
+        self.ctl.handle(TagPlaced(city, self.uid(MarkerTag(colour, TRUCK))), self.now)
+        if settle:
+            self.later()
+
+    def lift(self, colour: str, city: str) -> None:
+        self.ctl.handle(TagLifted(city, self.uid(MarkerTag(colour, TRUCK))), self.now)
+
+    def scan(self, card: str) -> None:
+        self.ctl.handle(CardScanned(self.uid(CardTag(card))), self.now)
+
+    def bank(self, colour: str) -> None:
+        self.ctl.handle(CardScanned(self.uid(BankCardTag(colour))), self.now)
+
+    def press(self, button: str, times: int = 1) -> None:
+        for _ in range(times):
+            self.ctl.handle(ButtonPressed(ButtonName(button)), self.now)
+
+    def tap(self, space: str) -> None:
+        self.ctl.handle(CityTapped(space), self.now)
+
+    def lit(self, light: CityLight) -> set[str]:
+        return {c for c, x in self.ctl.led_frame.cities if x is light}
+
+    @property
+    def ui(self):  # type: ignore[no-untyped-def]
+        return self.ctl.ui
+
+    @property
+    def state(self):  # type: ignore[no-untyped-def]
+        return self.ctl.state
+
+
+SETTLE_POLLS = 8  # 0.4 s at the 20 Hz poll: longer than the controller's 0.35 s settle time
+
+
+class HardwareAATable:
+    """The same, through EmulatedTable: readers under all 37 cities, the card reader, buttons, LEDs."""
+
+    def __init__(self, text: str | None = None, colours: tuple[str, ...] = ("red", "blue", "green")) -> None:
+        self.config = GameConfig(BOARD, DECK, colours, seed=3)
+        self.tags = directory(colours)
+        self.intents: queue.Queue[Intent] = queue.Queue()
+        self.hw = EmulatedTable(BOARD.cities, sink=self.intents.put)
+        controller = AATableController(self.config, self.tags, leds=self.hw.rig, game=make_game(self.config, text))
+        self.session = TableSession(controller, self.hw.rig, self.intents)
+        for p in self.state.players:
+            if p.space is not None and BOARD.is_city(p.space):
+                self.place(p.colour, p.space)
+
+    @property
+    def ctl(self) -> AATableController:
+        return self.session.controller  # type: ignore[return-value]
+
+    @property
+    def ui(self):  # type: ignore[no-untyped-def]
+        return self.ctl.ui
+
+    @property
+    def state(self):  # type: ignore[no-untyped-def]
+        return self.ctl.state
+
+    def sync(self) -> None:
+        self.session.step(self.hw.now)
+
+    def settle(self) -> None:
+        for _ in range(SETTLE_POLLS):
+            self.hw.step()
+            self.sync()
+
+    def uid(self, tag: object) -> str:
+        uid = self.tags.uid_of(tag)  # type: ignore[arg-type]
+        assert uid is not None
+        return uid
+
+    def place(self, colour: str, city: str) -> None:
+        self.hw.place_tag(city, self.uid(MarkerTag(colour, TRUCK)))
+        self.sync()
+        self.settle()
+
+    def lift(self, colour: str, city: str) -> None:
+        self.hw.lift_tag(city, self.uid(MarkerTag(colour, TRUCK)))
+        self.sync()
+
+    def scan(self, card: str) -> None:
+        self.hw.scan_card(self.uid(CardTag(card)))
+        self.sync()
+
+    def bank(self, colour: str) -> None:
+        self.hw.scan_card(self.uid(BankCardTag(colour)))
+        self.sync()
+
+    def press(self, button: str, times: int = 1) -> None:
+        for _ in range(times):
+            self.hw.press(button)
+            self.sync()
+
+    def leds(self) -> LedFrame:
+        return self.hw.decoded_leds()
+
+    def lit(self, light: CityLight) -> set[str]:
+        return {c for c, x in self.leds().cities if x is light}
+
+    def close(self) -> None:
+        self.session.close()
+
+
+@pytest.fixture
+def hardware_table():  # type: ignore[no-untyped-def]
+    tables: list[HardwareAATable] = []
+
+    def make(text: str | None = None, colours: tuple[str, ...] = ("red", "blue", "green")) -> HardwareAATable:
+        tables.append(HardwareAATable(text, colours))
+        return tables[-1]
+
+    yield make
+    for t in tables:
+        t.close()

@@ -1,0 +1,174 @@
+"""Auf Achse at the table, driven by intents (rule ids cited)."""
+
+from __future__ import annotations
+
+from companion.engine.aa.serialize import view_for
+from companion.ledframe import CityLight
+from companion.table.ui import Mode
+
+from .conftest import AATable
+
+PUBLIC = "public C10,C11,C12,C13"
+
+
+def test_aa2_aa4_aa5_setup_at_the_table_keeps_private_contracts_secret() -> None:
+    t = AATable(None)
+    assert t.ui.mode is Mode.SELECT_SPACE and t.ui.player == "red"
+    assert t.ui.selected is not None and not t.state.board.is_city(t.ui.selected)
+    assert t.lit(CityLight.HINT) == set()  # plain spaces have no LEDs
+    t.press("ok")  # red's truck on the first free plain space
+    t.tap("Hamburg-Bremen#1")  # a touch on the map picks blue's space
+    assert t.ui.selected == "Hamburg-Bremen#1"
+    t.press("ok")
+    assert t.state.players[1].space == "Hamburg-Bremen#1"
+    assert t.ui.mode is Mode.SETUP and t.ui.prompt == "red: scan your 3 private contracts (0/3)"
+    shown: list[str] = []
+    for card in ("C01", "C02", "C03"):
+        t.scan(card)
+        shown += [t.ui.prompt, t.ui.message, t.ui.detail]
+    assert t.ui.prompt == "blue: scan your 3 private contracts (0/3)"
+    t.bank("blue")  # whoever scans his bank card is dealt to next
+    for card in ("C04", "C05", "C06"):
+        t.scan(card)
+        shown += [t.ui.prompt, t.ui.message]
+    assert t.state.players[0].hand == ("C01", "C02", "C03") and t.state.players[1].hand == ("C04", "C05", "C06")
+    assert not any(c in text for text in shown for c in ("C01", "C02", "C03", "C04", "C05", "C06"))
+    assert "red took a private contract (3/3)" in shown
+    shared = view_for(t.state, None)
+    assert [p["hand"] for p in shared["players"]] == [3, 3]  # type: ignore[index]
+    t.scan("C07")  # hands full: now the face-up public contracts
+    assert t.state.public == ("C07",) and "C07" in t.ui.message
+    for card in ("C08", "C09", "C10"):
+        t.scan(card)
+    assert t.ui.mode is Mode.SETUP and t.ui.choices == ("red", "blue")
+    t.press("plus")
+    t.press("ok")  # blue rolled highest (AA-5)
+    assert t.state.current.colour == "blue" and t.ui.mode is Mode.ROLL
+
+
+def test_aa7_die_entered_with_plus_minus_then_ok_and_back_undoes_the_roll() -> None:
+    t = AATable(f"red @Hamburg-Bremen#1\nblue @Berlin\n{PUBLIC}")
+    t.press("ok")  # no value yet: nothing happens
+    assert t.state.turn.roll is None and t.ui.mode is Mode.ROLL
+    t.press("minus")  # MINUS starts from 6
+    assert t.ui.die == 6 and "red rolled 6?" in t.ui.prompt
+    t.press("minus", 3)
+    assert t.ui.die == 3
+    t.press("ok")
+    assert t.state.turn.roll == 3 and t.ui.mode is Mode.MOVE and t.ui.die == 3
+    assert "Flensburg" in t.ui.hints
+    assert t.lit(CityLight.HINT) | t.lit(CityLight.SELECTED) == {c for c in t.ui.hints if t.state.board.is_city(c)}
+    t.press("back")  # undo the roll (within the turn)
+    assert t.state.turn.roll is None and "Undone: roll 3" in t.ui.message
+
+
+def test_aa7_menu_roll_for_me_uses_the_engines_seeded_die() -> None:
+    t = AATable(f"red @Hamburg-Bremen#1\nblue @Berlin\n{PUBLIC}")
+    t.press("menu")
+    assert t.ui.mode is Mode.MENU and t.ui.choice == "Roll for me"
+    t.press("ok")
+    assert t.state.turn.roll is not None and t.state.rolls == 1
+    assert "(the companion's die)" in t.ui.message
+
+
+def test_aa7_a_plain_space_is_chosen_on_screen_and_the_truck_must_leave_its_city() -> None:
+    t = AATable(f"red @Hamburg\nblue @Berlin\n{PUBLIC}\nturn red roll=1")
+    assert t.ui.mode is Mode.MOVE
+    candidates = set(t.ui.hints)
+    assert candidates == {"Hamburg-Berlin#1", "Hamburg-Bremen#1", "Hamburg-Flensburg#1", "Hamburg-Hanover#1"}
+    t.press("plus")
+    target = t.ui.selected
+    assert target in candidates
+    t.press("ok")
+    assert t.state.players[0].space == target
+    assert t.ui.mode is Mode.MISMATCH and t.ui.prompt == f"Take the red truck off Hamburg: it stands on {target}"
+    assert t.lit(CityLight.EXPECTED) == {"Hamburg"}
+    t.lift("red", "Hamburg")
+    assert t.ui.mode is Mode.IDLE
+
+
+def test_aa14_aa16_arriving_in_a_city_offers_load_and_unload() -> None:
+    # C04 Berlin→Klagenfurt (4 goods), C44 Berlin→Flensburg (5 goods): both start in Berlin.
+    t = AATable(f"red @Hamburg-Berlin#4 hand=C04,C44\nblue @Hamburg\n{PUBLIC}\nturn red roll=1")
+    t.place("red", "Berlin")  # the truck tag arrives on Berlin's reader
+    assert t.state.players[0].space == "Berlin"
+    assert t.ui.mode is Mode.CHOOSE and t.ui.prompt == "red in Berlin: load or unload?"
+    assert t.ui.choices == ("Load C04 Berlin→Klagenfurt (4 goods)", "Load C44 Berlin→Flensburg (5 goods)")
+    t.press("ok")
+    assert t.state.players[0].loaded == ("C04",)
+    assert t.ui.choices == ("Load C44 (5 goods) — needs a trailer",)  # 4 + 5 > 6 (AA-15)
+    t.press("ok")
+    assert t.ui.refusal is not None and t.ui.refusal.rule == "AA-15"
+    t.press("back")
+    assert t.ui.mode is Mode.IDLE
+    # C21 Venice→Hamburg: unloading pays out through the bank.
+    t = AATable(f"red @Hamburg-Bremen#1 loaded=C21\nblue @Berlin\n{PUBLIC}\nturn red roll=1")
+    t.place("red", "Hamburg")
+    assert t.ui.choices == ("Unload C21 → Hamburg: +6 500 DM",)
+    t.press("ok")
+    assert t.state.players[0].money == 5000 + 6500 and t.state.ledger.last.rule == "AA-16"
+    t.press("ok")  # nothing left to load or unload: OK asks to end the turn
+    assert t.ui.mode is Mode.CONFIRM and t.ui.prompt == "End red's turn?"
+    t.press("ok")
+    assert t.state.current.colour == "blue"
+
+
+def test_scanning_a_contract_in_its_start_city_loads_it() -> None:
+    t = AATable(f"red @Berlin hand=C04\nblue @Hamburg\n{PUBLIC}\nturn red stage=act roll=2")
+    t.scan("C04")
+    assert t.state.players[0].loaded == ("C04",)
+
+
+def test_aa12_an_action_card_is_scanned_and_applied_to_the_bank() -> None:
+    t = AATable(f"red @Hamburg-Berlin#1\nblue @Hamburg\n{PUBLIC}\nturn red roll=1")
+    t.tap("Hamburg-Berlin#2")  # a warning triangle
+    assert t.ui.selected == "Hamburg-Berlin#2"
+    t.press("ok")
+    assert t.ui.mode is Mode.CARD_DUE and t.ui.prompt == "red: draw an action card and scan it"
+    t.scan("A13")
+    assert t.state.players[0].money == 7000 and "Haulier of the year" in t.ui.message
+
+
+def test_aa17_trailers_are_bought_from_the_menu() -> None:
+    t = AATable(f"red @Berlin\nblue @Hamburg\n{PUBLIC}\nturn red stage=act roll=2")
+    t.press("menu")
+    labels = t.ui.choices
+    t.press("plus", labels.index("Buy a large trailer (6 goods, 3 000 DM)"))
+    t.press("ok")
+    red = t.state.players[0]
+    assert red.capacity == 12 and red.money == 2000 and "bought a large trailer" in t.ui.message
+
+
+def test_aa10_roadworks_after_a_one_from_the_menu() -> None:
+    t = AATable(f"red @Berlin\nblue @Hamburg\n{PUBLIC}\nturn red stage=act roll=1 roadworks")
+    t.press("menu")
+    t.press("plus", t.ui.choices.index("Place the roadworks sign"))
+    t.press("ok")
+    assert t.ui.mode is Mode.SELECT_SPACE and t.ui.selected is not None
+    t.tap("Hamburg-Bremen#2")
+    t.press("ok")
+    assert t.state.roadworks == "Hamburg-Bremen#2"
+
+
+def test_both_games_implement_the_game_table_protocol_and_run_in_a_session() -> None:
+    import queue
+
+    from companion.table.base import GameTable
+    from companion.table.session import TableSession
+    from tests.table.conftest import Table
+
+    aa, otw = AATable(f"red @Berlin\nblue @Hamburg\n{PUBLIC}"), Table()
+    for controller in (aa.ctl, otw.ctl):
+        assert isinstance(controller, GameTable)
+        session = TableSession(controller, None, queue.Queue())
+        assert session.step(1.0) == 0 and session.controller.led_frame is controller.led_frame
+    assert aa.ctl.led_frame.time is None and aa.ctl.led_frame.event_kind is None  # no time track in Auf Achse
+
+
+def test_the_menu_switches_the_language_of_the_auf_achse_table() -> None:
+    t = AATable(f"red @Berlin\nblue @Hamburg\n{PUBLIC}\nturn red stage=act roll=2")
+    t.press("menu")
+    t.press("minus")  # the last item: the language
+    assert t.ui.choice == "Čeština"
+    t.press("ok")
+    assert t.ui.prompt == "red: nakládka, vykládka, dražba, nákup — OK ukončí tah"
