@@ -51,7 +51,7 @@ def test_auction_panel_shows_the_card_levels_high_bid_bidder_and_passes(built, s
     assert record.has("high bid 700 DM (level 1) by blue", "high_bid")
     assert record.has("Red to bid (card scanned)", "bidder")
     assert record.has("passed: green", "passed")  # green had no money: passed automatically
-    assert record.has("red: bid level 3 (2 100 DM)?", "prompt")
+    assert record.has("Red: bid level 3 (2 100 DM)?", "prompt")
     # The high bid's chip is filled green and marked ✓; the level being chosen is framed yellow.
     x, y, w, h = record.regions["level1"]
     assert surface.get_at((x + w // 2, y + h // 2 - 1))[:3] in {HIGH_BID, (0, 0, 0)}
@@ -89,7 +89,7 @@ def test_setup_keeps_private_contracts_secret_on_the_shared_screen(built) -> Non
     _, record = render_to_surface(scene.state, scene.ui, scene.leds, (1920, 1080))
     assert not record.find("C01") and not record.find("C02")
     assert record.has("2 private", "private")
-    assert record.has("red: scan your 3 private contracts (2/3)", "prompt")
+    assert record.has("Red: scan your 3 private contracts (2/3)", "prompt")
 
 
 def test_move_rings_destinations_on_cities_and_plain_spaces_and_blinks_the_candidate(built) -> None:  # type: ignore[no-untyped-def]

@@ -101,11 +101,11 @@ def test_otw12_scan_takes_a_contract_and_otw22_fulfil_pays() -> None:
     t = Table(f"cities {mid}=-0 {b01.destination}=-0\nred 1:{b01.origin}:{b01.trucks}")
     t.scan("B01")
     assert t.state.players[0].contracts == ("B01",)
-    assert "red took B01" in t.ui.message
+    assert "Red took B01" in t.ui.message
     t.move("red", 1, b01.origin, mid)  # the second step: blue's turn
     assert t.state.current.colour == "blue"
     t.press("ok")
-    assert t.ui.mode is Mode.CONFIRM and "End blue's turn" in t.ui.prompt
+    assert t.ui.mode is Mode.CONFIRM and "End Blue's turn" in t.ui.prompt
     t.press("ok")
     t.move("red", 1, mid, b01.destination)
     assert t.ui.mode is Mode.CONFIRM and t.ui.offer == "B01"

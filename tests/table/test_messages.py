@@ -34,3 +34,9 @@ def test_placeholders_match_between_languages() -> None:
 def test_unknown_language_is_refused() -> None:
     with pytest.raises(ValueError, match="no messages for language 'de'"):
         Catalogue("de")
+
+
+def test_players_are_named_by_their_colour_in_every_language() -> None:
+    assert Catalogue("en").text("prompt.event_due", player="red").startswith("Red:")
+    assert Catalogue("cs").text("prompt.event_due", player="red").startswith("Červený:")
+    assert Catalogue("en").player_name("purple") == "Purple"  # a colour without a name: capitalised

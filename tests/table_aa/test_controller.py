@@ -21,19 +21,19 @@ def test_aa2_aa4_aa5_setup_at_the_table_keeps_private_contracts_secret() -> None
     assert t.ui.selected == "Hamburg-Bremen#1"
     t.press("ok")
     assert t.state.players[1].space == "Hamburg-Bremen#1"
-    assert t.ui.mode is Mode.SETUP and t.ui.prompt == "red: scan your 3 private contracts (0/3)"
+    assert t.ui.mode is Mode.SETUP and t.ui.prompt == "Red: scan your 3 private contracts (0/3)"
     shown: list[str] = []
     for card in ("C01", "C02", "C03"):
         t.scan(card)
         shown += [t.ui.prompt, t.ui.message, t.ui.detail]
-    assert t.ui.prompt == "blue: scan your 3 private contracts (0/3)"
+    assert t.ui.prompt == "Blue: scan your 3 private contracts (0/3)"
     t.bank("blue")  # whoever scans his bank card is dealt to next
     for card in ("C04", "C05", "C06"):
         t.scan(card)
         shown += [t.ui.prompt, t.ui.message]
     assert t.state.players[0].hand == ("C01", "C02", "C03") and t.state.players[1].hand == ("C04", "C05", "C06")
     assert not any(c in text for text in shown for c in ("C01", "C02", "C03", "C04", "C05", "C06"))
-    assert "red took a private contract (3/3)" in shown
+    assert "Red took a private contract (3/3)" in shown
     shared = view_for(t.state, None)
     assert [p["hand"] for p in shared["players"]] == [3, 3]  # type: ignore[index]
     t.scan("C07")  # hands full: now the face-up public contracts
@@ -51,7 +51,7 @@ def test_aa7_die_entered_with_plus_minus_then_ok_and_back_undoes_the_roll() -> N
     t.press("ok")  # no value yet: nothing happens
     assert t.state.turn.roll is None and t.ui.mode is Mode.ROLL
     t.press("minus")  # MINUS starts from 6
-    assert t.ui.die == 6 and "red rolled 6?" in t.ui.prompt
+    assert t.ui.die == 6 and "Red rolled 6?" in t.ui.prompt
     t.press("minus", 3)
     assert t.ui.die == 3
     t.press("ok")
@@ -92,7 +92,7 @@ def test_aa14_aa16_arriving_in_a_city_offers_load_and_unload() -> None:
     t = AATable(f"red @Hamburg-Berlin#4 hand=C04,C44\nblue @Hamburg\n{PUBLIC}\nturn red roll=1")
     t.place("red", "Berlin")  # the truck tag arrives on Berlin's reader
     assert t.state.players[0].space == "Berlin"
-    assert t.ui.mode is Mode.CHOOSE and t.ui.prompt == "red in Berlin: load or unload?"
+    assert t.ui.mode is Mode.CHOOSE and t.ui.prompt == "Red in Berlin: load or unload?"
     assert t.ui.choices == ("Load C04 Berlin→Klagenfurt (4 goods)", "Load C44 Berlin→Flensburg (5 goods)")
     t.press("ok")
     assert t.state.players[0].loaded == ("C04",)
@@ -108,7 +108,7 @@ def test_aa14_aa16_arriving_in_a_city_offers_load_and_unload() -> None:
     t.press("ok")
     assert t.state.players[0].money == 5000 + 6500 and t.state.ledger.last.rule == "AA-16"
     t.press("ok")  # nothing left to load or unload: OK asks to end the turn
-    assert t.ui.mode is Mode.CONFIRM and t.ui.prompt == "End red's turn?"
+    assert t.ui.mode is Mode.CONFIRM and t.ui.prompt == "End Red's turn?"
     t.press("ok")
     assert t.state.current.colour == "blue"
 
@@ -124,7 +124,7 @@ def test_aa12_an_action_card_is_scanned_and_applied_to_the_bank() -> None:
     t.tap("Hamburg-Berlin#2")  # a warning triangle
     assert t.ui.selected == "Hamburg-Berlin#2"
     t.press("ok")
-    assert t.ui.mode is Mode.CARD_DUE and t.ui.prompt == "red: draw an action card and scan it"
+    assert t.ui.mode is Mode.CARD_DUE and t.ui.prompt == "Red: draw an action card and scan it"
     t.scan("A13")
     assert t.state.players[0].money == 7000 and "Haulier of the year" in t.ui.message
 
@@ -171,4 +171,4 @@ def test_the_menu_switches_the_language_of_the_auf_achse_table() -> None:
     t.press("minus")  # the last item: the language
     assert t.ui.choice == "Čeština"
     t.press("ok")
-    assert t.ui.prompt == "red: nakládka, vykládka, dražba, nákup — OK ukončí tah"
+    assert t.ui.prompt == "Červený: nakládka, vykládka, dražba, nákup — OK ukončí tah"

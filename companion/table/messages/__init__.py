@@ -28,12 +28,19 @@ class Catalogue:
         self._table = _load(language)
 
     def text(self, key: str, **params: object) -> str:
+        """The message ``key`` with ``params`` filled in; a ``player`` is shown by its name ("Red")."""
         section, _, name = key.partition(".")
         template = self._table.get(section, {}).get(name)
         if template is None:
             log.warning("message %s missing in %s; using English", key, self.language)
             template = _load("en")[section][name]
+        if isinstance(params.get("player"), str):
+            params["player"] = self.player_name(str(params["player"]))
         return template.format(**params)
+
+    def player_name(self, colour: str) -> str:
+        """How a seat is called on screen: its colour as a name ("Red", "Červený")."""
+        return self._table.get("player_names", {}).get(colour) or colour.capitalize()
 
     def trucks(self, n: int) -> str:
         return self.text("words.trucks_one") if n == 1 else self.text("words.trucks_many", n=n)
