@@ -92,9 +92,10 @@ class HardwareConfig:
     markers: Mapping[str, Marker] = field(default_factory=dict)  # UID → marker
     cards: Mapping[str, str] = field(default_factory=dict)  # UID → card id
     admin_cards: frozenset[str] = frozenset()
+    bank_cards: Mapping[str, str] = field(default_factory=dict)  # UID → player colour (who pays / bids)
 
     def known_uid(self, uid: str) -> bool:
-        return uid in self.markers or uid in self.cards or uid in self.admin_cards
+        return uid in self.markers or uid in self.cards or uid in self.admin_cards or uid in self.bank_cards
 
     def describe(self, uid: str) -> str:
         if uid in self.markers:
@@ -104,6 +105,8 @@ class HardwareConfig:
             return f"card {self.cards[uid]}"
         if uid in self.admin_cards:
             return "admin card"
+        if uid in self.bank_cards:
+            return f"bank card {self.bank_cards[uid]}"
         return "unknown tag"
 
     @property
@@ -231,6 +234,7 @@ def parse(text: str, path: str = "<string>", *, env: Mapping[str, str] | None = 
         "buttons",
         "markers",
         "cards",
+        "bank_cards",
         "admin",
     }
     for section in data:
@@ -317,6 +321,14 @@ def parse(text: str, path: str = "<string>", *, env: Mapping[str, str] | None = 
         if uid in markers:
             raise r.fail("cards", key, "this UID is already a marker")
         cards[uid] = value
+    bank: dict[str, str] = {}
+    for key, value in r.table("bank_cards").items():
+        uid = r.uid("bank_cards", key)
+        if not isinstance(value, str) or not value:
+            raise r.fail("bank_cards", key, f"must be a player colour string, not {value!r}")
+        if uid in markers or uid in cards:
+            raise r.fail("bank_cards", key, "this UID is already a marker or a card")
+        bank[uid] = value
     admin = frozenset(r.uid("admin", str(u)) for u in r.get("admin", "cards", list, []))
 
     return HardwareConfig(
@@ -335,6 +347,7 @@ def parse(text: str, path: str = "<string>", *, env: Mapping[str, str] | None = 
         markers=markers,
         cards=cards,
         admin_cards=admin,
+        bank_cards=bank,
     )
 
 

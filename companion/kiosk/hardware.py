@@ -38,5 +38,5 @@ def open_box(path: Path, intents: queue.Queue[KioskIntent]) -> tuple[TagDirector
     config = load(path)
     rig = build_rig(config, intents.put)
     poller = PollingThread(rig, config.poll_interval_s)
-    tags = directory_from_hardware(config.markers, config.cards, config.admin_cards)
+    tags = directory_from_hardware(config.markers, config.cards, config.admin_cards, config.bank_cards)
     return tags, BoxLeds(rig, poller)

@@ -91,6 +91,19 @@ def test_marker_and_card_tables_are_checked() -> None:
     assert "4, 7 or 10 bytes" in exc.problem and exc.line == 19
 
 
+def test_bank_cards_map_a_uid_to_a_player_and_feed_the_tag_directory() -> None:
+    from companion.table.session import directory_from_hardware
+    from companion.table.tags import BankCardTag
+
+    config = parse(MINIMAL + '\n[bank_cards]\n04A1B2C3D4E5F6 = "red"\n', env={})
+    assert config.bank_cards == {"04A1B2C3D4E5F6": "red"}
+    assert config.describe("04A1B2C3D4E5F6") == "bank card red"
+    tags = directory_from_hardware(config.markers, config.cards, config.admin_cards, config.bank_cards)
+    assert tags.lookup("04A1B2C3D4E5F6") == BankCardTag("red")
+    exc = error(MINIMAL + '\n[bank_cards]\n04A1B2C3D4E5F6 = 3\n')
+    assert (exc.line, exc.field) == (19, "[bank_cards] 04A1B2C3D4E5F6") and "player colour" in exc.problem
+
+
 def test_rewrite_readers_and_cards_keeps_the_rest(tmp_path: Path) -> None:
     path = tmp_path / "box.toml"
     path.write_text(MINIMAL + "\n# my comment\n", encoding="utf-8")
