@@ -29,20 +29,31 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
         ),
     )
     check.add_argument("files", nargs="*", type=Path, metavar="FILE", help="a .toml data file")
+    check.add_argument(
+        "--game",
+        default="on-the-way",
+        choices=("on-the-way", "auf-achse"),
+        help="which game's files (default on-the-way)",
+    )
     check.set_defaults(handler=run_check)
 
 
 def run_check(args: argparse.Namespace) -> int:
     """Print each problem as ``file:line: field: message``; exit 1 if there are any."""
-    files: list[Path] = list(args.files) or list(REFERENCE_FILES)
-    result = inspect_files(files)
-    for problem in result.problems:
+    if getattr(args, "game", "on-the-way") == "auf-achse":
+        from companion.data.aa_files import AA_ACTIONS, AA_BOARD, AA_CONTRACTS, inspect_aa_files
+
+        problems, summary = inspect_aa_files(list(args.files) or [AA_BOARD, AA_CONTRACTS, AA_ACTIONS])
+    else:
+        result = inspect_files(list(args.files) or list(REFERENCE_FILES))
+        problems, summary = list(result.problems), result.summary()
+    for problem in problems:
         print(problem)
-    if result.problems:
-        count = len(result.problems)
+    if problems:
+        count = len(problems)
         print(f"{count} problem{'s' if count != 1 else ''} found", file=sys.stderr)
         return EXIT_PROBLEMS
-    print(result.summary())
+    print(summary)
     return EXIT_OK
 
 

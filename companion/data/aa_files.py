@@ -246,3 +246,41 @@ def load_aa_deck(
 def load_aa_reference() -> tuple[AABoard, AADeck]:
     board = load_aa_board()
     return board, load_aa_deck(board=board)
+
+
+# -- checking, as ``companion board check --game auf-achse`` does -------------------------------------
+
+
+def inspect_aa_files(paths: list[Path]) -> tuple[list[Problem], str]:
+    """Every problem in the given Auf Achse board / contracts / actions files (kind found from the
+    content), contracts checked against the board given or the reference board; and a summary line."""
+    problems: list[Problem] = []
+    sources = [SourceFile.read(path) for path in paths]
+    board: AABoard | None = None
+    parts: list[str] = []
+    for source in sources:
+        problems.extend(source.problems)
+        if source.data is not None and "board" in source.data:
+            found_board, found = parse_aa_board(source)
+            problems.extend(found)
+            board = board or found_board
+            if found_board is not None:
+                parts.append(f"{len(found_board.cities)} cities, {len(found_board.spaces)} spaces")
+    against = board if board is not None or problems else load_aa_board()
+    for source in sources:
+        data = source.data or {}
+        if "board" in data:
+            continue
+        if "contracts" in data:
+            contracts, found = parse_aa_contracts(source, against)
+            problems.extend(found)
+            parts.append(f"{len(contracts)} contracts")
+        elif "actions" in data:
+            actions, found = parse_aa_actions(source)
+            problems.extend(found)
+            parts.append(f"{len(actions)} action cards")
+        elif source.data is not None:
+            problems.append(Problem(source.label, 1, "file", "not an Auf Achse board, contracts or actions file"))
+    order = {source.label: n for n, source in enumerate(sources)}
+    problems.sort(key=lambda p: (order.get(p.file, len(order)), p.line))
+    return problems, "ok: " + (", ".join(parts) or "nothing to check")

@@ -100,7 +100,7 @@ def test_bank_cards_map_a_uid_to_a_player_and_feed_the_tag_directory() -> None:
     assert config.describe("04A1B2C3D4E5F6") == "bank card red"
     tags = directory_from_hardware(config.markers, config.cards, config.admin_cards, config.bank_cards)
     assert tags.lookup("04A1B2C3D4E5F6") == BankCardTag("red")
-    exc = error(MINIMAL + '\n[bank_cards]\n04A1B2C3D4E5F6 = 3\n')
+    exc = error(MINIMAL + "\n[bank_cards]\n04A1B2C3D4E5F6 = 3\n")
     assert (exc.line, exc.field) == (19, "[bank_cards] 04A1B2C3D4E5F6") and "player colour" in exc.problem
 
 
