@@ -225,7 +225,7 @@ class TableBase:
         try:
             events = self.game.push(command)
         except IllegalAction as refusal:
-            self._refusal = Refusal(refusal.rule, refusal.message)
+            self._refuse(refusal.rule, refusal.message)
             return None
         if self._on_command is not None:
             try:
@@ -233,14 +233,16 @@ class TableBase:
             except Exception:
                 log.exception("could not record %r; taking it back", command)
                 self.game.pop()
-                self._refusal = Refusal("journal", "the game record could not be written; try again")
+                self._refuse("journal", "the game record could not be written; try again")
                 return None
         self._refusal = None
         self._describe(events)
         return events
 
     def _refuse(self, rule: str, message: str) -> None:
-        self._refusal = Refusal(rule, message)
+        """Remember a refusal; in a language other than English the rule's own sentence from the
+        catalogue replaces the engine's English one (the rule id stays)."""
+        self._refusal = Refusal(rule, self._text.refusal(rule, message))
 
     def _undo_in_turn(self, describe: Callable[[object], str]) -> bool:
         """BACK with nothing else to step back from: undo the last command of this turn."""

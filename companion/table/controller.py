@@ -44,7 +44,7 @@ from companion.table.leds import led_frame
 from companion.table.messages import Catalogue
 from companion.table.reconcile import Problem, PutBack, TakeOff, expected_markers, mismatches
 from companion.table.tags import CardTag, MarkerTag, Tag, TagDirectory
-from companion.table.ui import Mode, Refusal, UiModel
+from companion.table.ui import Mode, UiModel
 
 log = logging.getLogger(__name__)
 
@@ -210,7 +210,7 @@ class TableController(TableBase):
             return
         idle = state.idle_at(city)
         if idle < 1:
-            self._refusal = Refusal(
+            self._refuse(
                 "OTW-15", f"{city} has no idle trucks; a transport starts from idle trucks (take the marker off)"
             )
             return
@@ -260,7 +260,7 @@ class TableController(TableBase):
         else:
             holder = next((p.colour for p in state.players if tag.card in p.contracts), None)
             if holder is not None:
-                self._refusal = Refusal("OTW-12", f"{tag.card} is {holder}'s contract")
+                self._refuse("OTW-12", f"{tag.card} is {holder}'s contract")
             else:
                 self._modal = None
                 self._push(TakeContract(colour, tag.card))
@@ -269,7 +269,7 @@ class TableController(TableBase):
         player = self.state.current
         transport = player.transport(marker.number) if marker.colour == player.colour else None
         if transport is None:
-            self._refusal = Refusal("OTW-27", f"{marker} is not a transport of {player.colour} on the road")
+            self._refuse("OTW-27", f"{marker} is not a transport of {player.colour} on the road")
             return
         prompt = self._text.text("prompt.confirm_cancel", colour=marker.colour, n=marker.number, city=transport.city)
         self._modal = _Confirm(Cancel(player.colour, marker.number), prompt)
@@ -371,7 +371,7 @@ class TableController(TableBase):
         try:
             self.game.push(command)
         except IllegalAction as refusal:
-            self._refusal = Refusal(refusal.rule, refusal.message)
+            self._refuse(refusal.rule, refusal.message)
         else:  # cannot happen: legal_builds said no; keep the game unchanged regardless
             self.game.pop()
 

@@ -240,3 +240,10 @@ def test_czech_messages_from_the_same_catalogue() -> None:
     t.lift("red", 1, "Poznań")
     t.place("red", 1, "Riga")
     assert t.ui.prompt == "Vrať figurku red 1 na Poznań"
+
+
+def test_a_czech_table_explains_a_refusal_in_czech_with_the_rule_id() -> None:
+    t = Table("cities Warsaw=W1\nred 1:Poznań:2", language="cs")
+    t.move("red", 1, "Poznań", "Lviv")
+    assert t.ui.refusal is not None and t.ui.refusal.rule == "OTW-18"
+    assert t.ui.refusal.message.startswith("Překládka jen přes město")

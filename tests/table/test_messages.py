@@ -40,3 +40,18 @@ def test_players_are_named_by_their_colour_in_every_language() -> None:
     assert Catalogue("en").text("prompt.event_due", player="red").startswith("Red:")
     assert Catalogue("cs").text("prompt.event_due", player="red").startswith("Červený:")
     assert Catalogue("en").player_name("purple") == "Purple"  # a colour without a name: capitalised
+
+
+def test_refusals_keep_the_engine_sentence_in_english_and_the_rule_sentence_in_czech() -> None:
+    english = "Warsaw has 1 truck idle; a 2-truck transport needs 2 to transship"
+    assert Catalogue("en").refusal("OTW-18", english) == english
+    assert Catalogue("cs").refusal("OTW-18", english).startswith("Překládka jen přes město")
+    assert Catalogue("cs").refusal("XYZ-1", english) == english  # no Czech sentence: the English one
+
+
+def test_every_rule_the_engines_refuse_with_has_a_czech_sentence() -> None:
+    source = "\n".join(p.read_text(encoding="utf-8") for p in Path("companion/engine").rglob("*.py"))
+    rules = set(re.findall(r'IllegalAction\(\s*"((?:OTW|AA)-\d+)"', source))
+    assert rules, "the engines refuse citing rule ids"
+    czech = Catalogue("cs")._table["refusals"]
+    assert rules <= set(czech), sorted(rules - set(czech))

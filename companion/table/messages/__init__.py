@@ -38,6 +38,13 @@ class Catalogue:
             params["player"] = self.player_name(str(params["player"]))
         return template.format(**params)
 
+    def refusal(self, rule: str, english: str) -> str:
+        """The sentence shown for a refused action: the engine's own (English) sentence, or in another
+        language that rule's sentence from the ``[refusals]`` table (the English one if it has none)."""
+        if self.language == "en":
+            return english
+        return self._table.get("refusals", {}).get(rule, english)
+
     def player_name(self, colour: str) -> str:
         """How a seat is called on screen: its colour as a name ("Red", "Červený")."""
         return self._table.get("player_names", {}).get(colour) or colour.capitalize()
