@@ -55,7 +55,6 @@ from companion.engine.aa import (
     Unload,
     new_game,
 )
-from companion.engine.aa import events as ev
 from companion.engine.aa.money import dm
 from companion.engine.aa.movement import sign_spaces
 from companion.engine.aa.queries import (
@@ -69,6 +68,7 @@ from companion.engine.aa.state import FACE_UP, PRIVATE_CONTRACTS, TRAILERS, Phas
 from companion.engine.game import Game
 from companion.intents import ButtonName
 from companion.ledframe import CityLight, LedFrame
+from companion.table.aa_messages import event_message
 from companion.table.base import SETTLE_S, LedSink, TableBase
 from companion.table.reconcile import Problem, PutBack, TakeOff, mismatches
 from companion.table.tags import BankCardTag, CardTag, MarkerTag, Tag, TagDirectory
@@ -494,55 +494,10 @@ class AATableController(TableBase):
 
     # -- the game's events as the message line ---------------------------------------------------
     def _describe(self, events: list[Any]) -> None:
-        t = self._text
-        state = self.state
         for e in events:
-            match e:
-                case ev.TruckPlaced(player=p, space=space):
-                    self._message = t.text("aa_message.truck_placed", player=p, space=space)
-                case ev.ContractDealt(player=p):  # the card is secret: the shared screen says only who
-                    n = len(state.player(p).hand)  # type: ignore[union-attr]
-                    self._message = t.text("aa_message.dealt", player=p, n=n)
-                case ev.PublicRevealed(card=card):
-                    c = state.config.contract(card)
-                    assert c is not None
-                    self._message = t.text("aa_message.revealed", card=card, start=c.start, end=c.end)
-                case ev.GameStarted(first=p):
-                    self._message = t.text("aa_message.started", player=p)
-                case ev.Rolled(player=p, value=v, by_companion=by):
-                    key = "aa_message.rolled_by_companion" if by else "aa_message.rolled"
-                    self._message = t.text(key, player=p, value=v)
-                case ev.TruckStuck(player=p, space=space):
-                    self._message = t.text("aa_message.stuck", player=p, space=space)
-                case ev.TruckMoved(player=p, path=path, steps=steps):
-                    self._message = t.text("aa_message.moved", player=p, space=path[-1], steps=steps)
-                case ev.ContractLoaded(player=p, card=card, goods=goods):
-                    self._message = t.text("aa_message.loaded", player=p, card=card, goods=goods)
-                case ev.ContractDelivered(player=p, card=card, city=city, payout=pay):
-                    self._message = t.text("aa_message.delivered", player=p, card=card, city=city, pay=dm(pay))
-                case ev.TrailerBought(player=p, size=size):
-                    self._message = t.text("aa_message.trailer", player=p, size=t.text(f"aa_words.{size}"))
-                case ev.SignPlaced(sign=sign, space=space):
-                    self._message = t.text("aa_message.sign", sign=t.text(f"aa_words.{sign}"), space=space)
-                case ev.ActionCardDrawn(card=card):
-                    action = state.config.action(card)
-                    self._message = t.text("aa_message.action", card=card, text=action.text if action else "")
-                case ev.SpareContractTaken(player=p):
-                    self._message = t.text("aa_message.spare", player=p)
-                case ev.AuctionOpened(opener=p, card=card):
-                    self._message = t.text("aa_message.opened", player=p, card=card)
-                case ev.BidMade(player=p, level=level, amount=amount):
-                    self._message = t.text("aa_message.bid", player=p, level=level, amount=dm(amount))
-                case ev.BidPassed(player=p, automatic=auto):
-                    self._message = t.text("aa_message.passed_auto" if auto else "aa_message.passed", player=p)
-                case ev.AuctionWon(player=p, card=card, level=level, amount=amount):
-                    key = "aa_message.won_free" if level is None else "aa_message.won"
-                    self._message = t.text(key, player=p, card=card, amount=dm(amount))
-                case ev.TurnMissed(player=p):
-                    self._message = t.text("aa_message.missed", player=p)
-                case ev.DebtIncurred(player=p, creditor=creditor, amount=amount):
-                    who = creditor or t.text("aa_words.bank")
-                    self._message = t.text("aa_message.debt", player=p, amount=dm(amount), creditor=who)
+            message = event_message(self._text, self.state, e)
+            if message is not None:
+                self._message = message
 
     # -- the table against the engine ------------------------------------------------------------
     def _problems(self) -> list[Problem]:
