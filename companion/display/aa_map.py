@@ -8,13 +8,11 @@ evenly spaced along their road, or placed where the file says). Every space is r
 
 from __future__ import annotations
 
-import math
-
 import pygame
 
 from companion.display import theme
 from companion.display.layout import Layout
-from companion.display.mapview import place_box
+from companion.display.mapview import draw_light_ring, place_box
 from companion.display.record import Canvas, DrawnText
 from companion.display.tokens import pill
 from companion.engine.aa.state import GameState
@@ -128,38 +126,11 @@ def draw_aa_map(
         if lit not in pos:
             continue
         radius = r_city if board.is_city(lit) else r_space + layout.px(1)
-        _ring(surface, layout, pos[lit], radius, light, slow_on=slow_on, fast_on=fast_on)
+        draw_light_ring(surface, layout, pos[lit], radius, light, slow_on=slow_on, fast_on=fast_on, gap=3)
         record.rings[lit] = light
 
     _labels(canvas, layout, state, ui, pos, lights, occupied, r_city)
     _legend(canvas, layout, rect)
-
-
-def _ring(
-    surface: pygame.Surface,
-    layout: Layout,
-    centre: tuple[int, int],
-    r: int,
-    light: CityLight,
-    *,
-    slow_on: bool,
-    fast_on: bool,
-) -> None:
-    colour = theme.LIGHT_COLOURS[light]
-    if light is CityLight.HINT:
-        pygame.draw.circle(surface, colour, centre, r + layout.px(3), layout.px(1.5))
-    elif light is CityLight.SELECTED:
-        pygame.draw.circle(surface, colour, centre, r + layout.px(3), layout.px(1))
-        if slow_on:
-            pygame.draw.circle(surface, colour, centre, r + layout.px(6), layout.px(3))
-    elif light is CityLight.EXPECTED:
-        radius = r + layout.px(6)
-        width = layout.px(3) if fast_on else layout.px(1)
-        box = pygame.Rect(0, 0, 2 * radius, 2 * radius)
-        box.center = centre
-        for i in range(8):
-            a0 = i * math.pi / 4
-            pygame.draw.arc(surface, colour, box, a0, a0 + math.pi / 6, width)
 
 
 def _sign(

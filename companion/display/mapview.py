@@ -91,7 +91,7 @@ def draw_map(
     # LED rings.
     lights = city_lights(ui, leds, pos)
     for name, light in lights.items():
-        _ring(surface, layout, pos[name], r, light, slow_on=slow_on, fast_on=fast_on)
+        draw_light_ring(surface, layout, pos[name], r, light, slow_on=slow_on, fast_on=fast_on)
         record.rings[name] = light
 
     # Annotations are placed where they hide nothing: transports first, then idle counts, then names.
@@ -163,7 +163,7 @@ def _jam(canvas: Canvas, layout: Layout, a: tuple[int, int], b: tuple[int, int],
     return box
 
 
-def _ring(
+def draw_light_ring(
     surface: pygame.Surface,
     layout: Layout,
     centre: tuple[int, int],
@@ -172,22 +172,24 @@ def _ring(
     *,
     slow_on: bool,
     fast_on: bool,
+    gap: float = 4,
 ) -> None:
+    """A city LED mirrored on the map around a dot of radius ``r``: HINT steady ring, SELECTED slow
+    blink, EXPECTED fast-blinking dashes (so it differs from a hint by shape as well as colour)."""
     colour = theme.LIGHT_COLOURS[light]
     if light is CityLight.HINT:
-        pygame.draw.circle(surface, colour, centre, r + layout.px(4), layout.px(2))
+        pygame.draw.circle(surface, colour, centre, r + layout.px(gap), layout.px(gap / 2))
     elif light is CityLight.SELECTED:
-        pygame.draw.circle(surface, colour, centre, r + layout.px(4), layout.px(1))
+        pygame.draw.circle(surface, colour, centre, r + layout.px(gap), layout.px(1))
         if slow_on:
-            pygame.draw.circle(surface, colour, centre, r + layout.px(7), layout.px(3))
+            pygame.draw.circle(surface, colour, centre, r + layout.px(gap + 3), layout.px(3))
     elif light is CityLight.EXPECTED:
-        # Dashed, so it differs from a hint by shape as well as colour.
         radius = r + layout.px(6)
         width = layout.px(3) if fast_on else layout.px(1)
+        rect = pygame.Rect(0, 0, 2 * radius, 2 * radius)
+        rect.center = centre
         for i in range(8):
             a0 = i * math.pi / 4
-            rect = pygame.Rect(0, 0, 2 * radius, 2 * radius)
-            rect.center = centre
             pygame.draw.arc(surface, colour, rect, a0, a0 + math.pi / 6, width)
 
 
