@@ -14,6 +14,7 @@ import pygame
 
 from companion.display import theme
 from companion.display.layout import Layout
+from companion.display.ranking import RankingRow, draw_ranking_table
 from companion.display.record import Canvas
 from companion.display.tokens import swatch
 from companion.engine.aa.queries import auction_status
@@ -240,57 +241,23 @@ def draw_auction(canvas: Canvas, rect: pygame.Rect, layout: Layout, state: GameS
 
 def draw_aa_ranking(canvas: Canvas, layout: Layout, state: GameState) -> None:
     """AA-24: ranked by money held, debts subtracted; ties share a place."""
-    surface = canvas.surface
-    area = layout.map.copy()  # covers the whole map: no half-hidden labels peek out
-    canvas.record.regions["ranking"] = (area.x, area.y, area.w, area.h)
-    canvas.record.texts = [t for t in canvas.record.texts if not area.colliderect(pygame.Rect(t.rect))]
-    pygame.draw.rect(surface, theme.BACKGROUND, area, border_radius=layout.px(6))
-    pygame.draw.rect(surface, theme.ACCENT, area, width=layout.px(2), border_radius=layout.px(6))
-    pad = layout.pad
-    big, body, small = layout.large, layout.body, layout.small
-    standings = ranking(state)
-    winners = [theme.title(s.player) for s in standings if s.place == 1]
-    title = f"{' and '.join(winners)} {'win' if len(winners) > 1 else 'wins'}!"
-    y = area.y + 2 * pad
-    canvas.text("Game over", (area.centerx, y), body, colour=theme.TEXT_DIM, anchor="midtop", role="ranking_title")
-    y += round(body * 1.4)
-    canvas.text(title, (area.centerx, y), round(big * 1.3), bold=True, anchor="midtop", role="ranking_title",
-                max_width=area.w - 2 * pad)  # fmt: skip
-    y += round(big * 1.3 * 1.5)
-    heads = ("money", "debts", "worth")
-    rows = [(s, (theme.dm(s.money), "−" + theme.dm(s.debt) if s.debt else "—", theme.dm(s.worth))) for s in standings]
-    sizes = (body, body, big)  # worth is what ranks: the big column
-    widths = [
-        max(canvas.measure(h, small)[0], *(canvas.measure(v[i], sizes[i], bold=i == 2)[0] for _, v in rows))
-        for i, h in enumerate(heads)
+    rows = [
+        RankingRow(
+            s.place,
+            s.player,
+            (theme.dm(s.money), "−" + theme.dm(s.debt) if s.debt else "—", theme.dm(s.worth)),
+            (theme.TEXT, theme.DEBIT if s.debt else theme.TEXT, theme.TEXT),
+        )
+        for s in ranking(state)
     ]
-    gap = layout.px(10)
-    rights: list[int] = []
-    x = area.right - 2 * pad
-    for w in reversed(widths):
-        rights.insert(0, x)
-        x -= w + gap
-    name_right = x
-    for label, right in zip(heads, rights, strict=True):
-        canvas.text(label, (right, y), small, colour=theme.TEXT_DIM, anchor="topright", role="ranking_head")
-    y += round(small * 1.5)
-    row_h = round(big * 1.6)
-    place_right = area.x + 2 * pad + canvas.measure("6.", big, bold=True)[0]
-    for standing, values in rows:
-        seat = state.config.seat_of(standing.player) or 0
-        style = theme.player_style(standing.player, seat)
-        canvas.text(f"{standing.place}.", (place_right, y), big, bold=True, anchor="topright", role="ranking")
-        sw = pygame.Rect(place_right + pad, y, big, big)
-        swatch(surface, sw, style)
-        canvas.text(theme.title(standing.player), (sw.right + pad, y), big, bold=True, role="ranking",
-                    max_width=name_right - sw.right - pad)  # fmt: skip
-        for i, (value, right) in enumerate(zip(values, rights, strict=True)):
-            colour = theme.DEBIT if i == 1 and standing.debt else theme.TEXT
-            dy = (big - sizes[i]) // 2
-            canvas.text(value, (right, y + dy), sizes[i], bold=i == 2, colour=colour, anchor="topright", role="ranking")
-        y += row_h
-    y += pad
-    note = "by money, debts subtracted; ties share a place (AA-24)"
-    if state.end_reason and y + 2 * small < area.bottom:
-        canvas.text(note, (area.centerx, y), small, colour=theme.TEXT_DIM, anchor="midtop", role="ranking_note",
-                    max_width=area.w - 2 * pad)  # fmt: skip
+    draw_ranking_table(
+        canvas,
+        layout,
+        layout.map.copy(),  # covers the whole map: no half-hidden labels peek out
+        rows,
+        ("money", "debts", "worth"),
+        seat_of=state.config.seat_of,
+        sizes=(layout.body, layout.body, layout.large),  # worth is what ranks: the big column
+        bold_column=2,
+        note="by money, debts subtracted; ties share a place (AA-24)" if state.end_reason else "",
+    )
