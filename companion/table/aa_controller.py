@@ -571,9 +571,9 @@ class AATableController(TableBase):
         if state.finished:
             names = winners(state)
             text = (
-                t.text("message.winners_one", winner=names[0])
+                t.text("message.winners_one", winner=t.player_name(names[0]))
                 if len(names) == 1
-                else t.text("message.winners_many", winners=", ".join(names))
+                else t.text("message.winners_many", winners=", ".join(map(t.player_name, names)))
             )
             return replace(base, mode=Mode.GAME_OVER, prompt=t.text("aa_message.winners", winners=text))
         problems = self._problems()

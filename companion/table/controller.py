@@ -447,9 +447,9 @@ class TableController(TableBase):
         if state.finished:
             names = winners(state)
             text = (
-                t.text("message.winners_one", winner=names[0])
+                t.text("message.winners_one", winner=t.player_name(names[0]))
                 if len(names) == 1
-                else t.text("message.winners_many", winners=", ".join(names))
+                else t.text("message.winners_many", winners=", ".join(map(t.player_name, names)))
             )
             return replace(base, mode=Mode.GAME_OVER, prompt=t.text("prompt.game_over", winners=text))
         problems = self._problems()

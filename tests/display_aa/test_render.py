@@ -80,7 +80,7 @@ def test_final_ranking_by_money_with_debts_subtracted(built, size) -> None:  # t
     x, y, w, h = record.regions["ranking"]
     assert surface.get_at((x + w // 2, y + h - 8))[:3] == theme.BACKGROUND  # the map is covered
     assert not record.find("Hamburg", "city")  # no map label peeks through the ranking
-    assert record.has("Game over — red wins", "prompt")
+    assert record.has("Game over — Red wins", "prompt")
 
 
 def test_setup_keeps_private_contracts_secret_on_the_shared_screen(built) -> None:  # type: ignore[no-untyped-def]
