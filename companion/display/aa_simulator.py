@@ -175,6 +175,9 @@ class AASimulator(Simulator):
     def _make_controller(self, **options: Any) -> GameTable:
         return AATableController(self.config, self.tags, **options)
 
+    def _reader_cities(self) -> tuple[str, ...]:
+        return tuple(self.config.board.cities)
+
     def _make_table(self, seed: int | None) -> AASimTable:
         return AASimTable.deal(self.config, self.tags, seed)
 

@@ -19,6 +19,11 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     p.add_argument("--seed", type=int, help="shuffle of the card piles (and Auf Achse's companion die)")
     p.add_argument("--size", default="1280x800", help="window size WxH (default 1280x800)")
     p.add_argument("--language", default="en", help="en or cs")
+    p.add_argument(
+        "--emulated-readers",
+        action="store_true",
+        help="drive the emulated MFRC522 readers, buttons and LED chain (slower: ~half a core)",
+    )
     return p.parse_args(list(argv))
 
 
@@ -71,11 +76,15 @@ def main(argv: Sequence[str] = ()) -> int:
             from companion.display.aa_simulator import AASimulator
 
             config = build_aa_config(colours, args.seed)
-            return AASimulator(config, size=(w, h), seed=args.seed, language=args.language).run()
+            return AASimulator(
+                config, size=(w, h), seed=args.seed, language=args.language, emulated_readers=args.emulated_readers
+            ).run()
         config = build_config(colours, end_at)
     except DataError as exc:
         print(f"companion: {exc}")
         return 2
     from companion.display.simulator import Simulator
 
-    return Simulator(config, size=(w, h), seed=args.seed, language=args.language).run()
+    return Simulator(
+        config, size=(w, h), seed=args.seed, language=args.language, emulated_readers=args.emulated_readers
+    ).run()

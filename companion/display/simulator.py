@@ -27,6 +27,7 @@ import pygame
 from companion.display import theme
 from companion.display.record import Canvas, FrameRecord
 from companion.display.render import blink_phases, needs_animation, render
+from companion.display.sim_readers import POLL_S, EmulatedReaders
 from companion.display.sim_table import SimTable
 from companion.display.sim_tray import compute_tray, draw_tray
 from companion.display.tokens import marker as draw_marker
@@ -81,6 +82,7 @@ class Simulator:
         clock: Callable[[], float] = time.monotonic,
         settle_s: float = 0.35,
         language: str = "en",
+        emulated_readers: bool = False,
     ) -> None:
         pygame.display.init()  # no audio: the simulator makes no sound
         pygame.font.init()
@@ -89,8 +91,14 @@ class Simulator:
         # The same path as the Pi: every input is an intent on one queue, one loop applies them
         # (TableSession). No rig: the window itself is the hardware.
         self.tags = self._make_tags()
+        intents: queue.Queue[Intent] = queue.Queue()
+        self.readers: EmulatedReaders | None = None
+        options: dict[str, Any] = {"language": language, "settle_s": settle_s, "on_admin": self._on_admin}
+        if emulated_readers:  # opt-in: through the MFRC522 emulators and the 595 chain (docs/simulator.md)
+            self.readers = EmulatedReaders(self._reader_cities(), intents.put)
+            options["leds"] = self.readers.rig
         self.session = TableSession(
-            self._make_controller(language=language, settle_s=settle_s, on_admin=self._on_admin), None, queue.Queue()
+            self._make_controller(**options), None if self.readers is None else self.readers.rig, intents
         )
         self.table = self._make_table(seed)
         self.running = True
@@ -119,6 +127,10 @@ class Simulator:
 
     def _make_controller(self, **options: Any) -> GameTable:
         return TableController(self.config, self.tags, **options)
+
+    def _reader_cities(self) -> tuple[str, ...]:
+        """The cities with a reader under them."""
+        return tuple(self.config.board.names)
 
     def _make_table(self, seed: int | None) -> Any:
         return SimTable.deal(self.config, self.tags, seed)
@@ -185,9 +197,11 @@ class Simulator:
             active = self._drag is not None or self._press is not None or self._menu_key_at is not None
             for event in wait_for_events(None if timeout is None else timeout / 1000, active=active):
                 self.handle_event(event)
-            self.session.step(self.clock())
+            self._step()
             self._sync()
         self.session.close()
+        if self.readers is not None:
+            self.readers.close()
         pygame.display.quit()
         return 0
 
@@ -195,7 +209,7 @@ class Simulator:
         """Handle every queued pygame event, let placements settle, redraw if anything changed."""
         for event in pygame.event.get():
             self.handle_event(event)
-        self.session.step(self.clock())
+        self._step()
         self._sync()
         self.draw()
 
@@ -210,6 +224,8 @@ class Simulator:
         if needs_animation(c.state, c.ui, c.led_frame):
             period = 0.5 / theme.FAST_BLINK_HZ
             waits.append(period - math.fmod(now, period))
+        if self.readers is not None:
+            waits.append(POLL_S)  # the emulated readers are swept 20 times a second
         if not waits:
             return None  # nothing will change until an input arrives
         return max(0, math.ceil(min(waits) * 1000))
@@ -238,11 +254,18 @@ class Simulator:
             self._mouse_up(event.pos, now)
 
     def send(self, intent: Intent) -> None:
-        """Queue one intent, as the hardware layer does, and let the loop apply it now."""
+        """Queue one intent, as the hardware layer does (or hand it to the emulated readers), and step."""
         log.debug("intent %r", intent)
-        self.session.put(intent)
-        self.session.step(self.clock())
+        if self.readers is None or not self.readers.drive(intent, self.clock()):
+            self.session.put(intent)
+        self._step()
         self._sync()
+
+    def _step(self) -> None:
+        now = self.clock()
+        if self.readers is not None:
+            self.readers.tick(now)
+        self.session.step(now)
 
     def _key_down(self, event: pygame.event.Event, now: float) -> None:
         if event.key == pygame.K_q and event.mod & pygame.KMOD_CTRL:
