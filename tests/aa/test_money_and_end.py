@@ -143,3 +143,15 @@ def test_aa24_house_rules_money_only_and_deliveries_break_ties() -> None:
     assert winners(pos(text, debts_count=False)) == ("red", "blue")
     assert winners(pos(text, debts_count=False, tie_break=TieBreak.DELIVERIES.value)) == ("blue",)
     assert winners(pos(text)) == ("blue",)
+
+
+def test_aa22_chained_debts_settle_without_losing_track() -> None:
+    # red owes blue twice; paying blue lets blue pay what he owes red, which pays red again
+    # while red is still settling (found by the invariants: the debt list changed under the loop).
+    text = "red @Beta 0DM loaded=C01 debt=blue:500,blue:500\nblue @Gamma-Delta#4 0DM debt=red:700\nturn red stage=act"
+    state = play(pos(text), Unload("red", "C01"))
+    red, blue = state.players[0], state.players[1]
+    assert red.debts == () and blue.debts == ()
+    assert red.money + blue.money == 3000  # the payout, no more and no less
+    assert red.money == 3000 - 1000 + 700 and blue.money == 1000 - 700
+    assert [p.money for p in state.players] == [state.ledger.balance(p.colour) for p in state.players]

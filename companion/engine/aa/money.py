@@ -99,21 +99,20 @@ def transfer(
 
 
 def settle_debts(state: GameState, events: list[ev.Event], colour: str) -> GameState:
-    """AA-22: pay debts, oldest first, from the money ``colour`` holds now."""
-    p = player_of(state, colour)
-    for debt in p.debts:
+    """AA-22: pay debts, oldest first, from the money ``colour`` holds now.
+
+    The oldest debt is read afresh from the state each time round: paying a creditor settles the
+    creditor's own debts too, which may pay ``colour`` and change ``colour``'s debts meanwhile.
+    """
+    while True:
         p = player_of(state, colour)
-        if p.money <= 0:
-            break
+        if not p.debts or p.money <= 0:
+            return state
+        debt = p.debts[0]
         paid = min(p.money, debt.amount)
         rest = debt.amount - paid
-        debts = list(p.debts)
-        i = debts.index(debt)
-        if rest:
-            debts[i] = Debt(debt.creditor, rest)
-        else:
-            del debts[i]
-        state = with_player(state, colour, replace(p, debts=tuple(debts)))
+        remaining = ((Debt(debt.creditor, rest),) if rest else ()) + p.debts[1:]
+        state = with_player(state, colour, replace(p, debts=remaining))
         events.append(ev.DebtSettled(colour, debt.creditor, paid))
         if debt.creditor is None:
             state = _book(state, events, colour, -paid, "debt to the bank", "AA-22", None, bank=True)
@@ -122,4 +121,3 @@ def settle_debts(state: GameState, events: list[ev.Event], colour: str) -> GameS
             state = _book(state, events, debt.creditor, paid, f"debt, from {colour}", "AA-22", None, bank=False)
             if state.config.rules.auto_settle_debts:
                 state = settle_debts(state, events, debt.creditor)
-    return state
