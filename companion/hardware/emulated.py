@@ -14,6 +14,7 @@ intent to come out, unless ``settle=False``.
 from __future__ import annotations
 
 import contextlib
+import gc
 import math
 import queue
 from collections.abc import Sequence
@@ -78,6 +79,9 @@ class EmulatedTable:
         xfer_overhead_s: float = 0.0,
         dead: Sequence[str] = (),
     ) -> None:
+        # Objects of an earlier emulated table that are only waiting for the cycle collector still hold
+        # gpiozero devices; collect them now, not in the middle of this table's sweeps.
+        gc.collect()
         if config is None:
             config = config_for(list(cities or []), card_reader=card_reader)
         self.config = config
