@@ -12,7 +12,7 @@ import pygame
 
 from companion.display import theme
 from companion.display.layout import Layout
-from companion.display.mapview import draw_light_ring, place_box
+from companion.display.mapview import city_lights, draw_light_ring, place_box
 from companion.display.record import Canvas, DrawnText
 from companion.display.tokens import pill
 from companion.engine.aa.state import GameState
@@ -32,16 +32,7 @@ def space_positions(state: GameState, rect: pygame.Rect, layout: Layout) -> dict
 
 def space_lights(state: GameState, ui: UiModel, leds: LedFrame) -> dict[str, CityLight]:
     """Cities: what the LEDs show (completed from the UI model); plain spaces: the UI model only."""
-    out: dict[str, CityLight] = {}
-    for space in ui.hints:
-        out[space] = CityLight.HINT
-    if ui.selected is not None:
-        out[ui.selected] = CityLight.SELECTED
-    for city in ui.expected:
-        out[city] = CityLight.EXPECTED
-    for city, light in leds.cities:
-        out[city] = light
-    return out
+    return city_lights(ui, leds, (s.id for s in state.board.spaces))
 
 
 def draw_aa_map(
