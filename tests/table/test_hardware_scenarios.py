@@ -4,19 +4,16 @@ cards on the card reader, buttons on gpiozero mock pins, LEDs decoded from the e
 
 from __future__ import annotations
 
-import queue
-
 import pytest
 
 from companion.engine.game import Game
 from companion.engine.otw import GameConfig, Undo, apply
 from companion.engine.otw.notation import position
-from companion.hardware.emulated import EmulatedTable
-from companion.intents import Intent
-from companion.ledframe import CityLight, LedFrame
+from companion.ledframe import CityLight
 from companion.table.session import TableSession
 from companion.table.tags import CardTag, MarkerTag, TagDirectory
 from companion.table.ui import Mode
+from tests.emulated_driver import EmulatedTableDriver
 
 from .conftest import BOARD, DECK
 
@@ -26,78 +23,33 @@ from .conftest import BOARD, DECK
 # failing scenario runs once more. A real, repeatable failure still fails.
 pytestmark = pytest.mark.flaky(reruns=1)
 
-SETTLE_POLLS = 8  # 0.4 s at the 20 Hz poll: longer than the controller's 0.35 s settle time
 
-
-class HardwareTable:
+class HardwareTable(EmulatedTableDriver):
     def __init__(self, text: str = "", colours: tuple[str, ...] = ("red", "blue")) -> None:
         self.config = GameConfig(BOARD, DECK, colours)
-        self.tags = TagDirectory.simulated(colours, [c.id for c in DECK.contracts] + [e.id for e in DECK.events])
-        self.intents: queue.Queue[Intent] = queue.Queue()
-        self.hw = EmulatedTable(BOARD.names, sink=self.intents.put)
+        tags = TagDirectory.simulated(colours, [c.id for c in DECK.contracts] + [e.id for e in DECK.events])
+        super().__init__(BOARD.names, tags)
         game = Game(position(self.config, text), apply, undo_types=(Undo,))
         self.session = TableSession.on_the_way(self.config, self.tags, self.hw.rig, self.intents, game=game)
         for p in self.ctl.state.players:
             for t in p.transports:
                 self.place(p.colour, t.marker, t.city)
 
-    @property
-    def ctl(self):  # type: ignore[no-untyped-def]
-        return self.session.controller
-
-    @property
-    def ui(self):  # type: ignore[no-untyped-def]
-        return self.ctl.ui
-
-    @property
-    def state(self):  # type: ignore[no-untyped-def]
-        return self.ctl.state
-
-    def sync(self) -> None:
-        self.session.step(self.hw.now)
-
-    def settle(self) -> None:
-        for _ in range(SETTLE_POLLS):
-            self.hw.step()
-            self.sync()
-
-    def uid(self, colour: str, n: int) -> str:
-        uid = self.tags.uid_of(MarkerTag(colour, n))
-        assert uid is not None
-        return uid
+    def marker_uid(self, colour: str, n: int) -> str:
+        return self.uid(MarkerTag(colour, n))
 
     def place(self, colour: str, n: int, city: str, settle: bool = True) -> None:
-        self.hw.place_tag(city, self.uid(colour, n))
-        self.sync()
-        if settle:
-            self.settle()
+        self.put_tag(city, MarkerTag(colour, n), settle)
 
     def lift(self, colour: str, n: int, city: str) -> None:
-        self.hw.lift_tag(city, self.uid(colour, n))
-        self.sync()
+        self.take_tag(city, MarkerTag(colour, n))
 
     def move(self, colour: str, n: int, frm: str, to: str) -> None:
         self.lift(colour, n, frm)
         self.place(colour, n, to)
 
     def scan(self, card: str) -> None:
-        uid = self.tags.uid_of(CardTag(card))
-        assert uid is not None
-        self.hw.scan_card(uid)
-        self.sync()
-
-    def press(self, button: str, long: bool = False) -> None:
-        self.hw.press(button, long)
-        self.sync()
-
-    def leds(self) -> LedFrame:
-        return self.hw.decoded_leds()
-
-    def lit(self, light: CityLight) -> set[str]:
-        return {c for c, x in self.leds().cities if x is light}
-
-    def close(self) -> None:
-        self.session.close()
+        self.scan_tag(CardTag(card))
 
 
 @pytest.fixture
@@ -207,7 +159,7 @@ def test_undo_with_back(make_table) -> None:  # type: ignore[no-untyped-def]
 def test_flapping_and_sliding_marker_moves_nothing(make_table) -> None:  # type: ignore[no-untyped-def]
     t = make_table("cities Warsaw=W2\nred 1:Poznań:2")
     before = t.state
-    uid = t.uid("red", 1)
+    uid = t.marker_uid("red", 1)
     t.lift("red", 1, "Poznań")
     t.hw.flap("Warsaw", uid, "1010110100")  # a wobbly marker: the readers emit nothing
     t.sync()

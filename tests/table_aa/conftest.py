@@ -4,7 +4,6 @@ from the emulated 74HC595 chain)."""
 
 from __future__ import annotations
 
-import queue
 from dataclasses import dataclass, field
 
 import pytest
@@ -13,12 +12,12 @@ from companion.data.aa_files import load_aa_reference
 from companion.engine.aa import GameConfig, Undo, apply
 from companion.engine.aa.notation import position
 from companion.engine.game import Game
-from companion.hardware.emulated import EmulatedTable
-from companion.intents import ButtonName, ButtonPressed, CardScanned, CityTapped, Intent, TagLifted, TagPlaced
+from companion.intents import ButtonName, ButtonPressed, CardScanned, CityTapped, TagLifted, TagPlaced
 from companion.ledframe import CityLight, LedFrame
 from companion.table.aa_controller import TRUCK, AATableController
 from companion.table.session import TableSession
 from companion.table.tags import BankCardTag, CardTag, MarkerTag, TagDirectory
+from tests.emulated_driver import EmulatedTableDriver
 
 BOARD, DECK = load_aa_reference()
 CARD_IDS = [c.id for c in DECK.contracts] + [a.id for a in DECK.actions]
@@ -106,78 +105,33 @@ class AATable:
         return self.ctl.state
 
 
-SETTLE_POLLS = 8  # 0.4 s at the 20 Hz poll: longer than the controller's 0.35 s settle time
-
-
-class HardwareAATable:
+class HardwareAATable(EmulatedTableDriver):
     """The same, through EmulatedTable: readers under all 37 cities, the card reader, buttons, LEDs."""
 
     def __init__(self, text: str | None = None, colours: tuple[str, ...] = ("red", "blue", "green")) -> None:
         self.config = GameConfig(BOARD, DECK, colours, seed=3)
-        self.tags = directory(colours)
-        self.intents: queue.Queue[Intent] = queue.Queue()
-        self.hw = EmulatedTable(BOARD.cities, sink=self.intents.put)
+        super().__init__(BOARD.cities, directory(colours))
         controller = AATableController(self.config, self.tags, leds=self.hw.rig, game=make_game(self.config, text))
         self.session = TableSession(controller, self.hw.rig, self.intents)
         for p in self.state.players:
             if p.space is not None and BOARD.is_city(p.space):
                 self.place(p.colour, p.space)
 
-    @property
-    def ctl(self) -> AATableController:
-        return self.session.controller  # type: ignore[return-value]
-
-    @property
-    def ui(self):  # type: ignore[no-untyped-def]
-        return self.ctl.ui
-
-    @property
-    def state(self):  # type: ignore[no-untyped-def]
-        return self.ctl.state
-
-    def sync(self) -> None:
-        self.session.step(self.hw.now)
-
-    def settle(self) -> None:
-        for _ in range(SETTLE_POLLS):
-            self.hw.step()
-            self.sync()
-
-    def uid(self, tag: object) -> str:
-        uid = self.tags.uid_of(tag)  # type: ignore[arg-type]
-        assert uid is not None
-        return uid
-
     def place(self, colour: str, city: str) -> None:
-        self.hw.place_tag(city, self.uid(MarkerTag(colour, TRUCK)))
-        self.sync()
-        self.settle()
+        self.put_tag(city, MarkerTag(colour, TRUCK))
 
     def lift(self, colour: str, city: str) -> None:
-        self.hw.lift_tag(city, self.uid(MarkerTag(colour, TRUCK)))
-        self.sync()
+        self.take_tag(city, MarkerTag(colour, TRUCK))
 
     def scan(self, card: str) -> None:
-        self.hw.scan_card(self.uid(CardTag(card)))
-        self.sync()
+        self.scan_tag(CardTag(card))
 
     def bank(self, colour: str) -> None:
-        self.hw.scan_card(self.uid(BankCardTag(colour)))
-        self.sync()
+        self.scan_tag(BankCardTag(colour))
 
-    def press(self, button: str, times: int = 1) -> None:
+    def press(self, button: str, times: int = 1) -> None:  # type: ignore[override]
         for _ in range(times):
-            self.hw.press(button)
-            self.sync()
-
-    def leds(self) -> LedFrame:
-        return self.hw.decoded_leds()
-
-    def lit(self, light: CityLight) -> set[str]:
-        return {c for c, x in self.leds().cities if x is light}
-
-    def close(self) -> None:
-        self.session.close()
+            super().press(button)
 
 
 @pytest.fixture
