@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, TypeVar
 
 from companion.data.fields import TableReader, array_readers
@@ -15,16 +16,24 @@ MONEY_UNIT = 500
 CONTRACT_KEYS = ("id", "tier", "from", "to", "distance", "trucks", "pay", "vp")
 EVENT_KEYS = ("id", "kind", "amount", "road")
 E = TypeVar("E", Tier, EventKind)
+C = TypeVar("C", ContractCard, EventCard)
 KINDS_WITH_AMOUNT = frozenset({EventKind.BONUS, EventKind.MALUS, EventKind.CHEAPER_BUILD})
 
 
 def parse_contracts(source: SourceFile, board: Board | None = None) -> tuple[list[ContractCard], list[Problem]]:
     """The contract cards in ``source``. With ``board``, cities and distances are checked against it."""
+    return _parse_cards(source, "contracts", lambda reader: _contract(reader, board))
+
+
+def _parse_cards(
+    source: SourceFile, section: str, parse: Callable[[TableReader], C | None]
+) -> tuple[list[C], list[Problem]]:
+    """Each ``[[section]]`` block through ``parse``; a card id used twice is reported, not kept."""
     problems: list[Problem] = []
-    cards: list[ContractCard] = []
+    cards: list[C] = []
     ids: set[str] = set()
-    for reader in array_readers(source, problems, source.data or {}, "contracts"):
-        card = _contract(reader, board)
+    for reader in array_readers(source, problems, source.data or {}, section):
+        card = parse(reader)
         if card is None:
             continue
         if card.id in ids:
@@ -81,19 +90,7 @@ def _contract(reader: TableReader, board: Board | None) -> ContractCard | None:
 
 def parse_events(source: SourceFile, board: Board | None = None) -> tuple[list[EventCard], list[Problem]]:
     """The event cards in ``source``. With ``board``, traffic-jam roads must be roads of that board."""
-    problems: list[Problem] = []
-    cards: list[EventCard] = []
-    ids: set[str] = set()
-    for reader in array_readers(source, problems, source.data or {}, "events"):
-        card = _event(reader, board)
-        if card is None:
-            continue
-        if card.id in ids:
-            reader.problem("id", f"duplicate card id {card.id!r}")
-            continue
-        ids.add(card.id)
-        cards.append(card)
-    return cards, problems
+    return _parse_cards(source, "events", lambda reader: _event(reader, board))
 
 
 def _event(reader: TableReader, board: Board | None) -> EventCard | None:
