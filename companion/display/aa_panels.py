@@ -14,6 +14,7 @@ import pygame
 
 from companion.display import theme
 from companion.display.layout import Layout
+from companion.display.panels import draw_panel_header
 from companion.display.ranking import RankingRow, draw_ranking_table
 from companion.display.record import Canvas
 from companion.display.tokens import swatch
@@ -112,33 +113,9 @@ def draw_aa_players(canvas: Canvas, layout: Layout, state: GameState) -> None:
 def _panel(
     canvas: Canvas, layout: Layout, state: GameState, seat: int, p: dict[str, Any], rect: pygame.Rect, on_turn: bool
 ) -> None:
-    surface = canvas.surface
     colour = str(p["colour"])
-    style = theme.player_style(colour, seat)
-    radius = layout.px(5)
-    pygame.draw.rect(surface, theme.PANEL_ACTIVE if on_turn else theme.PANEL, rect, border_radius=radius)
-    stripe = pygame.Rect(rect.x, rect.y, layout.px(5), rect.h)
-    pygame.draw.rect(surface, style.colour, stripe, border_top_left_radius=radius, border_bottom_left_radius=radius)
-    if on_turn:
-        pygame.draw.rect(surface, theme.ACCENT, rect, width=layout.px(2), border_radius=radius)
-    pad = layout.pad
-    inner = rect.inflate(-2 * pad, -2 * pad)
-    inner.x += layout.px(4)
-    inner.w -= layout.px(4)
-    compact = len(layout.players) > 2
-    big = layout.body if compact else layout.large
-    body = layout.small if compact else layout.body
-    small = layout.small
-    line = round(small * 1.25)
-
-    sw = pygame.Rect(inner.x, inner.y, big + layout.px(4), big + layout.px(4))
-    swatch(surface, sw, style)
-    money_rect = canvas.text(theme.dm(int(p["money"])), (inner.right, inner.y), big, bold=True, anchor="topright",
-                             role="money")  # fmt: skip
-    name = theme.title(colour) + ("  ▶" if on_turn else "")
-    canvas.text(name, (sw.right + pad, inner.y + layout.px(1)), big, bold=True, role="player",
-                max_width=money_rect.x - sw.right - 2 * pad)  # fmt: skip
-    y = sw.bottom + layout.px(2)
+    head = draw_panel_header(canvas, layout, rect, colour, seat, on_turn, theme.dm(int(p["money"])))
+    inner, body, small, line, y = head.inner, head.body, head.small, head.line, head.y
     debts = p["debts"]
     if debts:
         owed = sum(int(d["amount"]) for d in debts)

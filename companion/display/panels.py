@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import pygame
 
 from companion.display import theme
@@ -32,41 +34,9 @@ def _panel(
     on_turn: bool,
     offer: str | None,
 ) -> None:
-    surface = canvas.surface
+    head = draw_panel_header(canvas, layout, rect, player.colour, seat, on_turn, theme.money(player.money))
+    inner, body, small, line, y = head.inner, head.body, head.small, head.line, head.y
     style = theme.player_style(player.colour, seat)
-    radius = layout.px(5)
-    pygame.draw.rect(surface, theme.PANEL_ACTIVE if on_turn else theme.PANEL, rect, border_radius=radius)
-    # A stripe of the player's colour down the left edge, and a bright frame for the player on turn.
-    stripe = pygame.Rect(rect.x, rect.y, layout.px(5), rect.h)
-    pygame.draw.rect(surface, style.colour, stripe, border_top_left_radius=radius, border_bottom_left_radius=radius)
-    if on_turn:
-        pygame.draw.rect(surface, theme.ACCENT, rect, width=layout.px(2), border_radius=radius)
-    pad = layout.pad
-    inner = rect.inflate(-2 * pad, -2 * pad)
-    inner.x += layout.px(4)
-    inner.w -= layout.px(4)
-    compact = len(layout.players) > 2
-    big = layout.body if compact else layout.large
-    body = layout.small if compact else layout.body
-    small = layout.small
-    line = round(small * 1.25)
-
-    # Row 1: swatch, name, money (always visible: drawn first and right-aligned).
-    sw = pygame.Rect(inner.x, inner.y, big + layout.px(4), big + layout.px(4))
-    swatch(surface, sw, style)
-    money_rect = canvas.text(
-        theme.money(player.money), (inner.right, inner.y), big, bold=True, anchor="topright", role="money"
-    )
-    name = theme.title(player.colour) + ("  ▶" if on_turn else "")
-    canvas.text(
-        name,
-        (sw.right + pad, inner.y + layout.px(1)),
-        big,
-        bold=True,
-        role="player",
-        max_width=money_rect.x - sw.right - 2 * pad,
-    )
-    y = sw.bottom + layout.px(2)
 
     # Row 2: VP tokens and the score now.
     vp_text = f"{player.vp} VP  ·  score {score(player)}"
@@ -102,3 +72,44 @@ def _panel(
         canvas.text(f"+{len(contracts) - len(shown)} more contracts", (inner.x, y), small, colour=theme.TEXT_DIM)
     elif not contracts and room:
         canvas.text("no contracts", (inner.x, y), small, colour=theme.TEXT_FAINT, role="contract")
+
+
+@dataclass(frozen=True, slots=True)
+class PanelHeader:
+    inner: pygame.Rect  # the panel's content area
+    big: int
+    body: int
+    small: int
+    line: int
+    y: int  # where the rows below the header start
+
+
+def draw_panel_header(
+    canvas: Canvas, layout: Layout, rect: pygame.Rect, colour: str, seat: int, on_turn: bool, money: str
+) -> PanelHeader:
+    """A player's panel frame and first row, for every game: a stripe of the player's colour down the
+    left edge, a bright frame for the player on turn, then swatch, name and the bank balance (always
+    visible: drawn first and right-aligned)."""
+    surface = canvas.surface
+    style = theme.player_style(colour, seat)
+    radius = layout.px(5)
+    pygame.draw.rect(surface, theme.PANEL_ACTIVE if on_turn else theme.PANEL, rect, border_radius=radius)
+    stripe = pygame.Rect(rect.x, rect.y, layout.px(5), rect.h)
+    pygame.draw.rect(surface, style.colour, stripe, border_top_left_radius=radius, border_bottom_left_radius=radius)
+    if on_turn:
+        pygame.draw.rect(surface, theme.ACCENT, rect, width=layout.px(2), border_radius=radius)
+    pad = layout.pad
+    inner = rect.inflate(-2 * pad, -2 * pad)
+    inner.x += layout.px(4)
+    inner.w -= layout.px(4)
+    compact = len(layout.players) > 2
+    big = layout.body if compact else layout.large
+    body = layout.small if compact else layout.body
+    small = layout.small
+    sw = pygame.Rect(inner.x, inner.y, big + layout.px(4), big + layout.px(4))
+    swatch(surface, sw, style)
+    money_rect = canvas.text(money, (inner.right, inner.y), big, bold=True, anchor="topright", role="money")
+    name = theme.title(colour) + ("  ▶" if on_turn else "")
+    canvas.text(name, (sw.right + pad, inner.y + layout.px(1)), big, bold=True, role="player",
+                max_width=money_rect.x - sw.right - 2 * pad)  # fmt: skip
+    return PanelHeader(inner, big, body, small, round(small * 1.25), sw.bottom + layout.px(2))
