@@ -121,23 +121,8 @@ class EmulatedTable:
                 return sum(int(factory.pin(pin).state) << bit for bit, pin in enumerate(address))
 
         self.bus.selector = selector
-        self.readers = SpiReaderArray(
-            self.sink,
-            cities=config.readers,
-            card_channel=config.card_channel,
-            chip_select=chip_select,
-            bus=config.spi.bus,
-            device=config.spi.device,
-            speed_hz=config.spi.speed_hz,
-            reset_pin=config.spi.reset_pin,
-            timeout_s=config.spi.receive_timeout_s,
-            city_debounce=config.debounce,
-            card_debounce=config.card_debounce,
-            reverify_every=config.reverify_every,
-            retry_interval_s=config.retry_interval_s,
-            known_uids=config.known_uid if (config.markers or config.cards) else None,
-            clock=self.bus.clock,
-            sleep=self.bus.sleep,
+        self.readers = SpiReaderArray.from_config(
+            config, self.sink, chip_select, clock=self.bus.clock, sleep=self.bus.sleep
         )
         self._stack.callback(self.readers.close)
         self.readers.open(self.now)

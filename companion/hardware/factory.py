@@ -56,22 +56,7 @@ def build_rig(config: HardwareConfig, sink: IntentSink, *, pin_factory: Any | No
                 else DecoderChipSelect(config.spi.address_pins, pin_factory=pin_factory)
             )
             stack.callback(chip_select.close)
-            readers = SpiReaderArray(
-                sink,
-                cities=config.readers,
-                card_channel=config.card_channel,
-                chip_select=chip_select,
-                bus=config.spi.bus,
-                device=config.spi.device,
-                speed_hz=config.spi.speed_hz,
-                reset_pin=config.spi.reset_pin,
-                timeout_s=config.spi.receive_timeout_s,
-                city_debounce=config.debounce,
-                card_debounce=config.card_debounce,
-                reverify_every=config.reverify_every,
-                retry_interval_s=config.retry_interval_s,
-                known_uids=known,
-            )
+            readers = SpiReaderArray.from_config(config, sink, chip_select)
             stack.callback(readers.close)
             readers.open()
         leds = build_leds(config, pin_factory=pin_factory, bridge=bridge)

@@ -13,7 +13,7 @@ import logging
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from companion.hardware.chip_select import ChipSelect
 from companion.hardware.debounce import (
@@ -27,6 +27,9 @@ from companion.hardware.debounce import (
 from companion.hardware.mfrc522_driver import KNOWN_VERSIONS, Mfrc522Driver, Status
 from companion.hardware.protocols import IntentSink
 from companion.intents import CardScanned, DeviceFault, TagLifted, TagPlaced, normalise_uid
+
+if TYPE_CHECKING:
+    from companion.hardware.config import HardwareConfig
 
 log = logging.getLogger(__name__)
 
@@ -101,6 +104,29 @@ class SpiReaderArray:
         self.lib: Any = None
         self.readers: list[_Reader] = []
         self._closed = False
+
+    @classmethod
+    def from_config(
+        cls, config: HardwareConfig, sink: IntentSink, chip_select: ChipSelect, **overrides: Any
+    ) -> SpiReaderArray:
+        """The array a hardware TOML describes (``overrides``: e.g. the emulator's clock and sleep)."""
+        options: dict[str, Any] = {
+            "cities": config.readers,
+            "card_channel": config.card_channel,
+            "chip_select": chip_select,
+            "bus": config.spi.bus,
+            "device": config.spi.device,
+            "speed_hz": config.spi.speed_hz,
+            "reset_pin": config.spi.reset_pin,
+            "timeout_s": config.spi.receive_timeout_s,
+            "city_debounce": config.debounce,
+            "card_debounce": config.card_debounce,
+            "reverify_every": config.reverify_every,
+            "retry_interval_s": config.retry_interval_s,
+            "known_uids": config.known_uid if (config.markers or config.cards) else None,
+        }
+        options.update(overrides)
+        return cls(sink, **options)
 
     # --- life cycle --------------------------------------------------------------------------
     def open(self, now: float = 0.0) -> SpiReaderArray:
