@@ -35,14 +35,14 @@ from typing import Any
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 
-from companion.data import load_reference
-from companion.engine.otw import GameConfig, Undo, new_game
-from companion.engine.otw.commands import Command
-from companion.engine.otw.playout import play_out
-from companion.engine.otw.serialize import command_to_json
-from companion.engine.otw.state import initial_state
+from companion.games.on_the_way.data import load_reference
+from companion.games.on_the_way.engine import GameConfig, Undo, new_game
+from companion.games.on_the_way.engine.commands import Command
+from companion.games.on_the_way.engine.playout import play_out
+from companion.games.on_the_way.engine.serialize import command_to_json
+from companion.games.on_the_way.engine.state import initial_state
+from companion.games.on_the_way.table.controller import TableController  # imported before forking: fast restarts
 from companion.journal import GameSetup, JournaledGame, JournalStore
-from companion.table.controller import TableController  # imported before forking: fast restarts
 from companion.table.tags import TagDirectory
 
 SETUP = GameSetup("on-the-way", ("red", "blue"), end_at=5)

@@ -25,8 +25,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import pygame
 
 from companion.display import render
-from companion.display.app import build_config
-from companion.display.simulator import Simulator
+from companion.simulator.app import build_config
+from companion.simulator.window import Simulator
 from tests.display import scenes
 
 

@@ -12,12 +12,12 @@ import random
 import statistics
 import time
 
-from companion.data import load_reference
-from companion.engine.otw import GameConfig, apply
-from companion.engine.otw.movement import _reachable
-from companion.engine.otw.notation import position
-from companion.engine.otw.playout import play_out
-from companion.engine.otw.state import initial_state
+from companion.games.on_the_way.data import load_reference
+from companion.games.on_the_way.engine import GameConfig, apply
+from companion.games.on_the_way.engine.movement import _reachable
+from companion.games.on_the_way.engine.notation import position
+from companion.games.on_the_way.engine.playout import play_out
+from companion.games.on_the_way.engine.state import initial_state
 
 
 def bench_reachable(config: GameConfig, repeat: int = 2000) -> dict[str, float]:

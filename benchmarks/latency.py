@@ -22,13 +22,13 @@ import queue
 import statistics
 import time
 
-from companion.data import load_reference
 from companion.engine.game import Game
-from companion.engine.otw import GameConfig, Undo, apply
-from companion.engine.otw.notation import position
+from companion.games.on_the_way.data import load_reference
+from companion.games.on_the_way.engine import GameConfig, Undo, apply
+from companion.games.on_the_way.engine.notation import position
+from companion.games.on_the_way.table.controller import TableController
 from companion.hardware.emulated import EmulatedTable
 from companion.intents import Intent
-from companion.table.controller import TableController
 from companion.table.tags import MarkerTag, TagDirectory
 
 ROUTES = {"red": ("Poznań", "Warsaw"), "blue": ("Bremen", "Oss")}

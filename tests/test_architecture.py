@@ -27,8 +27,8 @@ def test_engine_imports_with_io_libraries_blocked() -> None:
     blocked = {"pygame", "serial", "gpiozero", "mfrc522", "spidev", "RPi", "lgpio", "sqlite3", "socket"}
     proc = run_with_blocked(
         blocked,
-        "import companion.engine, companion.engine.otw, companion.engine.otw.queries, "
-        "companion.engine.otw.playout, companion.engine.otw.serialize, companion.engine.otw.notation",
+        "import companion.engine, companion.games.on_the_way.engine, companion.games.on_the_way.engine.queries, "
+        "companion.games.on_the_way.engine.playout, companion.games.on_the_way.engine.serialize, companion.games.on_the_way.engine.notation",
     )
     assert proc.returncode == 0, proc.stderr
 
@@ -36,6 +36,6 @@ def test_engine_imports_with_io_libraries_blocked() -> None:
 def test_table_and_cli_import_without_pi_libraries() -> None:
     proc = run_with_blocked(
         {"mfrc522", "spidev", "RPi", "lgpio"},
-        "import companion.table.controller, companion.cli; companion.cli.build_parser()",
+        "import companion.games.on_the_way.table.controller, companion.cli; companion.cli.build_parser()",
     )
     assert proc.returncode == 0, proc.stderr

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from companion.data import REFERENCE_FILES, inspect_files
+from companion.games.on_the_way.data import REFERENCE_FILES, inspect_files
 
 EXIT_OK = 0
 EXIT_PROBLEMS = 1
@@ -41,7 +41,7 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
 def run_check(args: argparse.Namespace) -> int:
     """Print each problem as ``file:line: field: message``; exit 1 if there are any."""
     if getattr(args, "game", "on-the-way") == "auf-achse":
-        from companion.data.aa_files import AA_ACTIONS, AA_BOARD, AA_CONTRACTS, inspect_aa_files
+        from companion.games.auf_achse.data import AA_ACTIONS, AA_BOARD, AA_CONTRACTS, inspect_aa_files
 
         problems, summary = inspect_aa_files(list(args.files) or [AA_BOARD, AA_CONTRACTS, AA_ACTIONS])
     else:

@@ -41,7 +41,7 @@ def run_default(argv: Sequence[str] | None = None) -> int:
 
         return cli_main(["kiosk", "--hardware", str(hardware)])
     try:
-        from companion.display.app import main
+        from companion.simulator.app import main
     except ImportError as exc:  # pygame-ce missing: say so plainly instead of a traceback
         print(f"companion: the simulator needs pygame-ce ({exc})", file=sys.stderr)
         return 2

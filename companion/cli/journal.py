@@ -52,7 +52,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
 
 if TYPE_CHECKING:
-    from companion.display.kiosk_screen import KioskScreen
+    from companion.kiosk.screen import KioskScreen
 
 
 def _journal_arg(p: argparse.ArgumentParser) -> None:
@@ -123,7 +123,7 @@ def run_kiosk(args: argparse.Namespace) -> int:
     """The kiosk loop. The admin PIN comes from ``$COMPANION_ADMIN_PIN`` (the unit's EnvironmentFile)."""
     import queue
 
-    from companion.data import load_reference
+    from companion.games.on_the_way.data import load_reference
     from companion.hardware.errors import HardwareError
     from companion.kiosk import Kiosk, KioskSettings
     from companion.kiosk.app import Frontend, HeadlessFrontend, KioskLeds, KioskLoop, LoggingLeds
@@ -186,7 +186,7 @@ def _open_screen(windowed: str | None) -> KioskScreen | str:
             return check.message
     import pygame
 
-    from companion.display.kiosk_screen import KioskScreen
+    from companion.kiosk.screen import KioskScreen
 
     pygame.display.init()
     pygame.font.init()

@@ -9,16 +9,16 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from companion.engine.aa import GameConfig, GameState, HouseRules, new_game
-from companion.engine.aa.serialize import command_from_json, state_to_json
 from companion.engine.game import Game
 from companion.engine.jsonio import event_to_json
+from companion.games.auf_achse.engine import GameConfig, GameState, HouseRules, new_game
+from companion.games.auf_achse.engine.serialize import command_from_json, state_to_json
 
 
 def build_config(args: argparse.Namespace) -> GameConfig:
     """The game config from the command line; raises DataError (with file/line/field) or ValueError."""
     from companion.cli.play import house_rules
-    from companion.data.aa_files import AA_ACTIONS, AA_BOARD, AA_CONTRACTS, load_aa_board, load_aa_deck
+    from companion.games.auf_achse.data import AA_ACTIONS, AA_BOARD, AA_CONTRACTS, load_aa_board, load_aa_deck
 
     colours = tuple(c.strip() for c in args.players.split(",") if c.strip())
     board = load_aa_board(args.board or AA_BOARD)

@@ -7,14 +7,20 @@ from typing import Any
 
 from companion.engine.game import Game
 from companion.engine.jsonio import event_to_json
-from companion.engine.otw import GameConfig, GameState, HouseRules, new_game
-from companion.engine.otw.serialize import command_from_json, state_to_json
+from companion.games.on_the_way.engine import GameConfig, GameState, HouseRules, new_game
+from companion.games.on_the_way.engine.serialize import command_from_json, state_to_json
 
 
 def build_config(args: argparse.Namespace) -> GameConfig:
     """The game config from the command line; raises DataError (with file/line/field) or ValueError."""
     from companion.cli.play import house_rules
-    from companion.data import REFERENCE_BOARD, REFERENCE_CONTRACTS, REFERENCE_EVENTS, load_board, load_deck
+    from companion.games.on_the_way.data import (
+        REFERENCE_BOARD,
+        REFERENCE_CONTRACTS,
+        REFERENCE_EVENTS,
+        load_board,
+        load_deck,
+    )
 
     colours = tuple(c.strip() for c in args.players.split(",") if c.strip())
     board = load_board(args.board or REFERENCE_BOARD)

@@ -15,7 +15,7 @@ from companion.display import theme
 from companion.display.layout import Layout
 from companion.display.record import Canvas
 from companion.engine.ledger import LedgerEntry
-from companion.engine.otw.state import GameState
+from companion.games.on_the_way.engine.state import GameState
 from companion.table.ui import UiModel
 
 MAX_ENTRIES = 40  # never more than fit on a 1080p screen; only the newest are read

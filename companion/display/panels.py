@@ -10,8 +10,8 @@ from companion.display import theme
 from companion.display.layout import Layout
 from companion.display.record import Canvas
 from companion.display.tokens import swatch
-from companion.engine.otw.scoring import score
-from companion.engine.otw.state import MARKERS_PER_PLAYER, GameState, PlayerState
+from companion.games.on_the_way.engine.scoring import score
+from companion.games.on_the_way.engine.state import MARKERS_PER_PLAYER, GameState, PlayerState
 
 
 def draw_players(canvas: Canvas, layout: Layout, state: GameState, offer: str | None = None) -> None:

@@ -12,8 +12,8 @@ from companion.display import theme
 from companion.display.layout import Layout
 from companion.display.record import Canvas
 from companion.display.tokens import swatch
-from companion.engine.otw.scoring import ranking
-from companion.engine.otw.state import GameState
+from companion.games.on_the_way.engine.scoring import ranking
+from companion.games.on_the_way.engine.state import GameState
 
 
 @dataclass(frozen=True, slots=True)

@@ -141,7 +141,7 @@ class JournaledGame(Game[Any]):
 
 def standings(game: JournaledGame) -> list[dict[str, object]]:
     """The ranking now (the final one once the game is over)."""
-    from companion.engine.otw.scoring import ranking
+    from companion.games.on_the_way.engine.scoring import ranking
 
     result = game.rules.result(game.state)
     if result is not None:

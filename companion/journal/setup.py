@@ -105,8 +105,14 @@ class OnTheWayRules:
     name = "on-the-way"
 
     def config(self, setup: GameSetup) -> Any:
-        from companion.data import REFERENCE_BOARD, REFERENCE_CONTRACTS, REFERENCE_EVENTS, load_board, load_deck
-        from companion.engine.otw import GameConfig, HouseRules
+        from companion.games.on_the_way.data import (
+            REFERENCE_BOARD,
+            REFERENCE_CONTRACTS,
+            REFERENCE_EVENTS,
+            load_board,
+            load_deck,
+        )
+        from companion.games.on_the_way.engine import GameConfig, HouseRules
 
         board = load_board(setup.board or REFERENCE_BOARD)
         deck = load_deck(setup.contracts or REFERENCE_CONTRACTS, setup.events or REFERENCE_EVENTS, board=board)
@@ -114,22 +120,22 @@ class OnTheWayRules:
         return GameConfig(board, deck, setup.players, rules, setup.end_at)
 
     def new_game(self, setup: GameSetup) -> Game[Any]:
-        from companion.engine.otw import new_game
+        from companion.games.on_the_way.engine import new_game
 
         return new_game(self.config(setup))
 
     def command_to_json(self, command: object) -> dict[str, object]:
-        from companion.engine.otw.serialize import command_to_json
+        from companion.games.on_the_way.engine.serialize import command_to_json
 
         return command_to_json(command)  # type: ignore[arg-type]
 
     def command_from_json(self, data: object) -> object:
-        from companion.engine.otw.serialize import command_from_json
+        from companion.games.on_the_way.engine.serialize import command_from_json
 
         return command_from_json(data)
 
     def state_to_json(self, state: Any) -> dict[str, object]:
-        from companion.engine.otw.serialize import state_to_json
+        from companion.games.on_the_way.engine.serialize import state_to_json
 
         return state_to_json(state)
 
@@ -137,7 +143,7 @@ class OnTheWayRules:
         return {"round": state.turn.round, "time": state.time, "player": state.current.colour}
 
     def result(self, state: Any) -> list[dict[str, object]] | None:
-        from companion.engine.otw.scoring import ranking
+        from companion.games.on_the_way.engine.scoring import ranking
 
         if not state.finished:
             return None

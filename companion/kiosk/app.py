@@ -18,11 +18,11 @@ from collections.abc import Callable
 from types import FrameType
 from typing import Protocol
 
+from companion.games.on_the_way.table.controller import TableController
 from companion.kiosk.machine import Kiosk, KioskIntent
 from companion.kiosk.notify import SystemdNotifier, Watchdog
 from companion.kiosk.view import KioskView
 from companion.ledframe import LedFrame
-from companion.table.controller import TableController
 
 log = logging.getLogger(__name__)
 

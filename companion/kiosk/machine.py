@@ -21,6 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 from companion.engine.errors import DataError, IllegalAction
+from companion.games.on_the_way.table.controller import LedSink, TableController
 from companion.intents import ButtonName, ButtonPressed, CardScanned, Intent
 from companion.journal import (
     ABANDONED,
@@ -34,7 +35,6 @@ from companion.journal import (
 )
 from companion.kiosk.admin import AdminLock, PinEntry
 from companion.kiosk.view import KioskView, OptionTapped, Screen
-from companion.table.controller import LedSink, TableController
 from companion.table.tags import AdminTag, TagDirectory
 
 log = logging.getLogger(__name__)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from companion.engine.otw.state import GameState
+from companion.games.on_the_way.engine.state import GameState
 from companion.table.tags import MarkerTag, TagDirectory
 
 

@@ -37,8 +37,8 @@ class TableSession:
     def on_the_way(
         cls, config: Any, tags: TagDirectory, rig: Rig | None, intents: queue.Queue[Intent], **options: Any
     ) -> TableSession:
-        """An On The Way table (``companion.engine.otw.GameConfig``)."""
-        from companion.table.controller import TableController
+        """An On The Way table (``companion.games.on_the_way.engine.GameConfig``)."""
+        from companion.games.on_the_way.table.controller import TableController
 
         return cls(TableController(config, tags, leds=rig, **options), rig, intents)
 
@@ -46,8 +46,8 @@ class TableSession:
     def auf_achse(
         cls, config: Any, tags: TagDirectory, rig: Rig | None, intents: queue.Queue[Intent], **options: Any
     ) -> TableSession:
-        """An Auf Achse table (``companion.engine.aa.GameConfig``)."""
-        from companion.table.aa_controller import AATableController
+        """An Auf Achse table (``companion.games.auf_achse.engine.GameConfig``)."""
+        from companion.games.auf_achse.table.controller import AATableController
 
         return cls(AATableController(config, tags, leds=rig, **options), rig, intents)
 

@@ -16,10 +16,10 @@ from __future__ import annotations
 
 import pytest
 
-from companion.engine.aa import AADeck, ActionCard, ContractCard, Effect, GameConfig, HouseRules, new_game
-from companion.engine.aa.board import RoadSpec, Space, build_board
-from companion.engine.aa.notation import position
-from companion.engine.aa.state import GameState
+from companion.games.auf_achse.engine import AADeck, ActionCard, ContractCard, Effect, GameConfig, HouseRules, new_game
+from companion.games.auf_achse.engine.board import RoadSpec, Space, build_board
+from companion.games.auf_achse.engine.notation import position
+from companion.games.auf_achse.engine.state import GameState
 
 CITIES = (
     Space("Alpha", True, x=0.1, y=0.1),

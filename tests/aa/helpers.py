@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from companion.engine.aa import Command, apply
-from companion.engine.aa.state import GameState
 from companion.engine.errors import IllegalAction
+from companion.games.auf_achse.engine import Command, apply
+from companion.games.auf_achse.engine.state import GameState
 
 
 def play(state: GameState, *commands: Command) -> GameState:

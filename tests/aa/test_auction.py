@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from companion.engine.aa import Bid, EndTurn, Load, Move, OpenAuction, PassBid, RevealPublic, Roll, apply
-from companion.engine.aa import events as ev
-from companion.engine.aa.queries import auction_status, auctionable
-from companion.engine.aa.state import Waiting
+from companion.games.auf_achse.engine import Bid, EndTurn, Load, Move, OpenAuction, PassBid, RevealPublic, Roll, apply
+from companion.games.auf_achse.engine import events as ev
+from companion.games.auf_achse.engine.queries import auction_status, auctionable
+from companion.games.auf_achse.engine.state import Waiting
 
 from .conftest import pos
 from .helpers import play, refused

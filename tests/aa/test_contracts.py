@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from companion.engine.aa import BuyTrailer, EndTurn, Load, Roll, TrailerSize, Unload, apply
-from companion.engine.aa import events as ev
-from companion.engine.aa.queries import cargo_options
-from companion.engine.aa.state import TRAILERS
+from companion.games.auf_achse.engine import BuyTrailer, EndTurn, Load, Roll, TrailerSize, Unload, apply
+from companion.games.auf_achse.engine import events as ev
+from companion.games.auf_achse.engine.queries import cargo_options
+from companion.games.auf_achse.engine.state import TRAILERS
 
 from .conftest import pos
 from .helpers import play, refused

@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from companion.data.aa_files import load_aa_board, load_aa_deck, load_aa_reference
 from companion.data.problems import DataFileError
-from companion.engine.aa import Effect
-from companion.engine.aa.board import road_space_id
-from companion.engine.aa.state import TRAILERS, TRUCK_CAPACITY
+from companion.games.auf_achse.data import load_aa_board, load_aa_deck, load_aa_reference
+from companion.games.auf_achse.engine import Effect
+from companion.games.auf_achse.engine.board import road_space_id
+from companion.games.auf_achse.engine.state import TRAILERS, TRUCK_CAPACITY
 
 NAMED = ("Flensburg", "Hamburg", "Rotterdam", "Brussels", "Berlin", "Vienna", "Graz", "Milan", "Verona", "Trieste")
 
@@ -168,9 +168,9 @@ def test_engine_imports_with_io_libraries_blocked() -> None:
         "        if name.split('.')[0] in {'pygame', 'serial', 'gpiozero', 'mfrc522', 'sqlite3', 'socket'}:\n"
         "            raise ImportError(name)\n"
         "sys.meta_path.insert(0, Block())\n"
-        "import companion.engine.aa, companion.engine.aa.queries, companion.engine.aa.serialize, "
-        "companion.engine.aa.notation\n"
-        "assert 'companion.data' not in sys.modules\n"
+        "import companion.games.auf_achse.engine, companion.games.auf_achse.engine.queries, companion.games.auf_achse.engine.serialize, "
+        "companion.games.auf_achse.engine.notation\n"
+        "assert 'companion.games.on_the_way.data' not in sys.modules\n"
     )
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
     assert proc.returncode == 0, proc.stderr

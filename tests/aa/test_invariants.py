@@ -7,9 +7,9 @@ from dataclasses import replace
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from companion.engine.aa import Roll, Undo, new_game
-from companion.engine.aa.queries import legal_commands
-from companion.engine.aa.state import FACE_UP, TRAILERS, GameState
+from companion.games.auf_achse.engine import Roll, Undo, new_game
+from companion.games.auf_achse.engine.queries import legal_commands
+from companion.games.auf_achse.engine.state import FACE_UP, TRAILERS, GameState
 
 from .conftest import config
 

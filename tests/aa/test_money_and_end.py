@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from companion.engine.aa import (
+from companion.games.auf_achse.engine import (
     DrawAction,
     EndTurn,
     Move,
@@ -17,9 +17,9 @@ from companion.engine.aa import (
     Unload,
     apply,
 )
-from companion.engine.aa import events as ev
-from companion.engine.aa.scoring import ranking, winners
-from companion.engine.aa.state import Debt, Waiting
+from companion.games.auf_achse.engine import events as ev
+from companion.games.auf_achse.engine.scoring import ranking, winners
+from companion.games.auf_achse.engine.state import Debt, Waiting
 
 from .conftest import pos
 from .helpers import play, refused

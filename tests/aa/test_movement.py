@@ -6,7 +6,7 @@ from dataclasses import replace
 
 import pytest
 
-from companion.engine.aa import (
+from companion.games.auf_achse.engine import (
     DrawAction,
     EndTurn,
     Load,
@@ -18,9 +18,9 @@ from companion.engine.aa import (
     Unload,
     apply,
 )
-from companion.engine.aa.queries import legal_destinations
-from companion.engine.aa.rules import roll_value
-from companion.engine.aa.state import Stage, Waiting
+from companion.games.auf_achse.engine.queries import legal_destinations
+from companion.games.auf_achse.engine.rules import roll_value
+from companion.games.auf_achse.engine.state import Stage, Waiting
 
 from .conftest import pos
 from .helpers import play, refused

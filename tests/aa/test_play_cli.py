@@ -11,9 +11,9 @@ from typing import cast
 import pytest
 
 from companion.cli import main
-from companion.engine.aa import new_game
-from companion.engine.aa.serialize import command_from_json, command_to_json, view_for
 from companion.engine.jsonio import CommandFormatError, event_to_json
+from companion.games.auf_achse.engine import new_game
+from companion.games.auf_achse.engine.serialize import command_from_json, command_to_json, view_for
 
 from .conftest import config
 from .golden.make_golden import play_golden
@@ -118,7 +118,7 @@ def test_every_command_round_trips_through_json() -> None:
     commands, _ = play_golden()
     for command in commands:
         assert command_from_json(command_to_json(command)) == command
-        assert eval(repr(command), vars(__import__("companion.engine.aa", fromlist=["*"]))) == command
+        assert eval(repr(command), vars(__import__("companion.games.auf_achse.engine", fromlist=["*"]))) == command
     with pytest.raises(CommandFormatError):
         command_from_json({"player": "red", "action": "buy_trailer", "size": "huge"})
 
@@ -135,7 +135,7 @@ def test_view_for_hides_private_contracts_from_the_shared_screen() -> None:
 
 def test_events_serialise_to_json() -> None:
     game = new_game(config())
-    from companion.engine.aa import PlaceTruck
+    from companion.games.auf_achse.engine import PlaceTruck
 
     events = game.push(PlaceTruck("red", "Alpha-Beta#1"))
     assert [event_to_json(e) for e in events] == [{"type": "truck_placed", "player": "red", "space": "Alpha-Beta#1"}]

@@ -4,10 +4,19 @@ from __future__ import annotations
 
 import pytest
 
-from companion.engine.aa import DealContract, EndTurn, Move, PlaceTruck, RevealPublic, Roll, StartGame, new_game
-from companion.engine.aa.queries import legal_destinations
-from companion.engine.aa.state import PUBLIC_DECK, Phase, initial_state
 from companion.engine.errors import DataError
+from companion.games.auf_achse.engine import (
+    DealContract,
+    EndTurn,
+    Move,
+    PlaceTruck,
+    RevealPublic,
+    Roll,
+    StartGame,
+    new_game,
+)
+from companion.games.auf_achse.engine.queries import legal_destinations
+from companion.games.auf_achse.engine.state import PUBLIC_DECK, Phase, initial_state
 
 from .conftest import config
 from .helpers import play, refused

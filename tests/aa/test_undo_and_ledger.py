@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from companion.engine.aa import Bid, Move, OpenAuction, PassBid, Roll, Undo, apply
-from companion.engine.aa.queries import legal_destinations
 from companion.engine.game import Game, Undone
+from companion.games.auf_achse.engine import Bid, Move, OpenAuction, PassBid, Roll, Undo, apply
+from companion.games.auf_achse.engine.queries import legal_destinations
 
 from .conftest import pos
 from .helpers import refused

@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from companion.data import (
+from companion.engine.errors import DataError
+from companion.games.on_the_way.data import (
     DataFileError,
     Problem,
     check_files,
@@ -15,7 +16,6 @@ from companion.data import (
     load_deck,
     load_events,
 )
-from companion.engine.errors import DataError
 
 from .conftest import SMALL_BOARD, SMALL_CONTRACTS, SMALL_EVENTS, WriteFile
 

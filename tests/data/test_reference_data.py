@@ -7,7 +7,7 @@ from collections import Counter
 
 import pytest
 
-from companion.data import (
+from companion.games.on_the_way.data import (
     REFERENCE_BOARD,
     REFERENCE_CONTRACTS,
     REFERENCE_EVENTS,
@@ -16,8 +16,8 @@ from companion.data import (
     load_board,
     load_reference,
 )
-from companion.engine.board import Board
-from companion.engine.cards import ContractCard, Deck, EventKind, Tier
+from companion.games.on_the_way.engine.board import Board
+from companion.games.on_the_way.engine.cards import ContractCard, Deck, EventKind, Tier
 
 
 @pytest.fixture(scope="module")

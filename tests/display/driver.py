@@ -6,8 +6,8 @@ from dataclasses import dataclass
 
 import pygame
 
-from companion.display.simulator import Simulator
 from companion.intents import ButtonName
+from companion.simulator.window import Simulator
 from companion.table.tags import MarkerTag
 
 

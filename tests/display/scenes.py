@@ -5,12 +5,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 
-from companion.data import load_reference
 from companion.engine.game import Game
-from companion.engine.otw import GameConfig, GameState
-from companion.engine.otw.commands import Fulfil, Undo
-from companion.engine.otw.notation import position
-from companion.engine.otw.rules import apply
+from companion.games.on_the_way.data import load_reference
+from companion.games.on_the_way.engine import GameConfig, GameState
+from companion.games.on_the_way.engine.commands import Fulfil, Undo
+from companion.games.on_the_way.engine.notation import position
+from companion.games.on_the_way.engine.rules import apply
 from companion.ledframe import CityLight, LedFrame
 from companion.table.ui import Mode, Refusal, UiModel
 

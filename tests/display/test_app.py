@@ -5,8 +5,8 @@ from __future__ import annotations
 import pygame
 
 from companion.cli import main as cli_main
-from companion.display.app import parse_args
-from companion.display.start_dialog import Choice, draw_dialog, run_dialog
+from companion.simulator.app import parse_args
+from companion.simulator.start_dialog import Choice, draw_dialog, run_dialog
 from tests.display.conftest import save
 
 

@@ -6,7 +6,7 @@ import pygame
 import pytest
 
 from companion.display import fonts, render_to_surface, theme
-from companion.display.render import needs_animation
+from companion.games.on_the_way.screen.render import needs_animation
 from companion.ledframe import CityLight
 from companion.table.ui import UiModel
 from tests.display import scenes

@@ -8,13 +8,13 @@ import pygame
 import pytest
 
 from companion.display import theme
-from companion.display.app import build_config
-from companion.display.simulator import Simulator
-from companion.engine.otw import Build, Cancel, Expand, Fulfil, Move, Pass, TakeContract
-from companion.engine.otw.playout import choose_command
+from companion.games.on_the_way.engine import Build, Cancel, Expand, Fulfil, Move, Pass, TakeContract
+from companion.games.on_the_way.engine.playout import choose_command
+from companion.games.on_the_way.table.controller import MENU_ITEMS
 from companion.intents import ButtonName
 from companion.ledframe import CityLight
-from companion.table.controller import MENU_ITEMS
+from companion.simulator.app import build_config
+from companion.simulator.window import Simulator
 from companion.table.reconcile import expected_markers
 from companion.table.tags import MarkerTag
 from companion.table.ui import Mode

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from companion.display.app import build_config
-from companion.display.simulator import Simulator
 from companion.intents import ButtonName
 from companion.ledframe import CityLight
+from companion.simulator.app import build_config
+from companion.simulator.window import Simulator
 from companion.table.tags import MarkerTag
 from companion.table.ui import Mode
 from tests.display.driver import Driver, FakeClock

@@ -7,8 +7,8 @@ import pygame
 import pytest
 
 from companion.display import render_to_surface, theme
-from companion.display.aa_panels import HIGH_BID
-from companion.display.render import needs_animation
+from companion.games.auf_achse.screen.panels import HIGH_BID
+from companion.games.on_the_way.screen.render import needs_animation
 from companion.ledframe import CityLight
 from tests.display_aa import scenes
 from tests.display_aa.conftest import SIZES, save

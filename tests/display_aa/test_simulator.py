@@ -6,10 +6,10 @@ from __future__ import annotations
 import pygame
 import pytest
 
-from companion.display.aa_simulator import AASimulator
-from companion.display.app import build_aa_config
-from companion.engine.aa.queries import auction_status
-from companion.engine.aa.state import Phase, Stage
+from companion.games.auf_achse.engine.queries import auction_status
+from companion.games.auf_achse.engine.state import Phase, Stage
+from companion.games.auf_achse.simulator import AASimulator
+from companion.simulator.app import build_aa_config
 from companion.table.tags import MarkerTag
 from companion.table.ui import Mode
 from tests.display.driver import Driver, FakeClock

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.data import load_reference
+from companion.games.on_the_way.data import load_reference
 from companion.hardware.config import REFERENCE, load, parse, write_card, write_readers
 from companion.hardware.errors import ConfigError, HardwareError
 from companion.intents import ButtonName

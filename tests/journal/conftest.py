@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from companion.engine.otw import Command
-from companion.engine.otw.serialize import command_from_json
+from companion.games.on_the_way.engine import Command
+from companion.games.on_the_way.engine.serialize import command_from_json
 from companion.journal import GameSetup, JournalStore
 
 GOLDEN = Path(__file__).parent.parent / "otw" / "golden" / "three-players-end-at-4.jsonl"

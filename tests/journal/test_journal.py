@@ -9,9 +9,10 @@ from pathlib import Path
 import pytest
 
 from companion.cli import main
-from companion.data import REFERENCE_BOARD, load_reference
-from companion.engine.otw import GameConfig, TakeContract, Undo
-from companion.engine.otw.serialize import state_to_json
+from companion.games.on_the_way.data import REFERENCE_BOARD, load_reference
+from companion.games.on_the_way.engine import GameConfig, TakeContract, Undo
+from companion.games.on_the_way.engine.serialize import state_to_json
+from companion.games.on_the_way.table.controller import TableController
 from companion.intents import ButtonName, ButtonPressed, CardScanned
 from companion.journal import (
     BROKEN,
@@ -27,7 +28,6 @@ from companion.journal import (
     default_state_dir,
 )
 from companion.ledframe import LedFrame
-from companion.table.controller import TableController
 from companion.table.tags import CardTag, TagDirectory
 from tests.journal.conftest import GOLDEN_SETUP, FakeClock, golden_commands
 

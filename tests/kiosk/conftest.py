@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.data import load_reference
+from companion.games.on_the_way.data import load_reference
 from companion.intents import ButtonName, ButtonPressed, CardScanned, TagLifted, TagPlaced
 from companion.journal import JournalStore
 from companion.kiosk import Kiosk, KioskSettings, OptionTapped, Screen

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from companion.engine.otw import TakeContract
-from companion.engine.otw.serialize import command_from_json
+from companion.games.on_the_way.engine import TakeContract
+from companion.games.on_the_way.engine.serialize import command_from_json
 from companion.journal import ABANDONED, ENDED, FINISHED, PLAYING, JournaledGame
 from companion.kiosk import Screen
 from tests.kiosk.conftest import SETTINGS, Box

@@ -7,10 +7,10 @@ from pathlib import Path
 import pygame
 import pytest
 
-from companion.display.kiosk_screen import KioskScreen
 from companion.intents import ButtonName, ButtonPressed
 from companion.kiosk import OptionTapped, Screen
 from companion.kiosk.app import KioskLoop
+from companion.kiosk.screen import KioskScreen
 
 from .conftest import Box
 

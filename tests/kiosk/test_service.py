@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from companion.games.on_the_way.table.controller import TableController
 from companion.intents import ButtonName, ButtonPressed, CardScanned
 from companion.journal import JournalStore
 from companion.kiosk import KioskView, Screen
@@ -20,7 +21,6 @@ from companion.kiosk.app import KioskLoop
 from companion.kiosk.display_env import check_video_driver, kiosk_environment
 from companion.kiosk.notify import SystemdNotifier, Watchdog
 from companion.ledframe import LedFrame
-from companion.table.controller import TableController
 from companion.table.tags import AdminTag, CardTag
 from tests.kiosk.conftest import TAGS, Box
 

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import pytest
 
-from companion.engine.board import Board, City, Road
-from companion.engine.cards import ContractCard, Deck, EventCard, EventKind, Tier
-from companion.engine.otw import GameConfig, HouseRules, new_game
-from companion.engine.otw.notation import position
-from companion.engine.otw.state import GameState
+from companion.games.on_the_way.engine import GameConfig, HouseRules, new_game
+from companion.games.on_the_way.engine.board import Board, City, Road
+from companion.games.on_the_way.engine.cards import ContractCard, Deck, EventCard, EventKind, Tier
+from companion.games.on_the_way.engine.notation import position
+from companion.games.on_the_way.engine.state import GameState
 
 NAMES = ["Alpha", "Beta", "Gamma", "Delta", "Echo", "Foxtrot", "Golf", "Hotel", "India", "Juliet"]
 ROADS = [

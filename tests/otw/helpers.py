@@ -6,8 +6,8 @@ import pytest
 
 from companion.engine.errors import IllegalAction
 from companion.engine.game import Game
-from companion.engine.otw import Command, apply
-from companion.engine.otw.state import GameState
+from companion.games.on_the_way.engine import Command, apply
+from companion.games.on_the_way.engine.state import GameState
 
 
 def play(state: GameState, *commands: Command) -> GameState:
@@ -17,7 +17,7 @@ def play(state: GameState, *commands: Command) -> GameState:
 
 
 def game_at(state: GameState) -> Game[GameState]:
-    from companion.engine.otw import Undo
+    from companion.games.on_the_way.engine import Undo
 
     return Game(state, apply, undo_types=(Undo,))
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from companion.engine.otw import Build, Building, Cancel, Expand, Fulfil, Move, TakeContract
-from companion.engine.otw.queries import fulfillable, legal_builds
+from companion.games.on_the_way.engine import Build, Building, Cancel, Expand, Fulfil, Move, TakeContract
+from companion.games.on_the_way.engine.queries import fulfillable, legal_builds
 
 from .conftest import DECK, pos
 from .helpers import play, refused

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from companion.engine.otw import Build, Building, Fulfil, Move, Pass, RevealEvent, TakeContract
-from companion.engine.otw.events import EventDue, GameEnded, LastRound
-from companion.engine.otw.rules import apply
-from companion.engine.otw.scoring import ranking, score
+from companion.games.on_the_way.engine import Build, Building, Fulfil, Move, Pass, RevealEvent, TakeContract
+from companion.games.on_the_way.engine.events import EventDue, GameEnded, LastRound
+from companion.games.on_the_way.engine.rules import apply
+from companion.games.on_the_way.engine.scoring import ranking, score
 
 from .conftest import pos
 from .helpers import play, refused

@@ -7,9 +7,15 @@ from dataclasses import replace
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from companion.engine.otw import RevealEvent, Undo, new_game
-from companion.engine.otw.queries import legal_commands
-from companion.engine.otw.state import TOTAL_LOGISTICS_CENTRES, TOTAL_TRUCKS, TOTAL_WAREHOUSES, Building, GameState
+from companion.games.on_the_way.engine import RevealEvent, Undo, new_game
+from companion.games.on_the_way.engine.queries import legal_commands
+from companion.games.on_the_way.engine.state import (
+    TOTAL_LOGISTICS_CENTRES,
+    TOTAL_TRUCKS,
+    TOTAL_WAREHOUSES,
+    Building,
+    GameState,
+)
 
 from .conftest import config
 

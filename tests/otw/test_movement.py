@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from companion.engine.otw import Cancel, Move
-from companion.engine.otw.movement import reachable
-from companion.engine.otw.queries import reachable_from_marker, reachable_new_transport
+from companion.games.on_the_way.engine import Cancel, Move
+from companion.games.on_the_way.engine.movement import reachable
+from companion.games.on_the_way.engine.queries import reachable_from_marker, reachable_new_transport
 
 from .conftest import pos
 from .helpers import play, refused
@@ -103,7 +103,7 @@ def test_otw19_joining_idle_trucks_at_the_start_city() -> None:
 
 
 def test_otw19_rulebook_example_build_a_centre_then_move_three() -> None:
-    from companion.engine.otw import Build, Building
+    from companion.games.on_the_way.engine import Build, Building
 
     state = pos("cities Beta=-0\nred 8000R 1:Beta:1")
     after = play(state, Build("red", "Beta", Building.LOGISTICS_CENTRE), Move("red", 1, "Alpha", trucks=3))

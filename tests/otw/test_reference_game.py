@@ -7,13 +7,13 @@ from collections import Counter
 
 import pytest
 
-from companion.data import load_reference
-from companion.engine.cards import Tier
-from companion.engine.otw import Fulfil, GameConfig, RevealEvent, apply
-from companion.engine.otw.notation import position
-from companion.engine.otw.playout import play_out
-from companion.engine.otw.scoring import ranking, score
-from companion.engine.otw.state import initial_state
+from companion.games.on_the_way.data import load_reference
+from companion.games.on_the_way.engine import Fulfil, GameConfig, RevealEvent, apply
+from companion.games.on_the_way.engine.cards import Tier
+from companion.games.on_the_way.engine.notation import position
+from companion.games.on_the_way.engine.playout import play_out
+from companion.games.on_the_way.engine.scoring import ranking, score
+from companion.games.on_the_way.engine.state import initial_state
 
 BOARD, DECK = load_reference()
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from companion.engine.otw import Build, Building, Cancel, Move, Pass, TakeContract
-from companion.engine.otw.state import initial_state
+from companion.games.on_the_way.engine import Build, Building, Cancel, Move, Pass, TakeContract
+from companion.games.on_the_way.engine.state import initial_state
 
 from .conftest import TESTLAND, config, pos
 from .helpers import play, refused

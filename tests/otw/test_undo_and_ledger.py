@@ -7,7 +7,7 @@ from dataclasses import replace
 import pytest
 
 from companion.engine.errors import IllegalAction
-from companion.engine.otw import Build, Building, Fulfil, Move, TakeContract, Undo
+from companion.games.on_the_way.engine import Build, Building, Fulfil, Move, TakeContract, Undo
 
 from .conftest import pos
 from .helpers import game_at

@@ -6,13 +6,13 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from companion.data import load_reference
 from companion.engine.game import Game
-from companion.engine.otw import GameConfig, Undo, apply
-from companion.engine.otw.notation import position
+from companion.games.on_the_way.data import load_reference
+from companion.games.on_the_way.engine import GameConfig, Undo, apply
+from companion.games.on_the_way.engine.notation import position
+from companion.games.on_the_way.table.controller import TableController
 from companion.intents import ButtonName, ButtonPressed, CardScanned, CityTapped, TagLifted, TagPlaced
 from companion.ledframe import LedFrame
-from companion.table.controller import TableController
 from companion.table.tags import CardTag, MarkerTag, TagDirectory
 
 BOARD, DECK = load_reference()

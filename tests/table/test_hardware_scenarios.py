@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 
 from companion.engine.game import Game
-from companion.engine.otw import GameConfig, Undo, apply
-from companion.engine.otw.notation import position
+from companion.games.on_the_way.engine import GameConfig, Undo, apply
+from companion.games.on_the_way.engine.notation import position
 from companion.ledframe import CityLight
 from companion.table.session import TableSession
 from companion.table.tags import CardTag, MarkerTag, TagDirectory

@@ -50,7 +50,7 @@ def test_refusals_keep_the_engine_sentence_in_english_and_the_rule_sentence_in_c
 
 
 def test_every_rule_the_engines_refuse_with_has_a_czech_sentence() -> None:
-    source = "\n".join(p.read_text(encoding="utf-8") for p in Path("companion/engine").rglob("*.py"))
+    source = "\n".join(p.read_text(encoding="utf-8") for p in Path("companion/games").glob("*/engine/*.py"))
     rules = set(re.findall(r'IllegalAction\(\s*"((?:OTW|AA)-\d+)"', source))
     assert rules, "the engines refuse citing rule ids"
     czech = Catalogue("cs")._table["refusals"]

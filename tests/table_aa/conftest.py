@@ -8,13 +8,13 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from companion.data.aa_files import load_aa_reference
-from companion.engine.aa import GameConfig, Undo, apply
-from companion.engine.aa.notation import position
 from companion.engine.game import Game
+from companion.games.auf_achse.data import load_aa_reference
+from companion.games.auf_achse.engine import GameConfig, Undo, apply
+from companion.games.auf_achse.engine.notation import position
+from companion.games.auf_achse.table.controller import TRUCK, AATableController
 from companion.intents import ButtonName, ButtonPressed, CardScanned, CityTapped, TagLifted, TagPlaced
 from companion.ledframe import CityLight, LedFrame
-from companion.table.aa_controller import TRUCK, AATableController
 from companion.table.session import TableSession
 from companion.table.tags import BankCardTag, CardTag, MarkerTag, TagDirectory
 from tests.emulated_driver import EmulatedTableDriver
@@ -28,7 +28,7 @@ def directory(colours: tuple[str, ...]) -> TagDirectory:
 
 
 def make_game(config: GameConfig, text: str | None) -> Game:  # type: ignore[type-arg]
-    from companion.engine.aa import new_game
+    from companion.games.auf_achse.engine import new_game
 
     if text is None:
         return new_game(config)
@@ -45,7 +45,7 @@ class RecordingLeds:
 
 class AATable:
     """Drive an AA controller with intents and a fake clock, the way the loop does.
-    ``text`` is a position (companion.engine.aa.notation); None: a new game in set-up."""
+    ``text`` is a position (companion.games.auf_achse.engine.notation); None: a new game in set-up."""
 
     def __init__(self, text: str | None = None, colours: tuple[str, ...] = ("red", "blue"), **kwargs: object) -> None:
         self.config = GameConfig(BOARD, DECK, colours, seed=3)

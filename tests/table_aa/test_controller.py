@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from companion.engine.aa.serialize import view_for
+from companion.games.auf_achse.engine.serialize import view_for
 from companion.ledframe import CityLight
 from companion.table.ui import Mode
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from companion.engine.aa.queries import auction_status
+from companion.games.auf_achse.engine.queries import auction_status
 from companion.ledframe import CityLight
 from companion.table.ui import Mode
 

@@ -12,8 +12,8 @@ import json
 import random
 from pathlib import Path
 
-from companion.data.aa_files import load_aa_reference
-from companion.engine.aa import (
+from companion.games.auf_achse.data import load_aa_reference
+from companion.games.auf_achse.engine import (
     Bid,
     BuyTrailer,
     DealContract,
@@ -35,11 +35,11 @@ from companion.engine.aa import (
     Unload,
     new_game,
 )
-from companion.engine.aa.commands import Command
-from companion.engine.aa.movement import sign_spaces
-from companion.engine.aa.queries import auction_status, cargo_options, legal_destinations
-from companion.engine.aa.serialize import command_to_json, state_to_json
-from companion.engine.aa.state import TRAILERS, GameState, Phase, Stage, Waiting
+from companion.games.auf_achse.engine.commands import Command
+from companion.games.auf_achse.engine.movement import sign_spaces
+from companion.games.auf_achse.engine.queries import auction_status, cargo_options, legal_destinations
+from companion.games.auf_achse.engine.serialize import command_to_json, state_to_json
+from companion.games.auf_achse.engine.state import TRAILERS, GameState, Phase, Stage, Waiting
 
 HERE = Path(__file__).parent
 COLOURS = ("red", "blue")

@@ -1,0 +1,240 @@
+"""Auf Achse panels: the top bar (round, die, the 4 face-up public contracts, decks, trailers), one
+panel per player (money in DM with debts, truck, cargo, private contracts as a count only), the
+auction panel and the final ranking by money (AA-24).
+
+Everything here reads ``view_for(state, None)`` for what is secret: the shared screen never draws a
+private contract's id (style point 7).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pygame
+
+from companion.display import theme
+from companion.display.layout import Layout
+from companion.display.panels import draw_panel_header
+from companion.display.ranking import RankingRow, draw_ranking_table
+from companion.display.record import Canvas
+from companion.display.tokens import swatch
+from companion.games.auf_achse.engine.queries import auction_status
+from companion.games.auf_achse.engine.scoring import ranking
+from companion.games.auf_achse.engine.serialize import view_for
+from companion.games.auf_achse.engine.state import FACE_UP, GameState, Phase
+from companion.table.ui import UiModel
+
+CARD: theme.RGB = (236, 232, 220)  # a contract card's face
+CARD_INK: theme.RGB = (20, 20, 24)
+HIGH_BID: theme.RGB = (0, 158, 115)  # bluish green (Okabe–Ito): the level that holds the auction
+
+
+def draw_aa_top(canvas: Canvas, layout: Layout, state: GameState, ui: UiModel) -> None:
+    surface = canvas.surface
+    rect = layout.top
+    canvas.record.regions["top"] = (rect.x, rect.y, rect.w, rect.h)
+    pygame.draw.rect(surface, theme.PANEL, rect)
+    pad = layout.pad
+    small, body = layout.small, layout.body
+    x = rect.x + pad
+    # The die: a white square with the value, or a dash while it is being entered.
+    die = ui.die if ui.die is not None else state.turn.roll
+    size = rect.h - 2 * pad
+    box = pygame.Rect(x, rect.y + pad, size, size)
+    pygame.draw.rect(surface, (245, 245, 245), box, border_radius=layout.px(5))
+    canvas.text("–" if die is None else str(die), box.center, round(size * 0.7), colour=(0, 0, 0), bold=True,
+                anchor="center", role="die")  # fmt: skip
+    x = box.right + pad
+    head = "set-up" if state.phase is Phase.SETUP else f"round {state.turn.round}"
+    canvas.text(head, (x, rect.y + pad), body, bold=True, role="round")
+    hidden = f"{state.public_hidden} face down"
+    canvas.text(hidden, (x, rect.y + pad + round(body * 1.3)), small, colour=theme.TEXT_DIM, role="deck")
+    x += max(canvas.measure(head, body, bold=True)[0], canvas.measure(hidden, small)[0]) + 2 * pad
+
+    # Right: trailers left and the leftover contracts.
+    trailers = dict(state.trailers_left)
+    parts = [f"trailers {sum(trailers.values())}", f"spare {state.spare_left}"]
+    right = rect.right - pad
+    line1 = canvas.text(parts[0], (right, rect.y + pad), small, colour=theme.TEXT_DIM, anchor="topright",
+                        role="trailers")  # fmt: skip
+    line2 = canvas.text(parts[1], (right, rect.y + pad + round(body * 1.3)), small, colour=theme.TEXT_DIM,
+                        anchor="topright", role="spare")  # fmt: skip
+    right = min(line1.x, line2.x) - pad
+
+    # The face-up public contracts, as cards.
+    if state.public_left == 0 and state.phase is Phase.PLAY:
+        canvas.text("no public contracts left (AA-23)", (x, rect.centery), body, colour=theme.TEXT_DIM,
+                    anchor="midleft", role="public", max_width=right - x)  # fmt: skip
+        canvas.record.regions["public"] = (x, rect.y, right - x, rect.h)
+        return
+    slots = FACE_UP
+    width = (right - x - (slots - 1) * pad) // slots
+    auction = state.auction.card if state.auction is not None else None
+    for i in range(slots):
+        card_rect = pygame.Rect(x + i * (width + pad), rect.y + pad // 2, width, rect.h - pad)
+        card_id = state.public[i] if i < len(state.public) else None
+        if card_id is None:
+            pygame.draw.rect(surface, theme.BACKGROUND, card_rect, border_radius=layout.px(4))
+            pygame.draw.rect(surface, theme.TEXT_FAINT, card_rect, width=1, border_radius=layout.px(4))
+            continue
+        _card(canvas, layout, card_rect, state, card_id, highlight=card_id == auction)
+    canvas.record.regions["public"] = (x, rect.y, right - x, rect.h)
+
+
+def _card(
+    canvas: Canvas, layout: Layout, rect: pygame.Rect, state: GameState, card_id: str, *, highlight: bool
+) -> None:
+    surface = canvas.surface
+    card = state.config.contract(card_id)
+    assert card is not None
+    pygame.draw.rect(surface, CARD, rect, border_radius=layout.px(4))
+    if highlight:
+        pygame.draw.rect(surface, theme.ACCENT, rect, width=layout.px(3), border_radius=layout.px(4))
+    small = max(9, layout.small - layout.px(1))
+    x, w = rect.x + layout.px(4), rect.w - layout.px(8)
+    y = rect.y + layout.px(2)
+    canvas.text(f"{card.start}→{card.end}", (x, y), small, colour=CARD_INK, bold=True, role="public", max_width=w)
+    y += round(small * 1.2)
+    canvas.text(f"{card_id} · {card.goods} goods · {theme.dm(card.payout)}", (x, y), small, colour=(60, 60, 70),
+                role="public", max_width=w)  # fmt: skip
+
+
+def draw_aa_players(canvas: Canvas, layout: Layout, state: GameState) -> None:
+    shared = view_for(state, None)  # the shared screen: hands are counts
+    views: list[dict[str, Any]] = shared["players"]  # type: ignore[assignment]
+    for seat, (player, rect) in enumerate(zip(views, layout.players, strict=False)):
+        on_turn = state.phase is Phase.PLAY and seat == state.turn.seat and not state.finished
+        _panel(canvas, layout, state, seat, player, rect, on_turn)
+    if layout.players:
+        u = layout.players[0].unionall(layout.players[1:])
+        canvas.record.regions["players"] = (u.x, u.y, u.w, u.h)
+
+
+def _panel(
+    canvas: Canvas, layout: Layout, state: GameState, seat: int, p: dict[str, Any], rect: pygame.Rect, on_turn: bool
+) -> None:
+    colour = str(p["colour"])
+    head = draw_panel_header(canvas, layout, rect, colour, seat, on_turn, theme.dm(int(p["money"])))
+    inner, body, small, line, y = head.inner, head.body, head.small, head.line, head.y
+    debts = p["debts"]
+    if debts:
+        owed = sum(int(d["amount"]) for d in debts)
+        to = ", ".join(str(d["to"]) for d in debts)
+        canvas.text(f"debt −{theme.dm(owed)} to {to}", (inner.x, y), body, colour=theme.DEBIT, bold=True,
+                    role="debt", max_width=inner.w)  # fmt: skip
+        y += round(body * 1.3)
+    load = [int(n) for n in p["load"]]
+    trailers = len(p["trailers"])
+    cargo = f"{sum(load)}/{p['capacity']} goods" + (
+        f" · {trailers} trailer{'s' if trailers > 1 else ''}" if trailers else ""
+    )
+    canvas.text(str(p["space"] or "—"), (inner.x, y), body, role="truck_line", max_width=inner.w)
+    y += round(body * 1.3)
+    hand = p["hand"]
+    count = hand if isinstance(hand, int) else len(hand)
+    canvas.text(cargo, (inner.x, y), small, role="cargo", max_width=inner.w)
+    y += line
+    extra = f" · {len(p['delivered'])} delivered"
+    if p["miss_turns"]:
+        extra += f" · misses {p['miss_turns']}"
+    canvas.text(f"{count} private{extra}", (inner.x, y), small, colour=theme.TEXT_DIM, role="private",
+                max_width=inner.w)  # fmt: skip
+    y += line
+    loaded = [state.config.contract(str(c)) for c in p["loaded"]]
+    room = max(0, (inner.bottom - y) // line)
+    shown = loaded if len(loaded) <= room else loaded[: max(0, room - 1)]
+    for card in shown:
+        if card is None:
+            continue
+        text = f"▸ {card.id} {card.start}→{card.end} {theme.dm(card.payout)}"
+        canvas.text(text, (inner.x, y), small, role="loaded", max_width=inner.w)
+        y += line
+    if len(shown) < len(loaded):
+        canvas.text(f"+{len(loaded) - len(shown)} more loaded", (inner.x, y), small, colour=theme.TEXT_DIM)
+
+
+def draw_auction(canvas: Canvas, rect: pygame.Rect, layout: Layout, state: GameState, ui: UiModel) -> None:
+    """The running auction (AA-18..21): the card, its Kosten levels with the high bid marked, whose bid
+    it is, who passed."""
+    status = auction_status(state)
+    if status is None:
+        return
+    surface = canvas.surface
+    canvas.record.regions["auction"] = (rect.x, rect.y, rect.w, rect.h)
+    pygame.draw.rect(surface, theme.PANEL, rect, border_radius=layout.px(5))
+    pygame.draw.rect(surface, theme.ACCENT, rect, width=layout.px(2), border_radius=layout.px(5))
+    pad = layout.pad
+    inner = rect.inflate(-2 * pad, -2 * pad)
+    body, small = layout.body, layout.small
+    card = state.config.contract(status.card)
+    assert card is not None
+    y = inner.y
+    title = f"Auction {card.id} {card.start}→{card.end}"
+    canvas.text(title, (inner.x, y), body, bold=True, role="auction_title", max_width=inner.w)
+    y += round(body * 1.3)
+    canvas.text(f"{card.goods} goods · pays {theme.dm(card.payout)} · opened by {status.opener}", (inner.x, y),
+                small, colour=theme.TEXT_DIM, role="auction_card", max_width=inner.w)  # fmt: skip
+    y += round(small * 1.4)
+    # Levels 1..5: the high bid filled green with a check; the one being chosen outlined in yellow;
+    # levels the bidder may not bid are dim. Shape and text carry it as well as colour.
+    allowed = {lv for lv, _ in status.allowed} if ui.bidder is not None else set()
+    n = len(card.costs)
+    gap = layout.px(3)
+    w = (inner.w - (n - 1) * gap) // n
+    h = 2 * canvas.measure("1", small, bold=True)[1] + layout.px(4)
+    for i, amount in enumerate(card.costs):
+        level = i + 1
+        chip = pygame.Rect(inner.x + i * (w + gap), y, w, h)
+        canvas.record.regions[f"level{level}"] = (chip.x, chip.y, chip.w, chip.h)
+        high = level == status.level
+        chosen = ui.level == level and ui.bidder is not None
+        fill = HIGH_BID if high else theme.BACKGROUND
+        pygame.draw.rect(surface, fill, chip, border_radius=layout.px(4))
+        border = theme.ACCENT if chosen else (theme.TEXT_DIM if level in allowed else theme.TEXT_FAINT)
+        pygame.draw.rect(surface, border, chip, width=layout.px(3) if chosen else 1, border_radius=layout.px(4))
+        ink = (0, 0, 0) if high else (theme.TEXT if not allowed or level in allowed else theme.TEXT_FAINT)
+        mark = " ✓" if high else ""
+        canvas.text(f"{level}{mark}", (chip.centerx, chip.y + layout.px(1)), small, colour=ink, bold=True,
+                    anchor="midtop", role="level", max_width=chip.w - 2)  # fmt: skip
+        canvas.text(theme.dm(amount), (chip.centerx, chip.bottom - layout.px(1)), small, colour=ink,
+                    anchor="midbottom", role="level_amount", max_width=chip.w - 2)  # fmt: skip
+    y += h + pad
+    if status.leader is None:
+        high_text = "no bid yet — nobody bidding gives it to the opener free (AA-20)"
+    else:
+        high_text = f"high bid {theme.dm(status.amount)} (level {status.level}) by {status.leader}"
+    canvas.text(high_text, (inner.x, y), small, bold=status.leader is not None, role="high_bid", max_width=inner.w)
+    y += round(small * 1.3)
+    seat = state.config.seat_of(status.bidder) or 0
+    sw = pygame.Rect(inner.x, y, small + layout.px(2), small + layout.px(2))
+    swatch(surface, sw, theme.player_style(status.bidder, seat))
+    whose = f"{theme.title(status.bidder)} to bid" + (" (card scanned)" if ui.bidder == status.bidder else "")
+    who = canvas.text(whose, (sw.right + pad, y), small, bold=True, role="bidder",
+                      max_width=inner.right - sw.right - pad)  # fmt: skip
+    passed = ", ".join(status.passed) if status.passed else "nobody"
+    canvas.text(f"· passed: {passed}", (who.right + pad, y), small, colour=theme.TEXT_DIM, role="passed",
+                max_width=max(1, inner.right - who.right - pad))  # fmt: skip
+
+
+def draw_aa_ranking(canvas: Canvas, layout: Layout, state: GameState) -> None:
+    """AA-24: ranked by money held, debts subtracted; ties share a place."""
+    rows = [
+        RankingRow(
+            s.place,
+            s.player,
+            (theme.dm(s.money), "−" + theme.dm(s.debt) if s.debt else "—", theme.dm(s.worth)),
+            (theme.TEXT, theme.DEBIT if s.debt else theme.TEXT, theme.TEXT),
+        )
+        for s in ranking(state)
+    ]
+    draw_ranking_table(
+        canvas,
+        layout,
+        layout.map.copy(),  # covers the whole map: no half-hidden labels peek out
+        rows,
+        ("money", "debts", "worth"),
+        seat_of=state.config.seat_of,
+        sizes=(layout.body, layout.body, layout.large),  # worth is what ranks: the big column
+        bold_column=2,
+        note="by money, debts subtracted; ties share a place (AA-24)" if state.end_reason else "",
+    )

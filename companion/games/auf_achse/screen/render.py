@@ -1,0 +1,56 @@
+"""The Auf Achse screen: (engine state, UI model, LED frame, size, clock) -> pixels + record.
+
+The same frame as On The Way's (``render.py``): top bar, map, player panels, ledger feed, prompt;
+what is in them is Auf Achse's. During an auction the auction panel takes the feed's place; at the end
+the ranking by money is drawn over the map. Secrets are read through ``view_for(state, None)``.
+"""
+
+from __future__ import annotations
+
+import pygame
+
+from companion.display import layout as layout_mod
+from companion.display import theme
+from companion.display.feed import draw_feed
+from companion.display.record import Canvas, FrameRecord
+from companion.games.auf_achse.engine.state import GameState, Phase
+from companion.games.auf_achse.screen.map import draw_aa_map, space_lights
+from companion.games.auf_achse.screen.panels import draw_aa_players, draw_aa_ranking, draw_aa_top, draw_auction
+from companion.games.on_the_way.screen.status import draw_prompt
+from companion.ledframe import CityLight, LedFrame
+from companion.table.ui import Mode, UiModel
+
+TOP_BAR = 46  # at 800×480: room for the face-up contracts as two-line cards
+
+
+def aa_needs_animation(state: GameState, ui: UiModel, leds: LedFrame) -> bool:
+    return any(light in (CityLight.SELECTED, CityLight.EXPECTED) for light in space_lights(state, ui, leds).values())
+
+
+def render_aa(
+    surface: pygame.Surface, state: GameState, ui: UiModel, leds: LedFrame, *, slow_on: bool, fast_on: bool
+) -> FrameRecord:
+    size = surface.get_size()
+    record = FrameRecord(size)
+    canvas = Canvas(surface, record)
+    lay = layout_mod.compute(size, state.config.player_count, top_bar=TOP_BAR)
+    surface.fill(theme.BACKGROUND)
+    draw_aa_top(canvas, lay, state, ui)
+    draw_aa_map(canvas, lay, state, ui, leds, slow_on=slow_on, fast_on=fast_on)
+    if state.finished or ui.mode is Mode.GAME_OVER:
+        draw_aa_ranking(canvas, lay, state)
+    draw_aa_players(canvas, lay, state)
+    if state.auction is not None:
+        draw_auction(canvas, lay.feed, lay, state, ui)
+    else:
+        draw_feed(canvas, lay, state, ui, money=theme.dm)
+    if state.finished:
+        status = ("", "")
+    elif state.phase is Phase.SETUP:
+        status = ("set-up", "AA-2..5")
+    else:
+        turn = state.turn
+        roll = f"rolled {turn.roll}" if turn.roll is not None else "to roll"
+        status = (roll, f"round {turn.round}")
+    draw_prompt(canvas, lay, state, ui, status=status)
+    return record

@@ -1,0 +1,261 @@
+"""The Auf Achse simulator: the same window, loop and input handling as On The Way's (``Simulator``),
+with Auf Achse's things around the board and its table controller.
+
+The table edge holds each player's truck (while it is in the box) and bank card, the shuffled
+contract deck (a click scans the next card: private contracts at set-up, then public ones), the
+face-up public contracts (a click scans one: to auction it), the action deck and the five buttons.
+Dragging a truck onto a city puts its tag on that city's reader; a truck whose move was chosen on the
+screen follows the engine by itself (the player's hand moving it), lifting off / arriving on readers
+as it goes, so the controller hears exactly what the readers would report.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+import pygame
+
+from companion.display import theme
+from companion.display.record import Canvas
+from companion.display.tokens import marker as draw_marker
+from companion.games.auf_achse.engine import GameConfig, GameState
+from companion.games.auf_achse.table.controller import TRUCK, AATableController
+from companion.intents import ButtonName, Intent, TagLifted, TagPlaced
+from companion.simulator.tray import box, draw_buttons
+from companion.simulator.window import Simulator
+from companion.table.base import GameTable
+from companion.table.tags import BankCardTag, CardTag, MarkerTag, TagDirectory
+
+HELP = (
+    "Click a pile to scan its next card, a face-up contract to scan it, a bank card to scan it · drag a truck "
+    "onto a city · touch a space on the map · Enter OK · Backspace BACK · + − · M MENU · Ctrl+Q quit"
+)
+
+
+@dataclass
+class AASimTable:
+    """Where each truck is (a space id, or None: in the box) and the order of the face-down decks."""
+
+    config: GameConfig
+    tags: TagDirectory
+    markers: dict[MarkerTag, str | None] = field(default_factory=dict)
+    contracts: list[str] = field(default_factory=list)  # the shuffled contract deck, top first
+    actions: list[str] = field(default_factory=list)  # the shuffled action deck, top first
+    _state: object | None = None
+
+    @classmethod
+    def deal(cls, config: GameConfig, tags: TagDirectory, seed: int | None = None) -> AASimTable:
+        rng = random.Random(seed)
+        contracts = [c.id for c in config.deck.contracts]
+        actions = [a.id for a in config.deck.actions]
+        rng.shuffle(contracts)
+        rng.shuffle(actions)
+        markers: dict[MarkerTag, str | None] = {MarkerTag(c, TRUCK): None for c in config.colours}
+        return cls(config, tags, markers, contracts, actions)
+
+    def uid(self, tag: MarkerTag | CardTag | BankCardTag) -> str:
+        uid = self.tags.uid_of(tag)
+        assert uid is not None, f"no simulated tag for {tag}"
+        return uid
+
+    def card_uid(self, card: str) -> str:
+        return self.uid(CardTag(card))
+
+    def in_tray(self, colour: str) -> list[MarkerTag]:
+        return [m for m, c in self.markers.items() if c is None and m.colour == colour]
+
+    def at(self, city: str) -> list[MarkerTag]:
+        return [m for m, c in self.markers.items() if c == city]
+
+    def next_contract(self, state: GameState) -> str | None:
+        return next((c for c in self.contracts if c not in state.seen), None)
+
+    def next_action(self, state: GameState) -> str | None:
+        used = set(state.actions_used)
+        return next((a for a in self.actions if a not in used), self.actions[0] if self.actions else None)
+
+    def sync(self, state: GameState) -> list[Intent]:
+        """When the game changed, trucks follow the engine: the intents the readers report on the way."""
+        if state is self._state:
+            return []
+        self._state = state
+        out: list[Intent] = []
+        board = state.board
+        for p in state.players:
+            truck = MarkerTag(p.colour, TRUCK)
+            here = self.markers.get(truck)
+            if p.space == here or p.space is None:
+                continue
+            uid = self.uid(truck)
+            if here is not None and board.is_city(here):
+                out.append(TagLifted(here, uid))
+            self.markers[truck] = p.space
+            if board.is_city(p.space):
+                out.append(TagPlaced(p.space, uid))
+        return out
+
+
+@dataclass(frozen=True)
+class AATrayLayout:
+    rect: pygame.Rect
+    scale: float
+    trays: dict[str, pygame.Rect]  # colour -> the player's box: truck and bank card
+    slots: dict[MarkerTag, pygame.Rect]
+    banks: dict[str, pygame.Rect]
+    pile: pygame.Rect
+    public: tuple[pygame.Rect, ...]
+    actions: pygame.Rect
+    buttons: dict[ButtonName, pygame.Rect]
+    help: pygame.Rect
+    reader: None = None
+
+    def px(self, value: float) -> int:
+        return max(1, round(value * self.scale))
+
+    @property
+    def marker_radius(self) -> int:
+        return self.px(14)
+
+
+def compute_aa_tray(rect: pygame.Rect, colours: tuple[str, ...]) -> AATrayLayout:
+    rows = 1 if len(colours) <= 3 else 2
+    cols = (len(colours) + rows - 1) // rows
+    base_width = cols * 96 + 84 + 4 * 110 + 84 + 5 * 58 + 16
+    scale = min(rect.h / 150, rect.w / base_width)
+
+    def px(v: float) -> int:
+        return max(1, round(v * scale))
+
+    help_h, gap = px(20), px(8)
+    body = pygame.Rect(rect.x + gap, rect.y + gap, rect.w - 2 * gap, rect.h - help_h - 2 * gap)
+    trays: dict[str, pygame.Rect] = {}
+    slots: dict[MarkerTag, pygame.Rect] = {}
+    banks: dict[str, pygame.Rect] = {}
+    tray_w = px(88)
+    tray_h = (body.h - (rows - 1) * gap) // rows
+    for i, colour in enumerate(colours):
+        col, row = divmod(i, rows)
+        tray = pygame.Rect(body.x + col * (tray_w + gap), body.y + row * (tray_h + gap), tray_w, tray_h)
+        trays[colour] = tray
+        d = min(px(30), tray.h // 2 - px(4))
+        slots[MarkerTag(colour, TRUCK)] = pygame.Rect(tray.x + px(6), tray.bottom - d - px(4), d, d)
+        banks[colour] = pygame.Rect(tray.x + px(12) + d, tray.bottom - d - px(4), tray.w - d - px(18), d)
+    x = body.x + cols * (tray_w + gap)
+    pile = pygame.Rect(x, body.y, px(76), body.h)
+    x = pile.right + gap
+    card_w = px(104)
+    public = tuple(pygame.Rect(x + i * (card_w + gap), body.y, card_w, body.h) for i in range(4))
+    x += 4 * (card_w + gap)
+    actions = pygame.Rect(x, body.y, px(76), body.h)
+    x = actions.right + gap
+    bw = max(px(50), min(px(90), (body.right - x - 4 * px(4)) // 5))
+    bh = min(body.h, px(56))
+    from companion.simulator.tray import BUTTONS
+
+    buttons = {
+        name: pygame.Rect(x + i * (bw + px(4)), body.centery - bh // 2, bw, bh)
+        for i, (name, _, _) in enumerate(BUTTONS)
+    }
+    help_rect = pygame.Rect(rect.x + gap, rect.bottom - help_h, rect.w - 2 * gap, help_h)
+    return AATrayLayout(rect, scale, trays, slots, banks, pile, public, actions, buttons, help_rect)
+
+
+class AASimulator(Simulator):
+    """``AASimulator(config)``: Auf Achse in a window (``companion --game auf-achse``)."""
+
+    title = "Auf Achse"
+
+    def _make_tags(self) -> TagDirectory:
+        deck = self.config.deck
+        card_ids = [c.id for c in deck.contracts] + [a.id for a in deck.actions]
+        return TagDirectory.simulated(self.config.colours, card_ids, markers_per_player=1)
+
+    def _make_controller(self, **options: Any) -> GameTable:
+        return AATableController(self.config, self.tags, **options)
+
+    def _reader_cities(self) -> tuple[str, ...]:
+        return tuple(self.config.board.cities)
+
+    def _make_table(self, seed: int | None) -> AASimTable:
+        return AASimTable.deal(self.config, self.tags, seed)
+
+    def _compute_tray(self, rect: pygame.Rect) -> AATrayLayout:
+        return compute_aa_tray(rect, self.config.colours)
+
+    def _engine_place(self, marker: MarkerTag) -> str | None:
+        player = self.controller.state.player(marker.colour)
+        return None if player is None else player.space
+
+    def _place(self, marker: MarkerTag, city: str) -> None:
+        if self.controller.state.board.is_city(city):
+            super()._place(marker, city)  # a reader under the city senses it
+        else:
+            self.table.markers[marker] = city  # a plain space has no reader: nothing is sensed
+            self._recompose = True
+
+    def _tray_target(self, pos: tuple[int, int]) -> str | None:
+        state = self.controller.state
+        tray: AATrayLayout = self.tray
+        for colour, rect in tray.banks.items():
+            if rect.collidepoint(pos):
+                return f"uid:{self.table.uid(BankCardTag(colour))}"
+        for i, rect in enumerate(tray.public):
+            if rect.collidepoint(pos) and i < len(state.public):
+                return f"card:{state.public[i]}"
+        if tray.pile.collidepoint(pos) and (card := self.table.next_contract(state)) is not None:
+            return f"card:{card}"
+        if tray.actions.collidepoint(pos) and (card := self.table.next_action(state)) is not None:
+            return f"card:{card}"
+        return None
+
+    def _sync(self) -> None:
+        for intent in self.table.sync(self.controller.state):  # the trucks follow the engine
+            self.session.put(intent)
+        if not self.session.intents.empty():
+            self.session.step(self.clock())
+        super()._sync()
+
+    def _draw_tray(self, canvas: Canvas, pressed: ButtonName | None) -> None:
+        surface = canvas.surface
+        lay: AATrayLayout = self.tray
+        state = self.controller.state
+        ui = self.controller.ui
+        px = lay.px
+        small = max(9, px(12))
+        pygame.draw.rect(surface, (12, 14, 18), lay.rect)
+        for seat, (colour, tray) in enumerate(lay.trays.items()):
+            style = theme.player_style(colour, seat)
+            on_turn = not state.finished and ui.player == colour
+            pygame.draw.rect(surface, theme.PANEL_ACTIVE if on_turn else theme.PANEL, tray, border_radius=px(6))
+            pygame.draw.rect(surface, style.colour, tray, width=px(2), border_radius=px(6))
+            canvas.text(theme.title(colour), (tray.x + px(6), tray.y + px(3)), small, role="tray",
+                        max_width=tray.w - px(8))  # fmt: skip
+            for m in self.table.in_tray(colour):
+                if m != self._drag_marker():
+                    slot = lay.slots[m]
+                    draw_marker(surface, slot.center, slot.w // 2, style, m.number)
+            bank = lay.banks[colour]
+            pygame.draw.rect(surface, style.colour, bank, border_radius=px(4))
+            canvas.text("bank", bank.center, max(8, small - px(2)), colour=style.ink, bold=True, anchor="center",
+                        role="tray")  # fmt: skip
+        nxt = self.table.next_contract(state)
+        left = sum(1 for c in self.table.contracts if c not in state.seen)
+        box(canvas, lay.pile, "Contracts", f"{left} cards · click: next", small, lay, face_down=nxt is not None)
+        for i, rect in enumerate(lay.public):
+            card_id = state.public[i] if i < len(state.public) else None
+            if card_id is None:
+                pygame.draw.rect(surface, theme.PANEL, rect, width=1, border_radius=px(6))
+                continue
+            card = state.config.contract(card_id)
+            assert card is not None
+            highlight = state.auction is not None and state.auction.card == card_id
+            box(canvas, rect, f"{card_id} {card.start}", f"→ {card.end} · {card.goods} goods · "
+                f"{theme.dm(card.payout)}", small, lay, highlight=highlight)  # fmt: skip
+        due = state.awaiting is not None and state.awaiting.kind.value == "action_card"
+        box(canvas, lay.actions, "Actions", "click: draw", small, lay, face_down=True, highlight=due,
+            colour=(40, 70, 130))  # fmt: skip
+        draw_buttons(canvas, lay, pressed)
+        canvas.text(HELP, lay.help.midleft, small, colour=theme.TEXT_DIM, anchor="midleft", role="help",
+                    max_width=lay.help.w)  # fmt: skip

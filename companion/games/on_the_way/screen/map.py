@@ -1,0 +1,323 @@
+"""The map: roads, jams, cities with their buildings and idle trucks, transports, LED rings, labels."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+
+import pygame
+
+from companion.display import theme
+from companion.display.layout import Layout
+from companion.display.record import Canvas, DrawnText
+from companion.display.tokens import pill
+from companion.games.on_the_way.engine.state import Building, GameState
+from companion.ledframe import CityLight, LedFrame
+from companion.table.ui import UiModel
+
+
+def city_positions(state: GameState, rect: pygame.Rect, layout: Layout) -> dict[str, tuple[int, int]]:
+    """Board x, y (0..1) to pixels inside ``rect``, keeping a margin for rings and labels."""
+    mx = layout.px(14)
+    my = layout.px(12)
+    inner = rect.inflate(-2 * mx, -2 * my)
+    return {c.name: (round(inner.x + c.x * inner.w), round(inner.y + c.y * inner.h)) for c in state.board.cities}
+
+
+def city_lights(ui: UiModel, leds: LedFrame, names: Iterable[str]) -> dict[str, CityLight]:
+    """The light of each city: the LED frame, completed from the UI model (they come from one source)."""
+    out: dict[str, CityLight] = {}
+    for name in names:
+        light = leds.city(name)
+        if light is CityLight.OFF:
+            if name in ui.expected:
+                light = CityLight.EXPECTED
+            elif name == ui.selected:
+                light = CityLight.SELECTED
+            elif name in ui.hints:
+                light = CityLight.HINT
+        if light is not CityLight.OFF:
+            out[name] = light
+    return out
+
+
+def draw_map(
+    canvas: Canvas,
+    layout: Layout,
+    state: GameState,
+    ui: UiModel,
+    leds: LedFrame,
+    *,
+    slow_on: bool,
+    fast_on: bool,
+) -> None:
+    surface = canvas.surface
+    rect = layout.map
+    record = canvas.record
+    record.regions["map"] = (rect.x, rect.y, rect.w, rect.h)
+    pygame.draw.rect(surface, theme.LAND, rect, border_radius=layout.px(6))
+    pos = city_positions(state, rect, layout)
+    r = layout.px(5)
+
+    # Roads, then jams on top.
+    jams = set(state.jams)
+    jam_boxes: list[pygame.Rect] = []
+    event = state.active_event()
+    event_road = tuple(sorted(event.road)) if event is not None and event.road is not None else None
+    for road in state.board.roads:
+        pygame.draw.line(surface, theme.ROAD, pos[road.a], pos[road.b], layout.px(2))
+    for road in state.board.roads:
+        key = (road.a, road.b) if road.a < road.b else (road.b, road.a)
+        if key in jams or key == event_road:
+            jam_boxes.append(_jam(canvas, layout, pos[road.a], pos[road.b], active=key == event_road))
+
+    # Cities: the building is the symbol (none: dot; warehouse: square; logistics centre: diamond).
+    for name, (x, y) in pos.items():
+        building = state.building_at(name)
+        if building is Building.WAREHOUSE:
+            box = pygame.Rect(0, 0, 2 * r, 2 * r)
+            box.center = (x, y)
+            pygame.draw.rect(surface, theme.WAREHOUSE, box)
+            pygame.draw.rect(surface, theme.BACKGROUND, box, width=1)
+        elif building is Building.LOGISTICS_CENTRE:
+            d = round(r * 1.5)
+            pts = [(x, y - d), (x + d, y), (x, y + d), (x - d, y)]
+            pygame.draw.polygon(surface, theme.LOGISTICS_CENTRE, pts)
+            pygame.draw.polygon(surface, theme.TEXT, pts, width=1)
+        else:
+            pygame.draw.circle(surface, theme.CITY, (x, y), max(2, round(r * 0.6)))
+        record.cities[name] = (x, y, r + layout.px(4))
+
+    # LED rings.
+    lights = city_lights(ui, leds, pos)
+    for name, light in lights.items():
+        draw_light_ring(surface, layout, pos[name], r, light, slow_on=slow_on, fast_on=fast_on)
+        record.rings[name] = light
+
+    # Annotations are placed where they hide nothing: transports first, then idle counts, then names.
+    occupied: list[pygame.Rect] = [pygame.Rect(x - r, y - r, 2 * r, 2 * r) for x, y in pos.values()] + jam_boxes
+    gap = layout.px(2)
+    size = layout.small
+    stacks: dict[str, int] = {}
+    for seat, player in enumerate(state.players):
+        style = theme.player_style(player.colour, seat)
+        for t in player.transports:
+            label = f"{style.letter}{t.marker} ×{t.trucks}"
+            w, h = canvas.measure(label, size, bold=True)
+            box = pygame.Rect(0, 0, w + layout.px(8), h + layout.px(2))
+            x, y = pos[t.city]
+            k = stacks.get(t.city, 0)
+            stacks[t.city] = k + 1
+            step = k * (box.h + 1)
+            candidates = [
+                box.move_to(midtop=(x, y + r + gap + step)),
+                box.move_to(midbottom=(x, y - r - gap - step)),
+                box.move_to(midleft=(x + r + gap, y + step)),
+                box.move_to(midright=(x - r - gap, y + step)),
+                box.move_to(topleft=(x + r, y + r + step)),
+                box.move_to(topright=(x - r, y + r + step)),
+            ]
+            box = place_box(candidates, occupied, rect)
+            pill(surface, box, style, label, size)
+            canvas.record.texts.append(_drawn(label, box, "transport"))
+            record.transports[(player.colour, t.marker)] = (box.x, box.y, box.w, box.h)
+            occupied.append(box)
+    for name, (x, y) in pos.items():
+        n = state.idle_at(name)
+        if not n:
+            continue
+        w, h = canvas.measure(str(n), size, bold=True)
+        box = pygame.Rect(0, 0, max(w + layout.px(4), h), h)
+        candidates = [
+            box.move_to(bottomleft=(x + r - 1, y - r + gap)),
+            box.move_to(bottomright=(x - r + 1, y - r + gap)),
+            box.move_to(topleft=(x + r - 1, y + r - gap)),
+            box.move_to(topright=(x - r + 1, y + r - gap)),
+            box.move_to(midleft=(x + r + gap, y)),
+            box.move_to(midright=(x - r - gap, y)),
+        ]
+        box = place_box(candidates, occupied, rect)
+        pygame.draw.rect(surface, theme.BACKGROUND, box, border_radius=layout.px(3))
+        pygame.draw.rect(surface, theme.TEXT_DIM, box, width=1, border_radius=layout.px(3))
+        canvas.text(str(n), box.center, size, bold=True, anchor="center", role="idle")
+        occupied.append(box)
+
+    _labels(canvas, layout, state, ui, pos, lights, occupied, r)
+    _legend(canvas, layout, rect)
+
+
+def _drawn(text: str, box: pygame.Rect, role: str) -> DrawnText:
+    return DrawnText(text, (box.x, box.y, box.w, box.h), role)
+
+
+def _jam(canvas: Canvas, layout: Layout, a: tuple[int, int], b: tuple[int, int], *, active: bool) -> pygame.Rect:
+    surface = canvas.surface
+    pygame.draw.line(surface, theme.JAM, a, b, layout.px(4))
+    mid = ((a[0] + b[0]) // 2, (a[1] + b[1]) // 2)
+    s = layout.px(6)
+    box = pygame.Rect(0, 0, 2 * s, 2 * s)
+    box.center = mid
+    pygame.draw.rect(surface, theme.JAM, box, border_radius=layout.px(2))
+    pygame.draw.rect(surface, theme.TEXT if active else theme.BACKGROUND, box, width=layout.px(2), border_radius=2)
+    canvas.text("2", box.center, layout.small - layout.px(1), colour=(0, 0, 0), bold=True, anchor="center", role="jam")
+    return box
+
+
+def draw_light_ring(
+    surface: pygame.Surface,
+    layout: Layout,
+    centre: tuple[int, int],
+    r: int,
+    light: CityLight,
+    *,
+    slow_on: bool,
+    fast_on: bool,
+    gap: float = 4,
+) -> None:
+    """A city LED mirrored on the map around a dot of radius ``r``: HINT steady ring, SELECTED slow
+    blink, EXPECTED fast-blinking dashes (so it differs from a hint by shape as well as colour)."""
+    colour = theme.LIGHT_COLOURS[light]
+    if light is CityLight.HINT:
+        pygame.draw.circle(surface, colour, centre, r + layout.px(gap), layout.px(gap / 2))
+    elif light is CityLight.SELECTED:
+        pygame.draw.circle(surface, colour, centre, r + layout.px(gap), layout.px(1))
+        if slow_on:
+            pygame.draw.circle(surface, colour, centre, r + layout.px(gap + 3), layout.px(3))
+    elif light is CityLight.EXPECTED:
+        radius = r + layout.px(6)
+        width = layout.px(3) if fast_on else layout.px(1)
+        rect = pygame.Rect(0, 0, 2 * radius, 2 * radius)
+        rect.center = centre
+        for i in range(8):
+            a0 = i * math.pi / 4
+            pygame.draw.arc(surface, colour, rect, a0, a0 + math.pi / 6, width)
+
+
+def _labels(
+    canvas: Canvas,
+    layout: Layout,
+    state: GameState,
+    ui: UiModel,
+    pos: dict[str, tuple[int, int]],
+    lights: dict[str, CityLight],
+    occupied: list[pygame.Rect],
+    r: int,
+) -> None:
+    """City names, placed where they overlap nothing; the cities that matter now go first."""
+    important = set(lights) | {t.city for p in state.players for t in p.transports}
+    for p in state.players:
+        for cid in p.contracts:
+            card = state.config.contract(cid)
+            if card is not None:
+                important.update((card.origin, card.destination))
+    size = layout.map_label
+    gap = layout.px(3) + r
+    far = layout.px(10)
+    bounds = layout.map
+
+    def candidates_for(name: str) -> list[pygame.Rect]:
+        x, y = pos[name]
+        w, h = canvas.measure(name, size)
+        return [
+            pygame.Rect(x + gap, y - h // 2, w, h),
+            pygame.Rect(x - gap - w, y - h // 2, w, h),
+            pygame.Rect(x - w // 2, y - gap - h, w, h),
+            pygame.Rect(x - w // 2, y + gap, w, h),
+            pygame.Rect(x + gap - 2, y - gap - h + 2, w, h),
+            pygame.Rect(x - gap - w + 2, y + gap - 2, w, h),
+            pygame.Rect(x + gap - 2, y + gap - 2, w, h),
+            pygame.Rect(x - gap - w + 2, y - gap - h + 2, w, h),
+            pygame.Rect(x + gap + far, y - h // 2, w, h),
+            pygame.Rect(x - gap - w - far, y - h // 2, w, h),
+            pygame.Rect(x - w // 2, y - gap - h - far, w, h),
+            pygame.Rect(x - w // 2, y + gap + far, w, h),
+        ]
+
+    options = {name: candidates_for(name) for name in pos}
+
+    def freedom(name: str) -> int:
+        return sum(1 for c in options[name] if bounds.contains(c) and c.collidelist(occupied) < 0)
+
+    # Cities that matter are all named: search for places where none overlaps (a small backtracking
+    # search, most crowded first); the other cities are named greedily where there is room left.
+    must = sorted((n for n in pos if n in important), key=lambda n: (freedom(n), n))
+    chosen = _search(must, options, occupied, bounds)
+    placed: list[pygame.Rect] = []
+    for name in must:
+        rect = chosen.get(name)
+        if rect is None:
+            rect = place_box(options[name], placed + occupied, bounds)
+            pygame.draw.rect(canvas.surface, theme.LAND, rect)
+        placed.append(rect)
+        canvas.text(name, rect.topleft, size, colour=theme.TEXT, role="city")
+    rest = sorted((n for n in pos if n not in important), key=lambda n: (state.building_at(n) is None, freedom(n), n))
+    for name in rest:
+        blockers = placed + occupied
+        free = [c for c in options[name] if bounds.contains(c) and c.collidelist(blockers) < 0]
+        if not free:
+            continue  # an unimportant city stays unlabelled rather than overlap (its dot is still drawn)
+        placed.append(free[0])
+        canvas.text(name, free[0].topleft, size, colour=theme.TEXT_DIM, role="city")
+
+
+def _search(
+    names: list[str],
+    options: dict[str, list[pygame.Rect]],
+    occupied: list[pygame.Rect],
+    bounds: pygame.Rect,
+    budget: int = 4000,
+) -> dict[str, pygame.Rect]:
+    """Places for all ``names`` that overlap nothing, or {} if none is found within ``budget`` steps."""
+    free = {n: [c for c in options[n] if bounds.contains(c) and c.collidelist(occupied) < 0] for n in names}
+    placed: list[pygame.Rect] = []
+    steps = 0
+
+    def dfs(i: int) -> bool:
+        nonlocal steps
+        if i == len(names):
+            return True
+        for c in free[names[i]]:
+            steps += 1
+            if steps > budget:
+                return False
+            if c.collidelist(placed) < 0:
+                placed.append(c)
+                if dfs(i + 1):
+                    return True
+                placed.pop()
+        return False
+
+    return dict(zip(names, placed, strict=True)) if dfs(0) else {}
+
+
+def place_box(candidates: list[pygame.Rect], blockers: list[pygame.Rect], bounds: pygame.Rect) -> pygame.Rect:
+    """The first candidate inside ``bounds`` that overlaps nothing, else the one that overlaps least."""
+    inside = [c for c in candidates if bounds.contains(c)] or [c.clamp(bounds) for c in candidates]
+    for c in inside:
+        if c.collidelist(blockers) < 0:
+            return c
+    return min(inside, key=lambda c: _overlap(c, blockers))
+
+
+def _overlap(rect: pygame.Rect, others: list[pygame.Rect]) -> int:
+    total = 0
+    for i in rect.collidelistall(others):
+        clip = rect.clip(others[i])
+        total += clip.w * clip.h
+    return total
+
+
+def _legend(canvas: Canvas, layout: Layout, rect: pygame.Rect) -> None:
+    surface = canvas.surface
+    size = max(9, layout.small - layout.px(1))
+    r = layout.px(4)
+    x = rect.x + layout.px(6)
+    y = rect.bottom - layout.px(6) - size
+    box = pygame.Rect(x, y + 2, 2 * r, 2 * r)
+    pygame.draw.rect(surface, theme.WAREHOUSE, box)
+    x = canvas.text("warehouse", (box.right + layout.px(3), y), size, colour=theme.TEXT_DIM, role="legend").right
+    x += layout.px(8)
+    cy = y + size // 2 + 1
+    d = round(r * 1.3)
+    pygame.draw.polygon(surface, theme.LOGISTICS_CENTRE, [(x + d, cy - d), (x + 2 * d, cy), (x + d, cy + d), (x, cy)])
+    canvas.text("logistics centre", (x + 2 * d + layout.px(3), y), size, colour=theme.TEXT_DIM, role="legend")

@@ -1,0 +1,101 @@
+"""The simulator's physical table: where each marker lies, the contract offer and pile, the event deck.
+
+Pure Python (no pygame), so it is easy to test. The controller never sees this: it only hears the
+intents the simulator derives from it (a marker placed on a city = ``TagPlaced`` from that reader).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+
+from companion.games.on_the_way.engine.cards import Tier
+from companion.games.on_the_way.engine.state import (
+    MARKERS_PER_PLAYER,
+    OFFER_SIZE,
+    REMOVED_CONTRACTS,
+    GameConfig,
+    GameState,
+)
+from companion.table.tags import CardTag, MarkerTag, TagDirectory
+
+
+@dataclass
+class SimTable:
+    """Physical positions and card piles. ``markers`` maps each marker to its city, or None (in its tray)."""
+
+    config: GameConfig
+    tags: TagDirectory
+    rng: random.Random
+    markers: dict[MarkerTag, str | None] = field(default_factory=dict)
+    offer: list[str] = field(default_factory=list)  # face-up contracts (OTW-9)
+    pile: list[str] = field(default_factory=list)  # face-down contracts, top first (OTW-5)
+    events: list[str] = field(default_factory=list)  # the event deck, top first (OTW-6)
+    _taken: list[str] = field(default_factory=list)  # cards that left the offer/pile, newest last
+
+    @classmethod
+    def deal(cls, config: GameConfig, tags: TagDirectory, seed: int | None = None) -> SimTable:
+        rng = random.Random(seed)
+        table = cls(config, tags, rng)
+        for colour in config.colours:
+            for n in range(1, MARKERS_PER_PLAYER + 1):
+                table.markers[MarkerTag(colour, n)] = None
+        # OTW-4/OTW-5: remove random cards per tier, shuffle each tier, basic on top of extended on top of pro.
+        removed = REMOVED_CONTRACTS[config.player_count]
+        pile: list[str] = []
+        for tier in (Tier.BASIC, Tier.EXTENDED, Tier.PROFESSIONAL):
+            cards = [c.id for c in config.deck.contracts if c.tier is tier]
+            rng.shuffle(cards)
+            pile.extend(cards[removed[tier] :])
+        table.pile = pile
+        table.offer = [table.pile.pop(0) for _ in range(min(OFFER_SIZE[config.player_count], len(pile)))]
+        events = [e.id for e in config.deck.events]
+        rng.shuffle(events)
+        table.events = events
+        return table
+
+    # -- markers -----------------------------------------------------------------------
+    def uid(self, marker: MarkerTag) -> str:
+        uid = self.tags.uid_of(marker)
+        assert uid is not None, f"no simulated tag for {marker}"
+        return uid
+
+    def card_uid(self, card: str) -> str:
+        uid = self.tags.uid_of(CardTag(card))
+        assert uid is not None, f"no simulated tag for card {card}"
+        return uid
+
+    def on_board(self) -> dict[MarkerTag, str]:
+        return {m: c for m, c in self.markers.items() if c is not None}
+
+    def in_tray(self, colour: str) -> list[MarkerTag]:
+        return [m for m, c in self.markers.items() if c is None and m.colour == colour]
+
+    def at(self, city: str) -> list[MarkerTag]:
+        return [m for m, c in self.markers.items() if c == city]
+
+    # -- cards -------------------------------------------------------------------------
+    @property
+    def next_event(self) -> str | None:
+        return self.events[0] if self.events else None
+
+    def sync(self, state: GameState) -> None:
+        """Follow the game: taken contracts leave the offer (refilled from the pile), an undone take
+        puts the card back on the offer, revealed events leave the deck."""
+        used = state.used_contracts
+        for card in list(self._taken):
+            if card not in used:  # undone: the card goes back where the players can take it again
+                self._taken.remove(card)
+                self.offer.insert(0, card)
+        for card in [c for c in self.offer if c in used]:
+            self.offer.remove(card)
+            self._taken.append(card)
+        for card in [c for c in self.pile if c in used]:
+            self.pile.remove(card)
+            self._taken.append(card)
+        while len(self.offer) < OFFER_SIZE[self.config.player_count] and self.pile:
+            self.offer.append(self.pile.pop(0))
+        seen = set(state.revealed)
+        self.events = [e for e in self.events if e not in seen]
+        if not self.events:  # every card has been seen: the old ones go under the deck again
+            self.events = [e.id for e in self.config.deck.events if e.id != state.event]

@@ -1,0 +1,156 @@
+"""The kiosk on the screen: the attract / set-up / admin views, and the table while a game is played.
+
+``KioskScreen`` is the kiosk loop's frontend (``companion.kiosk.app.Frontend``): ``render(view,
+controller)`` draws, ``poll()`` turns touches and keys into intents without blocking. Quitting is
+not one of them: window-close and Esc are ignored, leaving goes through the admin menu.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+import pygame
+
+from companion.display import theme
+from companion.display.record import Canvas, FrameRecord
+from companion.games.on_the_way.screen.render import needs_animation, render
+from companion.games.on_the_way.table.controller import TableController
+from companion.intents import ButtonName, ButtonPressed, CityTapped
+from companion.kiosk.machine import KioskIntent
+from companion.kiosk.view import KioskView, OptionTapped, Screen
+from companion.simulator.window import KEY_BUTTONS
+
+LONG_PRESS_S = 0.8  # holding M on a keyboard = MENU long press (admin)
+
+
+def draw_view(surface: pygame.Surface, view: KioskView) -> FrameRecord:
+    """A non-playing kiosk view: title, lines, options (the selected one highlighted), hint, notice."""
+    w, h = surface.get_size()
+    record = FrameRecord((w, h))
+    canvas = Canvas(surface, record)
+    surface.fill(theme.BACKGROUND)
+    unit = max(12, h // 24)
+    x, y = w // 12, h // 10
+    canvas.text(view.title, (w // 2, y), unit * 2, bold=True, role="title", anchor="midtop", max_width=w - 2 * x)
+    y += unit * 3 + unit // 2
+    for line in view.lines:
+        canvas.text(line, (x, y), unit, role="line", max_width=w - 2 * x, colour=theme.TEXT_DIM)
+        y += int(unit * 1.5)
+    if view.options:
+        y += unit // 2
+        for i, option in enumerate(view.options):
+            chosen = i == view.selected
+            rect = pygame.Rect(x, y, w - 2 * x, int(unit * 1.8))
+            pygame.draw.rect(surface, theme.PANEL_ACTIVE if chosen else theme.PANEL, rect, border_radius=unit // 3)
+            if chosen:
+                pygame.draw.rect(surface, theme.ACCENT, rect, width=3, border_radius=unit // 3)
+            canvas.text(
+                ("▶ " if chosen else "  ") + option,
+                (rect.x + unit // 2, rect.centery),
+                unit,
+                bold=chosen,
+                role="option",
+                anchor="midleft",
+                max_width=rect.w - unit,
+            )
+            record.regions[f"option:{i}"] = (rect.x, rect.y, rect.w, rect.h)
+            y += int(unit * 2.1)
+    if view.notice:
+        canvas.text(view.notice, (w // 2, h - unit * 3), unit, role="notice", anchor="midbottom",
+                    colour=theme.REFUSAL, max_width=w - 2 * x)  # fmt: skip
+    if view.hint:
+        canvas.text(view.hint, (w // 2, h - unit), unit, role="hint", anchor="midbottom",
+                    colour=theme.TEXT_FAINT, max_width=w - 2 * x)  # fmt: skip
+    return record
+
+
+class KioskScreen:
+    """Fullscreen on the Pi (``surface`` from ``open_fullscreen``), a window or a headless surface in tests."""
+
+    def __init__(self, surface: pygame.Surface, *, clock: Callable[[], float] = time.monotonic) -> None:
+        self.surface = surface
+        self.clock = clock
+        self.record = FrameRecord(surface.get_size())
+        self._view: KioskView | None = None
+        self._controller: TableController | None = None
+        self._menu_down_at: float | None = None
+        self._phase: tuple[bool, bool] | None = None
+        self.renders = 0
+
+    # -- Frontend --------------------------------------------------------------------------
+    def render(self, view: KioskView, controller: TableController | None) -> None:
+        self._view, self._controller = view, controller
+        self._draw()
+
+    def poll(self) -> list[KioskIntent]:
+        out: list[KioskIntent] = []
+        for event in pygame.event.get():
+            out.extend(self._intents(event))
+        if self._animating():
+            phase = self._blink_phase()
+            if phase != self._phase:
+                self._draw()
+        return out
+
+    # -- drawing ---------------------------------------------------------------------------
+    def _animating(self) -> bool:
+        c = self._controller
+        return (
+            self._view is not None
+            and self._view.screen is Screen.PLAYING
+            and c is not None
+            and needs_animation(c.state, c.ui, c.led_frame)
+        )
+
+    def _blink_phase(self) -> tuple[bool, bool]:
+        from companion.games.on_the_way.screen.render import blink_phases
+
+        return blink_phases(self.clock())
+
+    def _draw(self) -> None:
+        view, c = self._view, self._controller
+        if view is None:
+            return
+        if view.screen is Screen.PLAYING and c is not None:
+            now = self.clock()
+            self.record = render(self.surface, c.state, c.ui, c.led_frame, now=now)
+            self._phase = self._blink_phase()
+        else:
+            self.record = draw_view(self.surface, view)
+        self.renders += 1
+        if pygame.display.get_init() and pygame.display.get_surface() is self.surface:
+            pygame.display.flip()
+
+    # -- input -----------------------------------------------------------------------------
+    def _intents(self, event: pygame.event.Event) -> list[KioskIntent]:
+        if event.type == pygame.KEYDOWN:
+            if event.key == pygame.K_m:
+                self._menu_down_at = self.clock()
+            elif event.key in KEY_BUTTONS:
+                return [ButtonPressed(KEY_BUTTONS[event.key])]
+        elif event.type == pygame.KEYUP and event.key == pygame.K_m and self._menu_down_at is not None:
+            held = self.clock() - self._menu_down_at
+            self._menu_down_at = None
+            return [ButtonPressed(ButtonName.MENU, long=held >= LONG_PRESS_S)]
+        elif event.type in (pygame.MOUSEBUTTONDOWN, pygame.FINGERDOWN):
+            pos = self._position(event)
+            pygame.mouse.set_visible(event.type == pygame.MOUSEBUTTONDOWN and not event.touch)
+            return self._tap(pos)
+        elif event.type == pygame.VIDEORESIZE and self._view is not None:
+            self._draw()
+        # pygame.QUIT and Esc are ignored on purpose: the admin menu is the only way out.
+        return []
+
+    def _position(self, event: pygame.event.Event) -> tuple[int, int]:
+        if event.type == pygame.FINGERDOWN:
+            w, h = self.surface.get_size()
+            return int(event.x * w), int(event.y * h)
+        return int(event.pos[0]), int(event.pos[1])
+
+    def _tap(self, pos: tuple[int, int]) -> list[KioskIntent]:
+        for name, (x, y, w, h) in self.record.regions.items():
+            if name.startswith("option:") and x <= pos[0] < x + w and y <= pos[1] < y + h:
+                return [OptionTapped(int(name.split(":")[1]))]
+        city = self.record.city_at(pos)
+        return [CityTapped(city)] if city is not None else []

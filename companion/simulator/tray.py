@@ -1,0 +1,253 @@
+"""The simulator's table edge, below the screen: marker trays, card reader, contracts, event deck, buttons.
+
+It stands in for the physical things around the board; drawing it never changes the game.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import pygame
+
+from companion.display import theme
+from companion.display.record import Canvas
+from companion.display.tokens import marker as draw_marker
+from companion.games.on_the_way.engine.cards import Tier
+from companion.games.on_the_way.engine.state import MARKERS_PER_PLAYER, GameState
+from companion.games.on_the_way.simulator import SimTable
+from companion.intents import ButtonName
+from companion.table.tags import MarkerTag
+from companion.table.ui import Mode, UiModel
+
+BUTTONS: tuple[tuple[ButtonName, str, str], ...] = (
+    (ButtonName.OK, "OK", "Enter"),
+    (ButtonName.BACK, "BACK", "⌫"),
+    (ButtonName.MINUS, "−", "-"),
+    (ButtonName.PLUS, "+", "+"),
+    (ButtonName.MENU, "MENU", "M"),
+)
+TIER_COLOURS = {Tier.BASIC: (0, 158, 115), Tier.EXTENDED: (240, 228, 66), Tier.PROFESSIONAL: (213, 94, 0)}
+HELP = (
+    "Drag a marker onto a city (place) or off it (lift) · click a card to scan it · drop a marker on the card "
+    "reader to cancel its transport · Enter OK · Backspace BACK · + − · M MENU (hold: admin) · Ctrl+Q quit"
+)
+
+
+@dataclass(frozen=True)
+class TrayLayout:
+    rect: pygame.Rect
+    scale: float
+    trays: dict[str, pygame.Rect]  # colour -> the player's marker tray
+    slots: dict[MarkerTag, pygame.Rect]  # where a marker lies while it is in its tray
+    reader: pygame.Rect | None
+    offer: tuple[pygame.Rect, ...]  # face-up contract slots
+    pile: pygame.Rect
+    events: pygame.Rect
+    buttons: dict[ButtonName, pygame.Rect]
+    help: pygame.Rect
+
+    def px(self, value: float) -> int:
+        return max(1, round(value * self.scale))
+
+    @property
+    def marker_radius(self) -> int:
+        return self.px(16)
+
+
+def compute_tray(rect: pygame.Rect, colours: tuple[str, ...], offer_size: int) -> TrayLayout:
+    rows = 1 if len(colours) <= 2 else 2
+    cols = (len(colours) + rows - 1) // rows
+    # Everything must fit across: trays, reader, offer, pile, events and five buttons (8 px gaps).
+    base_width = cols * 108 + 108 + offer_size * 136 + 84 + 92 + 5 * 58 + 16
+    scale = min(rect.h / 150, rect.w / base_width)
+
+    def px(v: float) -> int:
+        return max(1, round(v * scale))
+
+    help_h = px(20)
+    gap = px(8)
+    body = pygame.Rect(rect.x + gap, rect.y + gap, rect.w - 2 * gap, rect.h - help_h - 2 * gap)
+    x = body.x
+    trays: dict[str, pygame.Rect] = {}
+    slots: dict[MarkerTag, pygame.Rect] = {}
+    tray_w = px(100)
+    tray_h = (body.h - (rows - 1) * gap) // rows
+    for i, colour in enumerate(colours):
+        col, row = divmod(i, rows)
+        tray = pygame.Rect(x + col * (tray_w + gap), body.y + row * (tray_h + gap), tray_w, tray_h)
+        trays[colour] = tray
+        d = min(px(34), tray.h - px(20))
+        for n in range(1, MARKERS_PER_PLAYER + 1):
+            slot = pygame.Rect(0, 0, d, d)
+            slot.center = (tray.x + tray.w * (2 * n - 1) // (2 * MARKERS_PER_PLAYER), tray.bottom - px(4) - d // 2)
+            slots[MarkerTag(colour, n)] = slot
+    x += cols * (tray_w + gap)
+    reader = pygame.Rect(x, body.y, px(100), body.h)
+    x = reader.right + gap
+    card_w = px(128)
+    offer = tuple(pygame.Rect(x + i * (card_w + gap), body.y, card_w, body.h) for i in range(offer_size))
+    x += offer_size * (card_w + gap)
+    pile = pygame.Rect(x, body.y, px(76), body.h)
+    events = pygame.Rect(pile.right + gap, body.y, px(84), body.h)
+    x = events.right + gap
+    bw = max(px(50), min(px(90), (body.right - x - 4 * px(4)) // 5))
+    bh = min(body.h, px(56))
+    buttons = {
+        name: pygame.Rect(x + i * (bw + px(4)), body.centery - bh // 2, bw, bh)
+        for i, (name, _, _) in enumerate(BUTTONS)
+    }
+    help_rect = pygame.Rect(rect.x + gap, rect.bottom - help_h, rect.w - 2 * gap, help_h)
+    return TrayLayout(rect, scale, trays, slots, reader, offer, pile, events, buttons, help_rect)
+
+
+def draw_tray(
+    canvas: Canvas,
+    lay: TrayLayout,
+    table: SimTable,
+    state: GameState,
+    ui: UiModel,
+    *,
+    pressed: ButtonName | None = None,
+    dragging: MarkerTag | None = None,
+) -> None:
+    surface = canvas.surface
+    px = lay.px
+    small = max(9, px(12))
+    body = max(10, px(14))
+    pygame.draw.rect(surface, (12, 14, 18), lay.rect)
+    # Marker trays.
+    for seat, (colour, tray) in enumerate(lay.trays.items()):
+        style = theme.player_style(colour, seat)
+        on_turn = not state.finished and state.current.colour == colour
+        pygame.draw.rect(surface, theme.PANEL_ACTIVE if on_turn else theme.PANEL, tray, border_radius=px(6))
+        pygame.draw.rect(surface, style.colour, tray, width=px(2), border_radius=px(6))
+        canvas.text(
+            theme.title(colour),
+            (tray.x + px(6), tray.y + px(3)),
+            small,
+            role="tray",
+            max_width=tray.w - px(8),
+        )
+        for m in table.in_tray(colour):
+            if m == dragging:
+                continue
+            slot = lay.slots[m]
+            draw_marker(surface, slot.center, slot.w // 2, style, m.number)
+    # Card reader.
+    assert lay.reader is not None
+    box(canvas, lay.reader, "Card reader", "drop a marker: cancel its transport", small, lay)
+    # Contracts: the open offer and the face-down pile.
+    for i, rect in enumerate(lay.offer):
+        card_id = table.offer[i] if i < len(table.offer) else None
+        _contract(canvas, lay, rect, card_id, state, small, body)
+    box(canvas, lay.pile, "Pile", f"{len(table.pile)} cards · click: top card", small, lay, face_down=bool(table.pile))
+    due = ui.mode is Mode.EVENT_DUE or state.awaiting_event
+    box(
+        canvas,
+        lay.events,
+        "Events",
+        f"{len(table.events)} cards · click: reveal",
+        small,
+        lay,
+        face_down=True,
+        highlight=due,
+        colour=(40, 70, 130),
+    )
+    draw_buttons(canvas, lay, pressed)
+    canvas.text(
+        HELP, lay.help.midleft, small, colour=theme.TEXT_DIM, anchor="midleft", role="help", max_width=lay.help.w
+    )
+
+
+def draw_buttons(canvas: Canvas, lay: Any, pressed: ButtonName | None) -> None:
+    """The five buttons (either game's tray: ``lay.buttons``, ``lay.px``)."""
+    surface = canvas.surface
+    px = lay.px
+    small = max(9, px(12))
+    body = max(10, px(14))
+    for name, label, key in BUTTONS:
+        rect = lay.buttons[name]
+        down = name is pressed
+        pygame.draw.rect(surface, (200, 200, 200) if down else (58, 64, 76), rect, border_radius=px(8))
+        pygame.draw.rect(surface, theme.TEXT_DIM, rect, width=1, border_radius=px(8))
+        ink = (0, 0, 0) if down else theme.TEXT
+        canvas.text(
+            label, (rect.centerx, rect.centery - px(6)), body, colour=ink, bold=True, anchor="center", role="button"
+        )
+        canvas.text(key, (rect.centerx, rect.bottom - px(4)), small - px(2), colour=theme.TEXT_DIM, anchor="midbottom")
+
+
+def box(
+    canvas: Canvas,
+    rect: pygame.Rect,
+    head: str,
+    sub: str,
+    size: int,
+    lay: Any,
+    *,
+    face_down: bool = False,
+    highlight: bool = False,
+    colour: tuple[int, int, int] = (60, 52, 40),
+) -> None:
+    surface = canvas.surface
+    px = lay.px
+    pygame.draw.rect(surface, colour if face_down else theme.PANEL, rect, border_radius=px(6))
+    pygame.draw.rect(
+        surface,
+        theme.ACCENT if highlight else theme.TEXT_FAINT,
+        rect,
+        width=px(3) if highlight else 1,
+        border_radius=px(6),
+    )
+    canvas.text(
+        head, (rect.centerx, rect.y + px(6)), size, bold=True, anchor="midtop", role="tray", max_width=rect.w - px(6)
+    )
+    y = rect.y + px(6) + round(size * 1.5)
+    for word_line in _wrap(canvas, sub, size, rect.w - px(8)):
+        canvas.text(word_line, (rect.centerx, y), size - px(1), colour=theme.TEXT_DIM, anchor="midtop", role="tray")
+        y += round(size * 1.2)
+
+
+def _contract(
+    canvas: Canvas, lay: TrayLayout, rect: pygame.Rect, card_id: str | None, state: GameState, small: int, body: int
+) -> None:
+    surface = canvas.surface
+    px = lay.px
+    if card_id is None:
+        pygame.draw.rect(surface, theme.PANEL, rect, width=1, border_radius=px(6))
+        return
+    card = state.config.contract(card_id)
+    assert card is not None
+    pygame.draw.rect(surface, (236, 232, 220), rect, border_radius=px(6))
+    stripe = pygame.Rect(rect.x, rect.y, rect.w, px(6))
+    pygame.draw.rect(
+        surface, TIER_COLOURS[card.tier], stripe, border_top_left_radius=px(6), border_top_right_radius=px(6)
+    )
+    ink = (20, 20, 24)
+    x = rect.x + px(6)
+    w = rect.w - px(12)
+    y = stripe.bottom + px(3)
+    canvas.text(f"{card.id}  {card.tier.value}", (x, y), small, colour=(70, 70, 80), role="card", max_width=w)
+    y += round(small * 1.3)
+    canvas.text(card.origin, (x, y), body, colour=ink, bold=True, role="card", max_width=w)
+    y += round(body * 1.25)
+    canvas.text(f"→ {card.destination}", (x, y), body, colour=ink, bold=True, role="card", max_width=w)
+    y += round(body * 1.35)
+    pay = theme.money(card.pay) + (f" +{card.vp} VP" if card.vp else "")
+    canvas.text(f"×{card.trucks} · {pay}", (x, y), small, colour=ink, role="card", max_width=w)
+
+
+def _wrap(canvas: Canvas, text: str, size: int, width: int) -> list[str]:
+    lines: list[str] = []
+    current = ""
+    for word in text.split():
+        trial = f"{current} {word}".strip()
+        if current and canvas.measure(trial, size)[0] > width:
+            lines.append(current)
+            current = word
+        else:
+            current = trial
+    if current:
+        lines.append(current)
+    return lines
