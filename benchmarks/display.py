@@ -24,8 +24,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import pygame
 
-from companion.display import render
-from companion.simulator.app import build_config
+from companion import games
+from companion.games.on_the_way.screen.render import render
+from companion.simulator.app import new_game
 from companion.simulator.window import Simulator
 from tests.display import scenes
 
@@ -52,7 +53,9 @@ def bench_render(size: tuple[int, int], repeat: int) -> dict[str, float]:
 
 def bench_idle(seconds: float, *, blinking: bool = False) -> tuple[float, int]:
     """CPU % of one core while the simulator waits for input; and how many full renders it did."""
-    sim = Simulator(build_config(("red", "blue"), None), seed=1, size=(1280, 800))
+    sim = Simulator(
+        games.get("on-the-way"), new_game("on-the-way", ("red", "blue"), end_at=None), seed=1, size=(1280, 800)
+    )
     if blinking:  # a blue marker on the board on red's turn: "take it off" blinks (EXPECTED)
         from companion.intents import TagPlaced
         from companion.table.tags import MarkerTag

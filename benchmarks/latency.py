@@ -59,6 +59,7 @@ def main() -> None:
             n += 1
         controller.tick(hw.now)
         return n
+
     where = {"red": "Poznań", "blue": "Bremen"}
 
     def uid(colour: str) -> str:

@@ -1,10 +1,126 @@
-"""Imports flow one way (style point 1): the engine never touches I/O libraries, and no package
-import touches Pi-only hardware libraries."""
+"""The folder tree is the architecture (style points 1 and 17): imports flow one way.
+
+    engine (platform core, pure)  ◀── games/<game>/engine (pure)
+    data, intents, ledframe       ◀── games/<game>/{data, table, screen, simulator, plugin}
+    table (platform), display (renders only), hardware
+    games (registry)              ◀── journal, kiosk, simulator, cli
+
+Checked two ways: statically (every ``companion.*`` import, including those inside functions, is in
+an allowed direction and no two packages import each other), and dynamically (each game's engine
+imports with every I/O library blocked).
+"""
 
 from __future__ import annotations
 
+import ast
 import subprocess
 import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1] / "companion"
+GAMES = sorted(p.name for p in (ROOT / "games").iterdir() if (p / "plugin.py").exists() or (p / "engine").is_dir())
+
+# Who may import whom. A game's layer may import the same game's lower layers and the platform's
+# layers named here; no game imports another game.
+PLATFORM_ALLOWED: dict[str, set[str]] = {
+    "engine": set(),
+    "data": {"engine"},
+    "intents": set(),
+    "ledframe": set(),
+    "hardware": {"intents", "ledframe", "hardware"},
+    "table": {"engine", "intents", "ledframe", "table"},
+    "display": {"engine", "intents", "ledframe", "table.ui", "display"},
+    "games": {"engine", "data", "intents", "ledframe", "table", "display", "hardware", "games"},
+    "journal": {"engine", "games", "journal"},
+    "simulator": {"engine", "intents", "ledframe", "table", "display", "hardware", "games", "simulator"},
+    "kiosk": {"engine", "intents", "ledframe", "table", "display", "hardware", "games", "journal", "kiosk"},
+    "cli": {"*"},
+    "__main__": {"*"},
+}
+GAME_LAYERS = {
+    "engine": {"engine"},
+    "data": {"engine", "data"},
+    "table": {"engine", "intents", "ledframe", "table"},
+    "screen": {"engine", "ledframe", "table.ui", "display"},
+    "simulator": {"engine", "intents", "ledframe", "table", "display", "simulator", "hardware"},
+}
+
+
+def imports_of(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            found.add(node.module)
+        elif isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+    return {name for name in found if name == "companion" or name.startswith("companion.")}
+
+
+def owner(module: str) -> str:
+    """'companion.games.auf_achse.table.controller' -> 'games.auf_achse.table'; 'companion.table.ui' -> 'table'."""
+    parts = module.split(".")[1:]
+    if parts[:1] == ["games"] and len(parts) >= 3 and parts[1] in GAMES:
+        layer = parts[2] if parts[2] in GAME_LAYERS else "plugin"
+        return f"games.{parts[1]}.{layer}"
+    return parts[0] if parts else ""
+
+
+def allowed(source: str, target_module: str) -> bool:
+    target = owner(target_module)
+    dotted = target_module.removeprefix("companion.")
+    if source.startswith("games.") and source.count(".") == 2:
+        _, game, layer = source.split(".")
+        if target.startswith("games."):
+            _, other, other_layer = target.split(".")
+            if other != game:
+                return False  # a game never imports another game
+            return other_layer == layer or other_layer in GAME_LAYERS.get(layer, set(GAME_LAYERS)) or layer == "plugin"
+        platform = GAME_LAYERS.get(layer, {"engine", "data", "intents", "ledframe", "table", "display", "hardware",
+                                           "simulator", "games"})  # fmt: skip
+        return target in platform or dotted in platform or target == "games"
+    rules = PLATFORM_ALLOWED.get(source, set())
+    if "*" in rules:
+        return True
+    if target.startswith("games."):
+        return False  # the platform reaches a game only through the registry
+    return target == source or target in rules or any(dotted.startswith(r) for r in rules if "." in r)
+
+
+def module_owner(path: Path) -> str:
+    return owner("companion." + ".".join(path.relative_to(ROOT).with_suffix("").parts))
+
+
+def test_every_import_goes_in_an_allowed_direction() -> None:
+    wrong = []
+    for path in ROOT.rglob("*.py"):
+        source = module_owner(path)
+        for target in imports_of(path):
+            if target != "companion" and not allowed(source, target):
+                wrong.append(f"{path.relative_to(ROOT.parent)}: {source} imports {target}")
+    assert not wrong, "\n".join(sorted(wrong))
+
+
+def test_no_two_packages_import_each_other() -> None:
+    edges: set[tuple[str, str]] = set()
+    for path in ROOT.rglob("*.py"):
+        source = module_owner(path).split(".")[0]
+        for target in imports_of(path):
+            top = owner(target).split(".")[0]
+            if top and top != source:
+                edges.add((source, top))
+    cycles = sorted(f"{a} <-> {b}" for a, b in edges if (b, a) in edges and a < b)
+    assert not cycles, cycles
+
+
+def test_the_display_package_only_renders() -> None:
+    for path in (ROOT / "display").rglob("*.py"):
+        for target in imports_of(path):
+            assert owner(target) not in ("kiosk", "journal", "simulator", "cli"), f"{path.name} imports {target}"
+            assert not target.startswith("companion.table.") or target == "companion.table.ui", (path.name, target)
+
 
 BLOCKER = """
 import sys
@@ -23,13 +139,18 @@ def run_with_blocked(modules: set[str], code: str) -> subprocess.CompletedProces
     )
 
 
-def test_engine_imports_with_io_libraries_blocked() -> None:
-    blocked = {"pygame", "serial", "gpiozero", "mfrc522", "spidev", "RPi", "lgpio", "sqlite3", "socket"}
-    proc = run_with_blocked(
-        blocked,
-        "import companion.engine, companion.games.on_the_way.engine, companion.games.on_the_way.engine.queries, "
-        "companion.games.on_the_way.engine.playout, companion.games.on_the_way.engine.serialize, companion.games.on_the_way.engine.notation",
+@pytest.mark.parametrize("game", GAMES)
+def test_each_engine_imports_with_io_libraries_blocked(game: str) -> None:
+    blocked = {"pygame", "serial", "gpiozero", "mfrc522", "spidev", "RPi", "lgpio", "sqlite3", "socket", "tomllib"}
+    engine = ROOT / "games" / game / "engine"
+    modules = [f"companion.games.{game}.engine.{p.stem}" for p in engine.glob("*.py") if p.stem != "__init__"]
+    code = "import companion.engine\n" + "".join(f"import {m}\n" for m in modules)
+    allowed_outside = ("companion.games", f"companion.games.{game}")
+    code += (
+        f"assert not [m for m in sys.modules if m.startswith('companion.') and '.engine' not in m "
+        f"and m not in {allowed_outside!r}], sorted(sys.modules)\n"
     )
+    proc = run_with_blocked(blocked, code)
     assert proc.returncode == 0, proc.stderr
 
 

@@ -115,7 +115,7 @@ def run_games(args: argparse.Namespace) -> int:
         else:
             round_ = r.progress.get("round")
             tail = ",".join(r.players) + (f"  (round {round_})" if r.status == PLAYING and round_ else "")
-        print(f"{r.id:>4}  {_when(r.started_at):16}  {r.status:9}  {r.commands:>8}  {tail}")
+        print(f"{r.id:>4}  {_when(r.started_at):16}  {r.status:9}  {r.commands:>8}  {tail}  [{r.setup.game}]")
     return 0
 
 
@@ -123,7 +123,7 @@ def run_kiosk(args: argparse.Namespace) -> int:
     """The kiosk loop. The admin PIN comes from ``$COMPANION_ADMIN_PIN`` (the unit's EnvironmentFile)."""
     import queue
 
-    from companion.games.on_the_way.data import load_reference
+    from companion import games
     from companion.hardware.errors import HardwareError
     from companion.kiosk import Kiosk, KioskSettings
     from companion.kiosk.app import Frontend, HeadlessFrontend, KioskLeds, KioskLoop, LoggingLeds
@@ -149,8 +149,9 @@ def run_kiosk(args: argparse.Namespace) -> int:
             print(f"companion kiosk: {exc}", file=sys.stderr)
             return 2
     else:
-        _board, deck = load_reference()
-        tags = TagDirectory.simulated(settings.colours, [c.id for c in deck.contracts] + [e.id for e in deck.events])
+        offered = [games.get(name) for name in (settings.games or games.names())]
+        colours = dict.fromkeys(c for g in offered for c in g.colours)
+        tags = TagDirectory.simulated(colours, [card for g in offered for card in g.card_ids()])
         leds = LoggingLeds()
     frontend: Frontend
     if args.headless:

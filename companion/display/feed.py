@@ -15,7 +15,6 @@ from companion.display import theme
 from companion.display.layout import Layout
 from companion.display.record import Canvas
 from companion.engine.ledger import LedgerEntry
-from companion.games.on_the_way.engine.state import GameState
 from companion.table.ui import UiModel
 
 MAX_ENTRIES = 40  # never more than fit on a 1080p screen; only the newest are read
@@ -28,7 +27,7 @@ def ledger_line(entry: LedgerEntry, money: Callable[..., str] = theme.money) -> 
     return text
 
 
-def recent_entries(state: GameState | Any, limit: int = MAX_ENTRIES) -> list[LedgerEntry]:
+def recent_entries(state: Any, limit: int = MAX_ENTRIES) -> list[LedgerEntry]:
     """The newest ``limit`` entries, newest first (walks the linked list; no full copy)."""
     out: list[LedgerEntry] = []
     node = state.ledger
@@ -41,7 +40,7 @@ def recent_entries(state: GameState | Any, limit: int = MAX_ENTRIES) -> list[Led
 def draw_feed(
     canvas: Canvas,
     layout: Layout,
-    state: GameState | Any,
+    state: Any,
     ui: UiModel,
     *,
     money: Callable[..., str] = theme.money,

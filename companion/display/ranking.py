@@ -12,8 +12,6 @@ from companion.display import theme
 from companion.display.layout import Layout
 from companion.display.record import Canvas
 from companion.display.tokens import swatch
-from companion.games.on_the_way.engine.scoring import ranking
-from companion.games.on_the_way.engine.state import GameState
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,20 +89,3 @@ def draw_ranking_table(
     if note and y + 2 * small < area.bottom:
         canvas.text(note, (area.centerx, y), small, colour=theme.TEXT_DIM, anchor="midtop", role="ranking_note",
                     max_width=area.w - 2 * pad)  # fmt: skip
-
-
-def draw_ranking(canvas: Canvas, layout: Layout, state: GameState) -> None:
-    """OTW-33: score = VP tokens + 1 VP per full 3 000 R; ties broken by R."""
-    rows = [
-        RankingRow(s.place, s.colour, (str(s.score), str(s.vp_tokens), str(s.vp_from_money), theme.money(s.money)))
-        for s in ranking(state)
-    ]
-    draw_ranking_table(
-        canvas,
-        layout,
-        layout.map.inflate(-layout.px(16), -layout.px(16)),
-        rows,
-        ("score", "VP tokens", "VP from R", "R (ties)"),
-        seat_of=state.config.seat_of,
-        note="score = VP tokens + 1 VP per full 3 000 R; ties: most R (OTW-33)",
-    )

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from companion.engine.money import format_money
 from companion.ledframe import CityLight
 
 RGB = tuple[int, int, int]
@@ -75,10 +76,7 @@ def player_style(colour: str, seat: int = 0) -> PlayerStyle:
 
 def money(amount: int, *, signed: bool = False, unit: str = "R") -> str:
     """``12 500 R``; with ``signed`` a leading + or − (U+2212). Thousands grouped with a space."""
-    text = f"{abs(amount):,}".replace(",", " ") + f" {unit}"
-    if amount < 0:
-        return "−" + text
-    return ("+" + text) if signed else text
+    return format_money(amount, unit, signed=signed)
 
 
 def title(colour: str) -> str:

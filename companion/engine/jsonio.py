@@ -6,7 +6,7 @@ Events leave as ``{"type": "snake_case_name", ...fields}``; a bank booking is ``
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import asdict, is_dataclass
 from enum import StrEnum
 from typing import Any, TypeVar
@@ -76,12 +76,16 @@ def _snake(name: str) -> str:
     return "".join("_" + c.lower() if c.isupper() else c for c in name).lstrip("_")
 
 
-def event_to_json(event: object) -> dict[str, object]:
-    """``{"type": "contract_taken", ...fields}``; tuples become lists."""
+def event_to_json(
+    event: object, command_to_json: Callable[[Any], dict[str, object]] | None = None
+) -> dict[str, object]:
+    """``{"type": "contract_taken", ...fields}``; tuples become lists. An ``undone`` event carries the
+    command taken back as the game's JSON command (``command_to_json``), as a script would send it."""
     if isinstance(event, MoneyBooked):
         return {"type": "money", **event.entry.to_json()}
     if isinstance(event, Undone):
-        return {"type": "undone", "command": repr(event.command), "reversals": event.reversals}
+        command: object = repr(event.command) if command_to_json is None else command_to_json(event.command)
+        return {"type": "undone", "command": command, "reversals": event.reversals}
     if not is_dataclass(event) or isinstance(event, type):
         raise TypeError(f"not an event: {event!r}")
     out: dict[str, object] = {"type": _snake(type(event).__name__)}

@@ -5,16 +5,16 @@ The wiring layer (the kiosk, the simulator, the Pi main loop) uses it like this:
     store = JournalStore.open(default_journal_path())     # never fails on a bad file: see store.report
     record = store.unfinished()                            # offer it for resume, or None
     game = JournaledGame.resume(store, record) if record else JournaledGame.start(store, setup)
-    controller = TableController(config, tags, leds=leds, game=game)   # each push commits first
+    controller = games.get(setup.game).table(game, tags, leds=leds)   # each push commits first
     ...
     store.close()                                          # on SIGTERM too; safe twice
 """
 
 from __future__ import annotations
 
+from companion.games.setup import GameSetup
 from companion.journal.paths import default_journal_path, default_state_dir
 from companion.journal.session import JournaledGame, JournalRefused, ResumeError, export_lines, standings
-from companion.journal.setup import GameSetup, rules_for
 from companion.journal.store import (
     ABANDONED,
     BROKEN,
@@ -50,6 +50,5 @@ __all__ = [
     "default_journal_path",
     "default_state_dir",
     "export_lines",
-    "rules_for",
     "standings",
 ]

@@ -1,8 +1,8 @@
 """A game that is journaled: every accepted command is committed before anyone sees it accepted.
 
-``JournaledGame`` is a ``Game``: pass it to ``TableController(game=...)`` and the controller's own
-``push`` becomes "validate, apply, commit". A refused command never reaches the journal; a command
-the journal cannot commit is taken back in memory (the state is exactly as before, no undo entry)
+``JournaledGame`` is a ``Game`` of any game: pass it to the game's table (``plugin.table(game, tags)``)
+and the controller's own ``push`` becomes "validate, apply, commit". A refused command never reaches
+the journal; a command the journal cannot commit is taken back in memory (the state is exactly as before, no undo entry)
 and raised as ``JournalRefused`` — an ``IllegalAction`` with rule ``"journal"`` — so the controller
 shows a refusal instead of acknowledging it on the LEDs and the screen.
 
@@ -19,9 +19,11 @@ import contextlib
 import logging
 from typing import Any
 
+from companion import games
 from companion.engine.errors import GameError, IllegalAction
 from companion.engine.game import Game
-from companion.journal.setup import GameRules, GameSetup, rules_for
+from companion.games.protocol import GamePlugin
+from companion.games.setup import GameSetup
 from companion.journal.store import BROKEN, ENDED, FINISHED, PLAYING, GameRecord, JournalError, JournalStore
 
 log = logging.getLogger(__name__)
@@ -39,12 +41,14 @@ class ResumeError(JournalError, ValueError):
 
 
 class JournaledGame(Game[Any]):
-    def __init__(self, plain: Game[Any], store: JournalStore, game_id: int, rules: GameRules, setup: GameSetup) -> None:
+    def __init__(
+        self, plain: Game[Any], store: JournalStore, game_id: int, plugin: GamePlugin, setup: GameSetup
+    ) -> None:
         # Take the reducer and undo wiring from the freshly set-up game.
         super().__init__(plain.initial, plain._reducer, plain._undo_types, plain._on_undo)
         self.store = store
         self.game_id = game_id
-        self.rules = rules
+        self.plugin = plugin
         self.setup = setup
         self._journaling = True
         self._finished = False
@@ -53,10 +57,10 @@ class JournaledGame(Game[Any]):
     @classmethod
     def start(cls, store: JournalStore, setup: GameSetup) -> JournaledGame:
         """A new game: checks the set-up (data files load, seats valid) before recording it."""
-        rules = rules_for(setup.game)
-        plain = rules.new_game(setup)  # raises DataError / ValueError on a bad set-up: nothing recorded
+        plugin = games.get(setup.game)
+        plain = plugin.new_game(setup)  # raises DataError / ValueError on a bad set-up: nothing recorded
         game_id = store.create_game(setup)
-        return cls(plain, store, game_id, rules, setup)
+        return cls(plain, store, game_id, plugin, setup)
 
     @classmethod
     def resume(cls, store: JournalStore, record: GameRecord | int) -> JournaledGame:
@@ -70,12 +74,12 @@ class JournaledGame(Game[Any]):
                 raise ResumeError(f"there is no game {record} in the journal")
             record = found
         try:
-            rules = rules_for(record.setup.game)
-            game = cls(rules.new_game(record.setup), store, record.id, rules, record.setup)
+            plugin = games.get(record.setup.game)
+            game = cls(plugin.new_game(record.setup), store, record.id, plugin, record.setup)
             game._journaling = False
             try:
                 for data in store.commands(record.id):
-                    Game.push(game, rules.command_from_json(data))
+                    Game.push(game, plugin.command_from_json(data))
             finally:
                 game._journaling = True
         except (GameError, ValueError, KeyError, TypeError, OSError) as exc:
@@ -83,7 +87,7 @@ class JournaledGame(Game[Any]):
             with contextlib.suppress(JournalError):
                 store.set_status(record.id, BROKEN)
             raise ResumeError(f"game {record.id} cannot be resumed: {exc}") from exc
-        game._finished = rules.result(game.state) is not None
+        game._finished = plugin.result(game.state) is not None
         return game
 
     # -- the journaled push -------------------------------------------------------------------
@@ -111,7 +115,7 @@ class JournaledGame(Game[Any]):
 
     def _record(self, command: object) -> None:
         state = self.state
-        result = self.rules.result(state)
+        result = self.plugin.result(state)
         finished = result is not None
         status = None
         if finished != self._finished:
@@ -119,8 +123,8 @@ class JournaledGame(Game[Any]):
         self.store.append(
             self.game_id,
             len(self.log) - 1,
-            self.rules.command_to_json(command),
-            progress=self.rules.progress(state),
+            self.plugin.command_to_json(command),
+            progress=self.plugin.progress(state),
             result=result,
             status=status,
         )
@@ -140,16 +144,8 @@ class JournaledGame(Game[Any]):
 
 
 def standings(game: JournaledGame) -> list[dict[str, object]]:
-    """The ranking now (the final one once the game is over)."""
-    from companion.games.on_the_way.engine.scoring import ranking
-
-    result = game.rules.result(game.state)
-    if result is not None:
-        return result
-    return [
-        {"place": s.place, "colour": s.colour, "score": s.score, "vp": s.vp_tokens, "money": s.money}
-        for s in ranking(game.state)
-    ]
+    """The ranking now (the final one once the game is over), as the journal stores it."""
+    return [s.to_json() for s in game.plugin.standings(game.state)]
 
 
 def export_lines(store: JournalStore, game_id: int) -> list[str]:

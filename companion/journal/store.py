@@ -31,7 +31,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
-from companion.journal.setup import GameSetup
+from companion.games.setup import GameSetup
 
 log = logging.getLogger(__name__)
 
@@ -329,12 +329,14 @@ class JournalStore:
             self.conn.execute("VACUUM")
         return deleted
 
-    def leaderboard(self, day: str | None = None, limit: int = 5) -> list[ScoreEntry]:
-        """Best scores of one day (default: today, by the store's clock), best first."""
+    def leaderboard(self, day: str | None = None, limit: int = 5, game: str | None = None) -> list[ScoreEntry]:
+        """Best scores of one day (default: today, by the store's clock), best first; of one ``game``
+        (its registry name) or, with None, of every game (scores of different games rarely compare)."""
         day = local_day(self.clock()) if day is None else day
         rows = self.conn.execute(
-            "SELECT game_id, colour, place, score FROM scores WHERE day=? ORDER BY score DESC, place, game_id LIMIT ?",
-            (day, limit),
+            "SELECT s.game_id, s.colour, s.place, s.score FROM scores s JOIN games g ON g.id = s.game_id "
+            "WHERE s.day=? AND (? IS NULL OR g.game=?) ORDER BY s.score DESC, s.place, s.game_id LIMIT ?",
+            (day, game, game, limit),
         ).fetchall()
         return [ScoreEntry(*row) for row in rows]
 

@@ -18,8 +18,7 @@ from collections.abc import Callable
 from types import FrameType
 from typing import Protocol
 
-from companion.games.on_the_way.table.controller import TableController
-from companion.kiosk.machine import Kiosk, KioskIntent
+from companion.kiosk.machine import Kiosk, KioskIntent, PlayingTable
 from companion.kiosk.notify import SystemdNotifier, Watchdog
 from companion.kiosk.view import KioskView
 from companion.ledframe import LedFrame
@@ -30,7 +29,7 @@ log = logging.getLogger(__name__)
 class Frontend(Protocol):
     """The screen and its own inputs (touch, keyboard in the simulator)."""
 
-    def render(self, view: KioskView, controller: TableController | None) -> None: ...
+    def render(self, view: KioskView, playing: PlayingTable | None) -> None: ...
     def poll(self) -> list[KioskIntent]: ...  # never blocks
 
 
@@ -107,12 +106,12 @@ class KioskLoop:
 
     def _render(self) -> None:
         view = self.kiosk.view
-        controller = self.kiosk.controller
+        playing = self.kiosk.playing
         # The table's UI model changes without the game changing (a lifted marker lights hints).
-        table = None if controller is None else (controller.state, controller.ui)
+        table = None if playing is None else (playing.controller.state, playing.controller.ui)
         if view != self._last_view or table != self._last_state:
             self._last_view, self._last_state = view, table
-            self.frontend.render(view, controller)
+            self.frontend.render(view, playing)
 
     def run(self) -> int:
         """Until SIGTERM / SIGINT or the admin's "Leave the kiosk"; returns the exit status (0)."""
@@ -144,7 +143,7 @@ class KioskLoop:
 class HeadlessFrontend:
     """No screen: logs each new view. For ``companion kiosk --headless`` (service tests, a Pi without display)."""
 
-    def render(self, view: KioskView, controller: TableController | None) -> None:
+    def render(self, view: KioskView, playing: PlayingTable | None) -> None:
         log.info("screen %s: %s %s", view.screen.value, view.title, " | ".join(view.lines))
 
     def poll(self) -> list[KioskIntent]:

@@ -3,14 +3,19 @@
 Players cannot leave it: quitting, ending a game early, clearing records and the hardware test sit
 in an admin menu behind the admin card or a PIN (``admin.py``). Screens (``view.Screen``)::
 
-    attract ──any button──▶ players ─▶ colours ─▶ length ─▶ confirm ──OK──▶ playing ──game over──▶ ranking
+    attract ──any button──▶ game ─▶ players ─▶ colours ─▶ length ─▶ confirm ──OK──▶ playing ──game over──▶ ranking
        ▲   ◀──────────────────BACK / idle timeout─────────────────────┘                              │
        └──────────────────────────────────────── timeout / OK ────────────────────────────────────────┘
     start with an unfinished game: resume offer ──OK──▶ playing   (BACK: the old game is kept as abandoned)
     any screen: admin card ─▶ admin menu;  MENU long press ─▶ PIN ─▶ admin menu;  menu idle ─▶ locked again
 
+Any registered game can be played (``companion.games``): the set-up offers the games of the settings
+(one game: the step is skipped; a game with one length: that step too), and the chosen game's plug-in
+builds the table, names the title, the currency and the ranking. Nothing here names a game.
+
 One loop calls ``handle(intent, now)`` for every intent and ``tick(now)`` regularly (``app.py``);
-the display renders ``view`` (and, while playing, ``controller``). Nothing here draws or sleeps.
+the display renders ``view`` (and, while playing, ``playing``: the table and its screen). Nothing
+here draws or sleeps.
 """
 
 from __future__ import annotations
@@ -19,9 +24,11 @@ import logging
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from typing import Any
 
+from companion import games
 from companion.engine.errors import DataError, IllegalAction
-from companion.games.on_the_way.table.controller import LedSink, TableController
+from companion.games.protocol import GamePlugin, GameScreen
 from companion.intents import ButtonName, ButtonPressed, CardScanned, Intent
 from companion.journal import (
     ABANDONED,
@@ -35,6 +42,7 @@ from companion.journal import (
 )
 from companion.kiosk.admin import AdminLock, PinEntry
 from companion.kiosk.view import KioskView, OptionTapped, Screen
+from companion.table.base import GameTable, LedSink
 from companion.table.tags import AdminTag, TagDirectory
 
 log = logging.getLogger(__name__)
@@ -57,11 +65,21 @@ CONFIRM_TITLES = {
 
 
 @dataclass(frozen=True)
+class PlayingTable:
+    """The game being played: its table controller and the game's screen that draws it."""
+
+    controller: GameTable
+    screen: GameScreen
+    plugin: GamePlugin
+
+
+@dataclass(frozen=True)
 class KioskSettings:
-    game: str = "on-the-way"
-    colours: tuple[str, ...] = ("red", "blue", "green", "yellow")
-    player_counts: tuple[int, ...] = (2, 3, 4)
-    lengths: tuple[int | None, ...] = (None, 8, 5)  # None: the full game; else --end-at
+    game: str = games.DEFAULT_GAME  # preselected at set-up; ``board``/``contracts``/``events`` are its files
+    games: tuple[str, ...] = ()  # the games offered (registry names); empty: every registered game
+    colours: tuple[str, ...] | None = None  # None: the game's own (its plug-in says)
+    player_counts: tuple[int, ...] | None = None
+    lengths: tuple[int | None, ...] | None = None  # None: the game's; in it None is the full game, else --end-at
     pin: str = "2468"  # change it in the kiosk config on every box
     pin_attempts: int = 3
     pin_lockout_s: float = 300.0
@@ -79,14 +97,10 @@ class KioskSettings:
     language: str = "en"
 
 
-# The attract screen's "how to play with the companion" loop, one page at a time.
-HOW_TO = (
-    "Lift a marker: the lit cities are where that transport can go in this step.",
-    "Put a marker on a city with idle trucks to start a transport; PLUS/MINUS choose the trucks.",
-    "Scan a contract card to take it; at its end city, OK (or a second scan) fulfils it.",
-    "MENU builds a warehouse or a logistics centre; the bank pays and charges, no paper money.",
-    "BACK takes back your last action this turn; OK ends your turn early.",
-)
+def how_to(plugin: GamePlugin, language: str = "en") -> tuple[str, ...]:
+    """The attract screen's "how to play with the companion" pages: the game's ``[kiosk] how_to_N`` texts."""
+    pages = plugin.messages(language).get("kiosk", {})
+    return tuple(pages[k] for k in sorted(pages, key=lambda k: int(k.rpartition("_")[2])) if k.startswith("how_to_"))
 
 
 def clock_time(timestamp: float) -> str:
@@ -113,22 +127,25 @@ class Kiosk:
         self.screen = Screen.ATTRACT
         self.exit_requested = False
         self.game: JournaledGame | None = None
-        self.controller: TableController | None = None
+        self.playing: PlayingTable | None = None
+        self._offered = s.games or games.names()
+        self._game_name = s.game if s.game in self._offered else self._offered[0]
         self._last_input = now
         self._notice = ""
         self._notice_until = 0.0
         self._index = 0  # the selected option of the current screen
-        self._players = s.player_counts[0]
+        self._players = self._player_counts()[0]
         self._colours: list[str] = []
-        self._length: int | None = s.lengths[0]
+        self._length: int | None = self._lengths()[0]
         self._pin: PinEntry | None = None
         self._return_to = Screen.ATTRACT  # where the admin menu / PIN entry go back to
         self._confirm = ""
         self._ranking: list[dict[str, object]] = []
+        self._ranked: GamePlugin = games.get(self._game_name)  # the game the ranking belongs to
         self._ranking_until = 0.0
         self._hardware: list[str] = []
-        self._offer: tuple[int, str, int | None] | None = None  # game id, started hh:mm, round
-        self._leaderboard: list[ScoreEntry] = []
+        self._offer: tuple[int, str, int | None, str] | None = None  # game id, started hh:mm, round, title
+        self._leaderboard: list[tuple[GamePlugin, list[ScoreEntry]]] = []
         self._how_to = 0  # the how-to page shown on the attract screen
         self._how_to_until = now + s.how_to_s
         self._load_leaderboard()
@@ -168,18 +185,24 @@ class Kiosk:
         idle = now - self._last_input
         match self.screen:
             case Screen.PLAYING:
-                assert self.controller is not None
-                self.controller.tick(now)
+                assert self.playing is not None
+                self.playing.controller.tick(now)
                 self._check_over(now)
             case Screen.RANKING if now >= self._ranking_until:
                 self._go(Screen.ATTRACT)
             case Screen.ATTRACT if now >= self._how_to_until:
-                self._how_to = (self._how_to + 1) % len(HOW_TO)
+                self._how_to = (self._how_to + 1) % max(1, len(self._how_to_pages()))
                 self._how_to_until = now + self.settings.how_to_s
             case Screen.PIN_ENTRY | Screen.ADMIN | Screen.ADMIN_CONFIRM | Screen.HARDWARE_TEST:
                 if idle >= self.settings.admin_idle_s:
                     self._close_admin()  # locked again
-            case Screen.SETUP_PLAYERS | Screen.SETUP_COLOURS | Screen.SETUP_LENGTH | Screen.SETUP_CONFIRM:
+            case (
+                Screen.SETUP_GAME
+                | Screen.SETUP_PLAYERS
+                | Screen.SETUP_COLOURS
+                | Screen.SETUP_LENGTH
+                | Screen.SETUP_CONFIRM
+            ):
                 if idle >= self.settings.setup_idle_s:
                     self._go(Screen.ATTRACT)
             case _:
@@ -191,8 +214,8 @@ class Kiosk:
         deadlines: list[float] = []
         if self._notice:
             deadlines.append(self._notice_until)
-        if self.screen is Screen.PLAYING and self.controller is not None:
-            d = self.controller.next_deadline()
+        if self.screen is Screen.PLAYING and self.playing is not None:
+            d = self.playing.controller.next_deadline()
             if d is not None:
                 deadlines.append(d)
         elif self.screen is Screen.RANKING:
@@ -220,7 +243,12 @@ class Kiosk:
         if record is None:
             return
         round_ = record.progress.get("round")
-        self._offer = (record.id, self._wall_time(record.started_at), round_ if isinstance(round_, int) else None)
+        try:
+            title = games.get(record.setup.game).title
+        except games.UnknownGame:
+            title = record.setup.game
+        started = self._wall_time(record.started_at)
+        self._offer = (record.id, started, round_ if isinstance(round_, int) else None, title)
         self._go(Screen.RESUME_OFFER)
 
     def _resume(self, now: float) -> None:
@@ -247,14 +275,15 @@ class Kiosk:
     # -- new game --------------------------------------------------------------------------------
     def _start_game(self, now: float) -> None:
         s = self.settings
+        own = self._game_name == s.game  # the data files and house rules of the settings are that game's
         setup = GameSetup(
-            s.game,
+            self._game_name,
             tuple(self._colours),
-            board=s.board,
-            contracts=s.contracts,
-            events=s.events,
+            board=s.board if own else None,
+            contracts=s.contracts if own else None,
+            events=s.events if own else None,
             end_at=self._length,
-            rules=dict(s.rules),
+            rules=dict(s.rules) if own else {},
         )
         try:
             game = JournaledGame.start(self.store, setup)
@@ -266,19 +295,41 @@ class Kiosk:
         self._begin(game)
 
     def _begin(self, game: JournaledGame) -> None:
+        plugin = game.plugin
         self.game = game
-        self.controller = TableController(
-            game.state.config, self.tags, leds=self.leds, language=self.settings.language, game=game
-        )
+        controller = plugin.table(game, self.tags, leds=self.leds, language=self.settings.language)
+        self.playing = PlayingTable(controller, plugin.screen(), plugin)
         self._go(Screen.PLAYING)
+
+    @property
+    def controller(self) -> Any:
+        """The table controller of the game being played (None between games)."""
+        return None if self.playing is None else self.playing.controller
+
+    @property
+    def plugin(self) -> GamePlugin:
+        """The game chosen at set-up (or being played)."""
+        return self.playing.plugin if self.playing is not None else games.get(self._game_name)
+
+    def _player_counts(self) -> tuple[int, ...]:
+        return self.settings.player_counts or self.plugin.player_counts
+
+    def _lengths(self) -> tuple[int | None, ...]:
+        return self.settings.lengths or self.plugin.lengths
+
+    def _game_colours(self) -> tuple[str, ...]:
+        return self.settings.colours or self.plugin.colours
+
+    def _how_to_pages(self) -> tuple[str, ...]:
+        return how_to(games.get(self._game_name), self.settings.language)
 
     # -- playing ---------------------------------------------------------------------------------
     def _play(self, intent: KioskIntent, now: float) -> None:
-        assert self.controller is not None
+        assert self.playing is not None
         if isinstance(intent, OptionTapped):
             return  # the table has its own touch targets (CityTapped, on-screen buttons)
         try:
-            self.controller.handle(intent, now)
+            self.playing.controller.handle(intent, now)
         except IllegalAction as exc:  # BACK's undo could not be recorded: the game is unchanged
             self._say(exc.message, now)
         self._check_over(now)
@@ -290,8 +341,9 @@ class Kiosk:
     def _show_ranking(self, ranking: list[dict[str, object]], now: float) -> None:
         self._ranking = ranking
         self._ranking_until = now + self.settings.ranking_s
+        self._ranked = self.plugin
         self.game = None
-        self.controller = None
+        self.playing = None
         self._go(Screen.RANKING)
 
     # -- admin -----------------------------------------------------------------------------------
@@ -375,7 +427,7 @@ class Kiosk:
     def _close_admin(self) -> None:
         self._pin = None
         target = self._return_to
-        if target is Screen.PLAYING and self.controller is None:
+        if target is Screen.PLAYING and self.playing is None:
             target = Screen.ATTRACT
         if target is Screen.RESUME_OFFER and self._offer is None:
             target = Screen.ATTRACT
@@ -415,25 +467,29 @@ class Kiosk:
             self._back(now)
 
     def _ok(self, now: float) -> None:
-        s = self.settings
         match self.screen:
             case Screen.ATTRACT:
                 self._colours = []
-                self._go(Screen.SETUP_PLAYERS, index=s.player_counts.index(self._players))
+                if len(self._offered) > 1:
+                    self._go(Screen.SETUP_GAME, index=self._offered.index(self._game_name))
+                else:
+                    self._choose_game(self._game_name)
+            case Screen.SETUP_GAME:
+                self._choose_game(self._offered[self._index])
             case Screen.RESUME_OFFER:
                 self._resume(now)
             case Screen.SETUP_PLAYERS:
-                self._players = s.player_counts[self._index]
+                self._players = self._player_counts()[self._index]
                 self._colours = []
                 self._go(Screen.SETUP_COLOURS)
             case Screen.SETUP_COLOURS:
                 self._colours.append(self._free_colours()[self._index])
                 if len(self._colours) >= self._players:
-                    self._go(Screen.SETUP_LENGTH, index=s.lengths.index(self._length))
+                    self._after_colours()
                 else:
                     self._go(Screen.SETUP_COLOURS)
             case Screen.SETUP_LENGTH:
-                self._length = s.lengths[self._index]
+                self._length = self._lengths()[self._index]
                 self._go(Screen.SETUP_CONFIRM)
             case Screen.SETUP_CONFIRM:
                 self._start_game(now)
@@ -446,24 +502,49 @@ class Kiosk:
             case _:
                 pass
 
+    def _choose_game(self, name: str) -> None:
+        self._game_name = name
+        counts, lengths = self._player_counts(), self._lengths()
+        if self._players not in counts:
+            self._players = counts[0]
+        if self._length not in lengths:
+            self._length = lengths[0]
+        self._go(Screen.SETUP_PLAYERS, index=counts.index(self._players))
+
+    def _after_colours(self) -> None:
+        lengths = self._lengths()
+        if len(lengths) > 1:
+            self._go(Screen.SETUP_LENGTH, index=lengths.index(self._length))
+        else:  # the game has one length only: nothing to ask
+            self._length = lengths[0]
+            self._go(Screen.SETUP_CONFIRM)
+
     def _back(self, now: float) -> None:
-        s = self.settings
         match self.screen:
             case Screen.RESUME_OFFER:
                 self._decline_resume(now)
-            case Screen.SETUP_PLAYERS:
+            case Screen.SETUP_GAME:
                 self._go(Screen.ATTRACT)
+            case Screen.SETUP_PLAYERS:
+                if len(self._offered) > 1:
+                    self._go(Screen.SETUP_GAME, index=self._offered.index(self._game_name))
+                else:
+                    self._go(Screen.ATTRACT)
             case Screen.SETUP_COLOURS:
                 if self._colours:
                     self._colours.pop()
                     self._go(Screen.SETUP_COLOURS)
                 else:
-                    self._go(Screen.SETUP_PLAYERS, index=s.player_counts.index(self._players))
+                    self._go(Screen.SETUP_PLAYERS, index=self._player_counts().index(self._players))
             case Screen.SETUP_LENGTH:
                 self._colours.pop()
                 self._go(Screen.SETUP_COLOURS)
             case Screen.SETUP_CONFIRM:
-                self._go(Screen.SETUP_LENGTH, index=s.lengths.index(self._length))
+                if len(self._lengths()) > 1:
+                    self._go(Screen.SETUP_LENGTH, index=self._lengths().index(self._length))
+                else:
+                    self._colours.pop()
+                    self._go(Screen.SETUP_COLOURS)
             case Screen.RANKING:
                 self._go(Screen.ATTRACT)
             case Screen.ADMIN:
@@ -474,7 +555,7 @@ class Kiosk:
                 pass
 
     def _free_colours(self) -> list[str]:
-        return [c for c in self.settings.colours if c not in self._colours]
+        return [c for c in self._game_colours() if c not in self._colours]
 
     def _go(self, screen: Screen, index: int = 0, keep_index: bool = False) -> None:
         if screen is Screen.ATTRACT:
@@ -486,7 +567,7 @@ class Kiosk:
     def _load_leaderboard(self) -> None:
         """Read once per visit of the attract screen (the loop asks for the view many times a second)."""
         try:
-            self._leaderboard = self.store.leaderboard()
+            self._leaderboard = [(g, self.store.leaderboard(game=g.name)) for g in map(games.get, self._offered)]
         except JournalError as exc:
             log.error("cannot read the leaderboard: %s", exc)
             self._leaderboard = []
@@ -497,16 +578,17 @@ class Kiosk:
 
     # -- the view model ----------------------------------------------------------------------------
     def _options(self) -> tuple[str, ...]:
-        s = self.settings
         match self.screen:
             case Screen.RESUME_OFFER:
                 return ("Resume", "New game")
+            case Screen.SETUP_GAME:
+                return tuple(games.get(name).title for name in self._offered)
             case Screen.SETUP_PLAYERS:
-                return tuple(f"{n} players" for n in s.player_counts)
+                return tuple(f"{n} players" for n in self._player_counts())
             case Screen.SETUP_COLOURS:
                 return tuple(self._free_colours())
             case Screen.SETUP_LENGTH:
-                return tuple(_length_label(n) for n in s.lengths)
+                return tuple(_length_label(n) for n in self._lengths())
             case Screen.ADMIN:
                 return tuple(ADMIN_LABELS[i] for i in self._admin_items())
             case _:
@@ -521,19 +603,30 @@ class Kiosk:
         )
         match self.screen:
             case Screen.ATTRACT:
-                best = self._leaderboard
-                lines = ["Press OK to start a new game", f"How to play with the companion: {HOW_TO[self._how_to]}"]
-                if best:
-                    lines.append("Best scores today")
-                    lines += [f"{i}. {e.colour} — {e.score} VP (game {e.game_id})" for i, e in enumerate(best, 1)]
-                return replace(base, title="On The Way", lines=tuple(lines), hint="OK: new game")
+                plugin = games.get(self._game_name)
+                pages = self._how_to_pages()
+                lines = ["Press OK to start a new game"]
+                if pages:
+                    lines.append(f"How to play with the companion: {pages[self._how_to % len(pages)]}")
+                for game, best in self._leaderboard:
+                    if best:
+                        lines.append("Best scores today" + (f" — {game.title}" if len(self._offered) > 1 else ""))
+                        lines += [f"{i}. {e.colour} — {e.score} {game.score_label} (game {e.game_id})"
+                                  for i, e in enumerate(best, 1)]  # fmt: skip
+                title = (
+                    " · ".join(games.get(n).title for n in self._offered) if len(self._offered) > 1 else plugin.title
+                )
+                return replace(base, title=title, lines=tuple(lines), hint="OK: new game")
+            case Screen.SETUP_GAME:
+                return replace(base, title="Which game?", hint="PLUS/MINUS: choose · OK: next · BACK: cancel")
             case Screen.RESUME_OFFER:
                 assert self._offer is not None
-                _, started, round_ = self._offer
+                _, started, round_, game_title = self._offer
                 at = f", round {round_}" if round_ is not None else ""
                 return replace(
                     base,
                     title=f"Resume the game started {started}{at}?",
+                    lines=(game_title,),
                     hint="OK: resume · BACK: new game (the old one is kept)",
                     selected=0,
                     options=("Resume", "New game"),
@@ -555,17 +648,24 @@ class Kiosk:
                 return replace(
                     base,
                     title="Start the game?",
-                    lines=("Players: " + ", ".join(self._colours), _length_label(self._length)),
+                    lines=(
+                        games.get(self._game_name).title,
+                        "Players: " + ", ".join(self._colours),
+                        _length_label(self._length),
+                    ),
                     hint="OK: start · BACK: change",
                 )
             case Screen.PLAYING:
-                assert self.controller is not None
-                return replace(base, title="", table=self.controller.ui)
+                assert self.playing is not None
+                return replace(base, title="", table=self.playing.controller.ui)
             case Screen.RANKING:
+                game = self._ranked
                 ranked = tuple(
-                    f"{r['place']}. {r['colour']} — {r['score']} VP ({r.get('money', 0)} R)" for r in self._ranking
+                    f"{r['place']}. {r['colour']} — {r['score']} {game.score_label}"
+                    f" ({game.money(int(str(r.get('money', 0))))})"
+                    for r in self._ranking
                 )
-                return replace(base, title="Game over", lines=ranked, hint="OK: done")
+                return replace(base, title=f"Game over — {game.title}", lines=ranked, hint="OK: done")
             case Screen.PIN_ENTRY:
                 assert self._pin is not None
                 return replace(

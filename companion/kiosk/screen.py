@@ -1,8 +1,9 @@
 """The kiosk on the screen: the attract / set-up / admin views, and the table while a game is played.
 
 ``KioskScreen`` is the kiosk loop's frontend (``companion.kiosk.app.Frontend``): ``render(view,
-controller)`` draws, ``poll()`` turns touches and keys into intents without blocking. Quitting is
-not one of them: window-close and Esc are ignored, leaving goes through the admin menu.
+playing)`` draws (a game is drawn by its own screen, ``playing.screen``), ``poll()`` turns touches
+and keys into intents without blocking. Quitting is not one of them:
+window-close and Esc are ignored, leaving goes through the admin menu.
 """
 
 from __future__ import annotations
@@ -13,13 +14,12 @@ from collections.abc import Callable
 import pygame
 
 from companion.display import theme
+from companion.display.keys import KEY_BUTTONS
+from companion.display.lights import blink_phases
 from companion.display.record import Canvas, FrameRecord
-from companion.games.on_the_way.screen.render import needs_animation, render
-from companion.games.on_the_way.table.controller import TableController
 from companion.intents import ButtonName, ButtonPressed, CityTapped
-from companion.kiosk.machine import KioskIntent
+from companion.kiosk.machine import KioskIntent, PlayingTable
 from companion.kiosk.view import KioskView, OptionTapped, Screen
-from companion.simulator.window import KEY_BUTTONS
 
 LONG_PRESS_S = 0.8  # holding M on a keyboard = MENU long press (admin)
 
@@ -73,14 +73,14 @@ class KioskScreen:
         self.clock = clock
         self.record = FrameRecord(surface.get_size())
         self._view: KioskView | None = None
-        self._controller: TableController | None = None
+        self._playing: PlayingTable | None = None
         self._menu_down_at: float | None = None
         self._phase: tuple[bool, bool] | None = None
         self.renders = 0
 
     # -- Frontend --------------------------------------------------------------------------
-    def render(self, view: KioskView, controller: TableController | None) -> None:
-        self._view, self._controller = view, controller
+    def render(self, view: KioskView, playing: PlayingTable | None) -> None:
+        self._view, self._playing = view, playing
         self._draw()
 
     def poll(self) -> list[KioskIntent]:
@@ -95,26 +95,24 @@ class KioskScreen:
 
     # -- drawing ---------------------------------------------------------------------------
     def _animating(self) -> bool:
-        c = self._controller
+        p = self._playing
         return (
             self._view is not None
             and self._view.screen is Screen.PLAYING
-            and c is not None
-            and needs_animation(c.state, c.ui, c.led_frame)
+            and p is not None
+            and p.screen.needs_animation(p.controller.state, p.controller.ui, p.controller.led_frame)
         )
 
     def _blink_phase(self) -> tuple[bool, bool]:
-        from companion.games.on_the_way.screen.render import blink_phases
-
         return blink_phases(self.clock())
 
     def _draw(self) -> None:
-        view, c = self._view, self._controller
+        view, p = self._view, self._playing
         if view is None:
             return
-        if view.screen is Screen.PLAYING and c is not None:
-            now = self.clock()
-            self.record = render(self.surface, c.state, c.ui, c.led_frame, now=now)
+        if view.screen is Screen.PLAYING and p is not None:
+            c = p.controller
+            self.record = p.screen.render(self.surface, c.state, c.ui, c.led_frame, now=self.clock())
             self._phase = self._blink_phase()
         else:
             self.record = draw_view(self.surface, view)

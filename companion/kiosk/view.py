@@ -17,6 +17,7 @@ from companion.table.ui import UiModel
 class Screen(StrEnum):
     ATTRACT = "attract"  # idle: title, how to start, the leaderboard of the day
     RESUME_OFFER = "resume_offer"  # an unfinished game was found at start
+    SETUP_GAME = "setup_game"  # new game: which game (skipped when the kiosk offers one)
     SETUP_PLAYERS = "setup_players"  # new game: how many players
     SETUP_COLOURS = "setup_colours"  # new game: the colour of each seat, in seat order
     SETUP_LENGTH = "setup_length"  # new game: full or short game (--end-at)

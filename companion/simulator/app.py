@@ -6,14 +6,16 @@ import argparse
 from collections.abc import Sequence
 from typing import Any
 
+from companion import games
 from companion.engine.errors import DataError
-
-GAMES = ("on-the-way", "auf-achse")
+from companion.engine.game import Game
+from companion.games.setup import GameSetup
 
 
 def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     p = argparse.ArgumentParser(prog="companion", description="Board-game simulator (emulated table)")
-    p.add_argument("--game", choices=GAMES, help="the game (default: the start dialog, or on-the-way with --players)")
+    p.add_argument("--game", choices=games.names(), help="the game (default: the start dialog, or "
+                   f"{games.DEFAULT_GAME} with --players)")  # fmt: skip
     p.add_argument("--players", help="seat order, comma separated (default: the start dialog; e.g. red,blue)")
     p.add_argument("--end-at", type=int, help="On The Way short game: the time-track position that ends the game")
     p.add_argument("--seed", type=int, help="shuffle of the card piles (and Auf Achse's companion die)")
@@ -27,22 +29,9 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     return p.parse_args(list(argv))
 
 
-def build_config(colours: tuple[str, ...], end_at: int | None) -> Any:
-    """An On The Way game on the reference data."""
-    from companion.games.on_the_way.data import load_reference
-    from companion.games.on_the_way.engine import GameConfig
-
-    board, deck = load_reference()
-    return GameConfig(board, deck, colours, end_at=end_at)
-
-
-def build_aa_config(colours: tuple[str, ...], seed: int | None) -> Any:
-    """An Auf Achse game on the reference data."""
-    from companion.games.auf_achse.data import load_aa_reference
-    from companion.games.auf_achse.engine import GameConfig
-
-    board, deck = load_aa_reference()
-    return GameConfig(board, deck, colours, seed=seed or 0)
+def new_game(game: str, colours: tuple[str, ...], *, end_at: int | None = None, seed: int | None = None) -> Game[Any]:
+    """A game on the reference data (raises DataError / ValueError on a bad set-up)."""
+    return games.get(game).new_game(GameSetup(game, colours, end_at=end_at, seed=seed))
 
 
 def main(argv: Sequence[str] = ()) -> int:
@@ -54,37 +43,31 @@ def main(argv: Sequence[str] = ()) -> int:
         return 2
     import pygame
 
-    from companion.simulator.start_dialog import run_dialog
+    from companion.simulator.start_dialog import GameOption, run_dialog
+    from companion.simulator.window import Simulator
 
     pygame.display.init()
     pygame.font.init()
-    game = args.game
+    name = args.game
     if args.players:
         colours = tuple(c.strip() for c in args.players.split(",") if c.strip())
         end_at = args.end_at
-        game = game or "on-the-way"
+        name = name or games.DEFAULT_GAME
     else:
         window = pygame.display.set_mode((w, h), pygame.RESIZABLE)
         pygame.display.set_caption("companion — simulator")
-        choice = run_dialog(window, game=game)
+        options = tuple(GameOption(g.name, g.title, any(n is not None for n in g.lengths)) for g in games.all_games())
+        choice = run_dialog(window, options, game=name)
         if choice is None:
             return 0
-        colours, game = choice.colours, choice.game
+        colours, name = choice.colours, choice.game
         end_at = args.end_at if args.end_at is not None else choice.end_at
+    plugin = games.get(name)
     try:
-        if game == "auf-achse":
-            from companion.games.auf_achse.simulator import AASimulator
-
-            config = build_aa_config(colours, args.seed)
-            return AASimulator(
-                config, size=(w, h), seed=args.seed, language=args.language, emulated_readers=args.emulated_readers
-            ).run()
-        config = build_config(colours, end_at)
-    except DataError as exc:
+        game = new_game(name, colours, end_at=end_at, seed=args.seed)
+    except (DataError, ValueError) as exc:
         print(f"companion: {exc}")
         return 2
-    from companion.simulator.window import Simulator
-
-    return Simulator(
-        config, size=(w, h), seed=args.seed, language=args.language, emulated_readers=args.emulated_readers
-    ).run()
+    sim = Simulator(plugin, game, size=(w, h), seed=args.seed, language=args.language,
+                    emulated_readers=args.emulated_readers)  # fmt: skip
+    return sim.run()

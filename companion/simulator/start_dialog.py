@@ -16,14 +16,28 @@ COLOURS = ("red", "blue", "green", "yellow")
 SHORT_END = 3
 
 
-GAMES = (("on-the-way", "On The Way"), ("auf-achse", "Auf Achse"))
+@dataclass(frozen=True)
+class GameOption:
+    """A game the dialog offers (from the registry): its id, title, and whether it has a short game."""
+
+    name: str
+    title: str
+    has_short_game: bool
 
 
 @dataclass
 class Choice:
+    games: tuple[GameOption, ...]
     players: int = 2
     short: bool = False
-    game: str = "on-the-way"
+    game: str = ""
+
+    def __post_init__(self) -> None:
+        self.game = self.game or self.games[0].name
+
+    @property
+    def option(self) -> GameOption:
+        return next(g for g in self.games if g.name == self.game)
 
     @property
     def colours(self) -> tuple[str, ...]:
@@ -31,7 +45,7 @@ class Choice:
 
     @property
     def end_at(self) -> int | None:
-        return SHORT_END if self.short and self.game == "on-the-way" else None
+        return SHORT_END if self.short and self.option.has_short_game else None
 
 
 def draw_dialog(surface: pygame.Surface, choice: Choice) -> dict[str, pygame.Rect]:
@@ -52,11 +66,13 @@ def draw_dialog(surface: pygame.Surface, choice: Choice) -> dict[str, pygame.Rec
     canvas.text("Game (key G)", (w // 2, y), px(15), anchor="midtop")
     y += px(26)
     gw, gap0 = px(230), px(16)
-    x0 = w // 2 - (2 * gw + gap0) // 2
-    for i, (key, label) in enumerate(GAMES):
+    n = len(choice.games)
+    gw = min(gw, (w - px(40) - (n - 1) * gap0) // max(1, n))
+    x0 = w // 2 - (n * gw + (n - 1) * gap0) // 2
+    for i, option in enumerate(choice.games):
         rect = pygame.Rect(x0 + i * (gw + gap0), y, gw, px(44))
-        _button(surface, canvas, rect, label, choice.game == key, px)
-        areas[f"game:{key}"] = rect
+        _button(surface, canvas, rect, option.title, choice.game == option.name, px)
+        areas[f"game:{option.name}"] = rect
     y += px(44) + px(22)
     canvas.text("Players (keys 2, 3, 4)", (w // 2, y), px(15), anchor="midtop")
     y += px(28)
@@ -70,7 +86,7 @@ def draw_dialog(surface: pygame.Surface, choice: Choice) -> dict[str, pygame.Rec
             swatch(surface, sw, theme.player_style(colour, k))
         areas[f"players:{n}"] = rect
     y += bh + px(22)
-    if choice.game != "on-the-way":
+    if not choice.option.has_short_game:
         start = pygame.Rect(w // 2 - px(110), y + px(20), px(220), px(52))
         _button(surface, canvas, start, "Start  (Enter)", True, px, accent=True)
         areas["start"] = start
@@ -108,9 +124,9 @@ def _button(
     canvas.text(label, (rect.centerx, rect.y + px(10)), max(11, px(15)), colour=ink, bold=on, anchor="midtop")
 
 
-def run_dialog(window: pygame.Surface, game: str | None = None) -> Choice | None:
+def run_dialog(window: pygame.Surface, games: tuple[GameOption, ...], game: str | None = None) -> Choice | None:
     """Block until Start (Enter) or the window closes (None). ``game``: preselected (``--game``)."""
-    choice = Choice(game=game or "on-the-way")
+    choice = Choice(games, game=game or "")
     while True:
         areas = draw_dialog(window, choice)
         pygame.display.flip()
@@ -125,7 +141,7 @@ def run_dialog(window: pygame.Surface, game: str | None = None) -> Choice | None
             elif event.key == pygame.K_s:
                 choice.short = not choice.short
             elif event.key == pygame.K_g:
-                keys = [k for k, _ in GAMES]
+                keys = [g.name for g in choice.games]
                 choice.game = keys[(keys.index(choice.game) + 1) % len(keys)]
             elif event.key == pygame.K_q and event.mod & pygame.KMOD_CTRL:
                 return None

@@ -1,4 +1,7 @@
-"""The simulator: the whole table in a window, with the same TableController as on the Pi.
+"""The simulator: the whole table in a window, with the same table controller as on the Pi.
+
+One window for every game, composed from the game's parts (``GamePlugin``): its table controller,
+its screen, and its simulator props (the pieces, piles and tray around the board, ``SimProps``).
 
 Emulated hardware: a marker dragged onto a city is a tag placed on that city's reader (``TagPlaced``),
 dragging it off is ``TagLifted``; clicking a card in the tray scans it (``CardScanned``); keys and
@@ -7,7 +10,7 @@ on-screen buttons are the five buttons. City LEDs are the rings the screen draws
 The loop blocks in ``pygame.event.wait`` until an input arrives, a placement settles or a ring
 blinks, so an idle simulator costs next to no CPU. Tests drive it without a clock of their own:
 
-    sim = Simulator(config, clock=fake_clock)          # SDL_VIDEODRIVER=dummy
+    sim = Simulator(games.get("on-the-way"), game, clock=fake_clock)   # SDL_VIDEODRIVER=dummy
     pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=sim.marker_pos(m), button=1))
     sim.pump()                                         # handles the queued events, ticks, redraws
 """
@@ -25,35 +28,23 @@ from typing import Any
 import pygame
 
 from companion.display import theme
+from companion.display.keys import KEY_BUTTONS
+from companion.display.lights import blink_phases
 from companion.display.record import Canvas, FrameRecord
 from companion.display.tokens import marker as draw_marker
 from companion.display.waiting import wait_for_events
-from companion.games.on_the_way.engine.state import OFFER_SIZE, GameConfig
-from companion.games.on_the_way.screen.render import blink_phases, needs_animation, render
-from companion.games.on_the_way.simulator import SimTable
-from companion.games.on_the_way.table.controller import TableController
+from companion.engine.game import Game
+from companion.games.protocol import GamePlugin
 from companion.intents import ButtonName, ButtonPressed, CardScanned, CityTapped, Intent, TagLifted, TagPlaced
 from companion.simulator.readers import POLL_S, EmulatedReaders
-from companion.simulator.tray import compute_tray, draw_tray
-from companion.table.base import GameTable
 from companion.table.session import TableSession
-from companion.table.tags import MarkerTag, TagDirectory
+from companion.table.tags import MarkerTag
 
 log = logging.getLogger(__name__)
 
 LONG_PRESS_S = 0.8
 DRAG_THRESHOLD_PX = 6
 DEFAULT_SIZE = (1280, 800)
-KEY_BUTTONS = {
-    pygame.K_RETURN: ButtonName.OK,
-    pygame.K_KP_ENTER: ButtonName.OK,
-    pygame.K_BACKSPACE: ButtonName.BACK,
-    pygame.K_PLUS: ButtonName.PLUS,
-    pygame.K_EQUALS: ButtonName.PLUS,
-    pygame.K_KP_PLUS: ButtonName.PLUS,
-    pygame.K_MINUS: ButtonName.MINUS,
-    pygame.K_KP_MINUS: ButtonName.MINUS,
-}
 
 
 @dataclass
@@ -73,9 +64,12 @@ class _Press:
 
 
 class Simulator:
+    """``Simulator(plugin, game)``: ``game`` (a ``Game`` from ``plugin.new_game``) in a window."""
+
     def __init__(
         self,
-        config: GameConfig,
+        plugin: GamePlugin,
+        game: Game[Any],
         *,
         size: tuple[int, int] = DEFAULT_SIZE,
         seed: int | None = None,
@@ -86,21 +80,24 @@ class Simulator:
     ) -> None:
         pygame.display.init()  # no audio: the simulator makes no sound
         pygame.font.init()
-        self.config: Any = config  # On The Way's GameConfig here; Auf Achse's in AASimulator
+        self.plugin = plugin
+        self.props = plugin.simulator(game, seed)
+        self.game_screen = plugin.screen()
+        self.config: Any = game.state.config
         self.clock = clock
         # The same path as the Pi: every input is an intent on one queue, one loop applies them
         # (TableSession). No rig: the window itself is the hardware.
-        self.tags = self._make_tags()
+        self.tags = self.props.tags
+        self._readers_at = frozenset(self.props.reader_cities)
         intents: queue.Queue[Intent] = queue.Queue()
         self.readers: EmulatedReaders | None = None
         options: dict[str, Any] = {"language": language, "settle_s": settle_s, "on_admin": self._on_admin}
         if emulated_readers:  # opt-in: through the MFRC522 emulators and the 595 chain (docs/simulator.md)
-            self.readers = EmulatedReaders(self._reader_cities(), intents.put)
+            self.readers = EmulatedReaders(self.props.reader_cities, intents.put)
             options["leds"] = self.readers.rig
-        self.session = TableSession(
-            self._make_controller(**options), None if self.readers is None else self.readers.rig, intents
-        )
-        self.table = self._make_table(seed)
+        controller = plugin.table(game, self.tags, **options)
+        self.session = TableSession(controller, None if self.readers is None else self.readers.rig, intents)
+        self.table = self.props.deal(seed)
         self.running = True
         self.notice = ""
         self.record = FrameRecord((0, 0))
@@ -117,41 +114,18 @@ class Simulator:
         pygame.display.set_caption(f"companion — {self.title} simulator")
         self._layout(size)
 
-    # -- what differs between the games (AASimulator overrides these) -------------------------
-    title = "On The Way"
-
-    def _make_tags(self) -> TagDirectory:
-        config = self.config
-        card_ids = [c.id for c in config.deck.contracts] + [e.id for e in config.deck.events]
-        return TagDirectory.simulated(config.colours, card_ids)
-
-    def _make_controller(self, **options: Any) -> GameTable:
-        return TableController(self.config, self.tags, **options)
-
-    def _reader_cities(self) -> tuple[str, ...]:
-        """The cities with a reader under them."""
-        return tuple(self.config.board.names)
-
-    def _make_table(self, seed: int | None) -> Any:
-        return SimTable.deal(self.config, self.tags, seed)
-
-    def _compute_tray(self, rect: pygame.Rect) -> Any:
-        return compute_tray(rect, self.config.colours, OFFER_SIZE[self.config.player_count])
+    @property
+    def title(self) -> str:
+        return self.props.title
 
     def _tray_target(self, pos: tuple[int, int]) -> str | None:
-        """What a click in the tray (outside the buttons and markers) presses: "card:<id>" or None."""
-        for i, rect in enumerate(self.tray.offer):
-            if rect.collidepoint(pos) and i < len(self.table.offer):
-                return f"card:{self.table.offer[i]}"
-        if self.tray.pile.collidepoint(pos) and self.table.pile:
-            return f"card:{self.table.pile[0]}"
-        if self.tray.events.collidepoint(pos) and self.table.next_event:
-            return f"card:{self.table.next_event}"
-        return None
+        """What a click in the tray (outside the buttons and markers) presses: "card:<id>", "uid:<uid>" or None."""
+        return self.props.tray_target(pos, self.tray, self.table, self.controller.state)
 
     def _draw_tray(self, canvas: Canvas, pressed: ButtonName | None) -> None:
         c = self.controller
-        draw_tray(canvas, self.tray, self.table, c.state, c.ui, pressed=pressed, dragging=self._drag_marker())
+        self.props.draw_tray(canvas, self.tray, self.table, c.state, c.ui, pressed=pressed,
+                             dragging=self._drag_marker())  # fmt: skip
 
     @property
     def controller(self) -> Any:
@@ -165,7 +139,7 @@ class Simulator:
         self.screen_rect = pygame.Rect(0, 0, w, h - tray_h)
         self.screen = pygame.Surface(self.screen_rect.size)
         self.tray_rect = pygame.Rect(0, h - tray_h, w, tray_h)
-        self.tray: Any = self._compute_tray(self.tray_rect)  # TrayLayout (AATrayLayout in AASimulator)
+        self.tray: Any = self.props.compute_tray(self.tray_rect)  # the game's tray layout
         self._dirty = True
 
     def city_pos(self, city: str) -> tuple[int, int]:
@@ -221,7 +195,7 @@ class Simulator:
         if deadline is not None:
             waits.append(deadline - now)
         c = self.controller
-        if needs_animation(c.state, c.ui, c.led_frame):
+        if self.game_screen.needs_animation(c.state, c.ui, c.led_frame):
             period = 0.5 / theme.FAST_BLINK_HZ
             waits.append(period - math.fmod(now, period))
         if self.readers is not None:
@@ -349,7 +323,10 @@ class Simulator:
 
     def _place(self, marker: MarkerTag, city: str) -> None:
         self.table.markers[marker] = city
-        self.send(TagPlaced(city, self.table.uid(marker)))
+        if city in self._readers_at:
+            self.send(TagPlaced(city, self.table.uid(marker)))
+        else:  # a place with no reader under it (an Auf Achse road space): nothing is sensed
+            self._recompose = True
 
     def _marker_at(self, pos: tuple[int, int]) -> MarkerTag | None:
         for marker, city in self.table.markers.items():
@@ -368,9 +345,7 @@ class Simulator:
 
     def _engine_place(self, marker: MarkerTag) -> str | None:
         """Where the engine has the piece this marker stands for (None: not on the board)."""
-        player = self.controller.state.player(marker.colour)
-        transport = None if player is None else player.transport(marker.number)
-        return None if transport is None else transport.city
+        return self.props.engine_place(self.controller.state, marker)
 
     def _matches_engine(self, marker: MarkerTag) -> bool:
         place = self._engine_place(marker)
@@ -388,8 +363,11 @@ class Simulator:
 
     def _sync(self) -> None:
         """Follow the controller: the card piles, and whether the screen must be rendered again."""
+        for intent in self.table.sync(self.controller.state):  # pieces that follow the engine by themselves
+            self.session.put(intent)
+        if not self.session.intents.empty():
+            self.session.step(self.clock())
         c = self.controller
-        self.table.sync(c.state)
         seen = (id(c.state), c.ui, c.led_frame)
         if seen != self._seen:
             self._seen = seen
@@ -401,7 +379,7 @@ class Simulator:
         (blinking then only swaps cached frames); the tray only when the table or the model changed."""
         c = self.controller
         now = self.clock()
-        phase = blink_phases(now) if needs_animation(c.state, c.ui, c.led_frame) else None
+        phase = blink_phases(now) if self.game_screen.needs_animation(c.state, c.ui, c.led_frame) else None
         if not self._dirty and not self._recompose and phase == self._phase:
             return
         full = self._dirty or self._recompose
@@ -410,7 +388,7 @@ class Simulator:
         cached = self._frames.get(phase)
         if cached is None:
             surface = pygame.Surface(self.screen_rect.size)
-            cached = (surface, render(surface, c.state, c.ui, c.led_frame, now=now))
+            cached = (surface, self.game_screen.render(surface, c.state, c.ui, c.led_frame, now=now))
             self._frames[phase] = cached
             self.renders += 1
         self.screen, self.record = cached

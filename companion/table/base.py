@@ -80,7 +80,10 @@ class GameTable(Protocol):
 
 class TableBase:
     """The shared half of a table controller. Subclasses implement the ``_on_*`` hooks,
-    ``_compute_ui``, ``_compute_leds`` and ``_turn_key``."""
+    ``_compute_ui``, ``_compute_leds`` and ``_turn_key``, and name the package whose ``messages/``
+    hold their texts (``messages``)."""
+
+    messages: str | None = None  # e.g. "companion.games.on_the_way"
 
     def __init__(
         self,
@@ -99,7 +102,7 @@ class TableBase:
         self._leds = leds
         self._on_command = on_command
         self._on_admin = on_admin
-        self._text = Catalogue(language)
+        self._text = Catalogue(language, self.messages)
         self._sensed: dict[str, str] = {}  # uid -> city
         self._settling: dict[str, tuple[str, float]] = {}  # uid -> (city, placed at)
         self._refusal: Refusal | None = None
@@ -258,7 +261,8 @@ class TableBase:
         return False
 
     def _toggle_language(self) -> None:
-        self._text = Catalogue(LANGUAGES[(LANGUAGES.index(self._text.language) + 1) % len(LANGUAGES)])
+        following = LANGUAGES[(LANGUAGES.index(self._text.language) + 1) % len(LANGUAGES)]
+        self._text = Catalogue(following, self.messages)
 
     # -- state of the table ----------------------------------------------------------------
     def _refresh(self) -> None:

@@ -11,7 +11,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from companion.games.on_the_way.engine.state import GameState
 from companion.table.tags import MarkerTag, TagDirectory
 
 
@@ -29,10 +28,6 @@ class TakeOff:
 
 
 Problem = PutBack | TakeOff
-
-
-def expected_markers(state: GameState) -> dict[MarkerTag, str]:
-    return {MarkerTag(p.colour, t.marker): t.city for p in state.players for t in p.transports}
 
 
 def mismatches(

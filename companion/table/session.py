@@ -25,31 +25,13 @@ class Rig(Protocol):
 
 
 class TableSession:
-    """``TableSession(controller, rig, intents)``: any game's table (``GameTable``) with its devices;
-    call ``step(now)`` from the one loop. The controller was built with ``leds=rig``."""
+    """``TableSession(controller, rig, intents)``: any game's table (``GameTable``, from the game's
+    plug-in: ``plugin.table(game, tags, leds=rig)``) with its devices; call ``step(now)`` from the one loop."""
 
     def __init__(self, controller: GameTable, rig: Rig | None, intents: queue.Queue[Intent]) -> None:
         self.rig = rig
         self.intents = intents
         self.controller = controller
-
-    @classmethod
-    def on_the_way(
-        cls, config: Any, tags: TagDirectory, rig: Rig | None, intents: queue.Queue[Intent], **options: Any
-    ) -> TableSession:
-        """An On The Way table (``companion.games.on_the_way.engine.GameConfig``)."""
-        from companion.games.on_the_way.table.controller import TableController
-
-        return cls(TableController(config, tags, leds=rig, **options), rig, intents)
-
-    @classmethod
-    def auf_achse(
-        cls, config: Any, tags: TagDirectory, rig: Rig | None, intents: queue.Queue[Intent], **options: Any
-    ) -> TableSession:
-        """An Auf Achse table (``companion.games.auf_achse.engine.GameConfig``)."""
-        from companion.games.auf_achse.table.controller import AATableController
-
-        return cls(AATableController(config, tags, leds=rig, **options), rig, intents)
 
     def put(self, intent: Intent) -> None:
         """For on-screen input (touch, mouse, keyboard): the same queue as the hardware."""

@@ -6,35 +6,37 @@ import pygame
 
 from companion.cli import main as cli_main
 from companion.simulator.app import parse_args
-from companion.simulator.start_dialog import Choice, draw_dialog, run_dialog
+from companion.simulator.start_dialog import Choice, GameOption, draw_dialog, run_dialog
 from tests.display.conftest import save
+
+GAMES = (GameOption("on-the-way", "On The Way", True), GameOption("auf-achse", "Auf Achse", False))
 
 
 def test_start_dialog_picks_players_and_length_by_keys() -> None:
     window = pygame.display.set_mode((800, 480))
-    draw_dialog(window, Choice())
+    draw_dialog(window, Choice(GAMES))
     save(window, "start_dialog")
     for key in (pygame.K_3, pygame.K_s, pygame.K_RETURN):
         pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=key, mod=0, unicode=""))
-    choice = run_dialog(window)
+    choice = run_dialog(window, GAMES)
     assert choice is not None
     assert choice.colours == ("red", "blue", "green") and choice.end_at == 3
 
 
 def test_start_dialog_by_mouse() -> None:
     window = pygame.display.set_mode((1280, 800))
-    areas = draw_dialog(window, Choice())
+    areas = draw_dialog(window, Choice(GAMES))
     for name in ("players:4", "start"):
         pos = areas[name].center
         pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=pos, button=1))
-    choice = run_dialog(window)
+    choice = run_dialog(window, GAMES)
     assert choice is not None and choice.players == 4 and not choice.short
 
 
 def test_closing_the_dialog_quits_cleanly() -> None:
     window = pygame.display.set_mode((800, 480))
     pygame.event.post(pygame.event.Event(pygame.QUIT))
-    assert run_dialog(window) is None
+    assert run_dialog(window, GAMES) is None
 
 
 def test_options() -> None:
@@ -56,3 +58,15 @@ def test_companion_with_players_runs_the_simulator_loop_until_the_window_closes(
     pygame.event.post(pygame.event.Event(pygame.QUIT))
     assert run_default(["--players", "red,blue", "--end-at", "2", "--size", "1024x700"]) == 0
     pygame.display.init()
+
+
+def test_the_dialog_offers_every_registered_game_and_the_short_game_only_where_it_exists() -> None:
+    window = pygame.display.set_mode((1280, 800))
+    three = (*GAMES, GameOption("tiny", "Tiny test game", False))
+    areas = draw_dialog(window, Choice(three, game="tiny"))
+    assert {"game:on-the-way", "game:auf-achse", "game:tiny"} <= set(areas)
+    assert "short:1" not in areas and "start" in areas
+    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_s, mod=0, unicode=""))
+    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RETURN, mod=0, unicode=""))
+    choice = run_dialog(window, three, game="tiny")
+    assert choice is not None and choice.game == "tiny" and choice.end_at is None

@@ -5,14 +5,25 @@ from __future__ import annotations
 import pygame
 import pytest
 
-from companion.display import fonts, render_to_surface, theme
-from companion.games.on_the_way.screen.render import needs_animation
+from companion import games
+from companion.display import fonts, theme
+from companion.display import render_to_surface as render_screen
 from companion.ledframe import CityLight
 from companion.table.ui import UiModel
 from tests.display import scenes
 from tests.display.conftest import SIZES, save
 
 SCENES = [scenes.setup, scenes.lifted, scenes.refusal, scenes.jam, scenes.game_over, scenes.with_undo]
+
+SCREEN = games.get("on-the-way").screen()
+
+
+def render_to_surface(state, ui, leds, size, *, now=0.0):  # type: ignore[no-untyped-def]
+    return render_screen(SCREEN, state, ui, leds, size, now=now)
+
+
+def needs_animation(state, ui, leds) -> bool:  # type: ignore[no-untyped-def]
+    return SCREEN.needs_animation(state, ui, leds)
 
 
 def _inside(rect: tuple[int, int, int, int], size: tuple[int, int]) -> bool:

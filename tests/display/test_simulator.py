@@ -7,15 +7,15 @@ import random
 import pygame
 import pytest
 
+from companion import games
 from companion.display import theme
 from companion.games.on_the_way.engine import Build, Cancel, Expand, Fulfil, Move, Pass, TakeContract
 from companion.games.on_the_way.engine.playout import choose_command
-from companion.games.on_the_way.table.controller import MENU_ITEMS
+from companion.games.on_the_way.table.controller import MENU_ITEMS, expected_markers
 from companion.intents import ButtonName
 from companion.ledframe import CityLight
-from companion.simulator.app import build_config
+from companion.simulator.app import new_game
 from companion.simulator.window import Simulator
-from companion.table.reconcile import expected_markers
 from companion.table.tags import MarkerTag
 from companion.table.ui import Mode
 from tests.display.conftest import save
@@ -27,7 +27,13 @@ RED1 = MarkerTag("red", 1)
 @pytest.fixture
 def driver() -> Driver:
     clock = FakeClock()
-    sim = Simulator(build_config(("red", "blue"), 1), seed=7, clock=clock, size=(1280, 800))
+    sim = Simulator(
+        games.get("on-the-way"),
+        new_game("on-the-way", ("red", "blue"), end_at=1),
+        seed=7,
+        clock=clock,
+        size=(1280, 800),
+    )
     return Driver(sim, clock)
 
 

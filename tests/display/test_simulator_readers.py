@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import pytest
 
+from companion import games
 from companion.intents import ButtonName
 from companion.ledframe import CityLight
-from companion.simulator.app import build_config
+from companion.simulator.app import new_game
 from companion.simulator.window import Simulator
 from companion.table.tags import MarkerTag
 from companion.table.ui import Mode
@@ -24,7 +25,14 @@ def run_for(driver: Driver, seconds: float) -> None:
 @pytest.fixture
 def driver():  # type: ignore[no-untyped-def]
     clock = FakeClock()
-    sim = Simulator(build_config(("red", "blue"), 1), seed=7, clock=clock, size=(1280, 800), emulated_readers=True)
+    sim = Simulator(
+        games.get("on-the-way"),
+        new_game("on-the-way", ("red", "blue"), end_at=1),
+        seed=7,
+        clock=clock,
+        size=(1280, 800),
+        emulated_readers=True,
+    )
     yield Driver(sim, clock)
     assert sim.readers is not None
     sim.readers.close()

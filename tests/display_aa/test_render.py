@@ -6,14 +6,25 @@ from __future__ import annotations
 import pygame
 import pytest
 
-from companion.display import render_to_surface, theme
+from companion import games
+from companion.display import render_to_surface as render_screen
+from companion.display import theme
 from companion.games.auf_achse.screen.panels import HIGH_BID
-from companion.games.on_the_way.screen.render import needs_animation
 from companion.ledframe import CityLight
 from tests.display_aa import scenes
 from tests.display_aa.conftest import SIZES, save
 
 SCENES = [scenes.setup, scenes.move, scenes.auction, scenes.game_over]
+
+SCREEN = games.get("auf-achse").screen()
+
+
+def render_to_surface(state, ui, leds, size, *, now=0.0):  # type: ignore[no-untyped-def]
+    return render_screen(SCREEN, state, ui, leds, size, now=now)
+
+
+def needs_animation(state, ui, leds) -> bool:  # type: ignore[no-untyped-def]
+    return SCREEN.needs_animation(state, ui, leds)
 
 
 def _inside(rect: tuple[int, int, int, int], size: tuple[int, int]) -> bool:

@@ -6,10 +6,11 @@ from __future__ import annotations
 import pygame
 import pytest
 
+from companion import games
 from companion.games.auf_achse.engine.queries import auction_status
 from companion.games.auf_achse.engine.state import Phase, Stage
-from companion.games.auf_achse.simulator import AASimulator
-from companion.simulator.app import build_aa_config
+from companion.simulator.app import new_game
+from companion.simulator.window import Simulator
 from companion.table.tags import MarkerTag
 from companion.table.ui import Mode
 from tests.display.driver import Driver, FakeClock
@@ -19,7 +20,9 @@ from tests.display_aa.conftest import save
 @pytest.fixture
 def driver() -> Driver:
     clock = FakeClock()
-    sim = AASimulator(build_aa_config(("red", "blue"), 5), seed=5, clock=clock, size=(1280, 800))
+    sim = Simulator(
+        games.get("auf-achse"), new_game("auf-achse", ("red", "blue"), seed=5), seed=5, clock=clock, size=(1280, 800)
+    )
     return Driver(sim, clock)
 
 

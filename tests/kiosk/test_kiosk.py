@@ -289,8 +289,11 @@ def test_kiosk_without_a_game_is_quiet(tmp_path: Path) -> None:
 
 
 def test_attract_loops_through_how_to_play_with_the_companion(box: Box) -> None:
-    from companion.kiosk.machine import HOW_TO
+    from companion import games
+    from companion.kiosk.machine import how_to
 
+    HOW_TO = how_to(games.get("on-the-way"))
+    assert len(HOW_TO) == 5
     seen = []
     for _ in range(len(HOW_TO) + 1):
         seen.append(box.view.lines[1])

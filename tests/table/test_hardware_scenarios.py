@@ -9,6 +9,7 @@ import pytest
 from companion.engine.game import Game
 from companion.games.on_the_way.engine import GameConfig, Undo, apply
 from companion.games.on_the_way.engine.notation import position
+from companion.games.on_the_way.table.controller import TableController
 from companion.ledframe import CityLight
 from companion.table.session import TableSession
 from companion.table.tags import CardTag, MarkerTag, TagDirectory
@@ -30,7 +31,8 @@ class HardwareTable(EmulatedTableDriver):
         tags = TagDirectory.simulated(colours, [c.id for c in DECK.contracts] + [e.id for e in DECK.events])
         super().__init__(BOARD.names, tags)
         game = Game(position(self.config, text), apply, undo_types=(Undo,))
-        self.session = TableSession.on_the_way(self.config, self.tags, self.hw.rig, self.intents, game=game)
+        controller = TableController(self.config, self.tags, leds=self.hw.rig, game=game)
+        self.session = TableSession(controller, self.hw.rig, self.intents)
         for p in self.ctl.state.players:
             for t in p.transports:
                 self.place(p.colour, t.marker, t.city)

@@ -1,4 +1,9 @@
-"""The message catalogue of the table: one TOML file per language, the same keys in each."""
+"""The message catalogue of the table: one TOML file per language, the same keys in each.
+
+The platform's texts (any game: unknown tags, device faults, undo, player names) live here; each
+game keeps its own texts beside its code (``companion/games/<game>/messages/<language>.toml``) and a
+``Catalogue`` for a game reads both, the game's tables over the platform's.
+"""
 
 from __future__ import annotations
 
@@ -13,19 +18,26 @@ LANGUAGES = ("en", "cs")
 
 
 @cache
-def _load(language: str) -> dict[str, dict[str, str]]:
+def _load(language: str, package: str | None = None) -> dict[str, dict[str, str]]:
+    """The platform's tables, with those of ``package`` (a game's package, holding ``messages/``) over them."""
     text = resources.files(__package__).joinpath(f"{language}.toml").read_text(encoding="utf-8")
-    return tomllib.loads(text)
+    tables: dict[str, dict[str, str]] = tomllib.loads(text)
+    if package is not None:
+        own = resources.files(package).joinpath("messages", f"{language}.toml").read_text(encoding="utf-8")
+        for section, table in tomllib.loads(own).items():
+            tables[section] = {**tables.get(section, {}), **table}
+    return tables
 
 
 class Catalogue:
-    """``Catalogue("cs").text("prompt.put_back", colour="red", n=1, city="Warsaw")``."""
+    """``Catalogue("cs", "companion.games.on_the_way").text("prompt.put_back", colour="red", n=1, city="Brno")``."""
 
-    def __init__(self, language: str = "en") -> None:
+    def __init__(self, language: str = "en", game: str | None = None) -> None:
         if language not in LANGUAGES:
             raise ValueError(f"no messages for language {language!r}; available: {', '.join(LANGUAGES)}")
         self.language = language
-        self._table = _load(language)
+        self.game = game
+        self._table = _load(language, game)
 
     def text(self, key: str, **params: object) -> str:
         """The message ``key`` with ``params`` filled in; a ``player`` is shown by its name ("Red")."""
@@ -33,7 +45,7 @@ class Catalogue:
         template = self._table.get(section, {}).get(name)
         if template is None:
             log.warning("message %s missing in %s; using English", key, self.language)
-            template = _load("en")[section][name]
+            template = _load("en", self.game)[section][name]
         if isinstance(params.get("player"), str):
             params["player"] = self.player_name(str(params["player"]))
         return template.format(**params)

@@ -5,14 +5,14 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from companion.engine.money import format_money
 from companion.games.auf_achse.engine import events as ev
 from companion.games.auf_achse.engine.state import Debt, GameState, PlayerState
 
 
 def dm(amount: int) -> str:
-    """5000 -> '5 000 DM'."""
-    sign = "-" if amount < 0 else ""
-    return f"{sign}{abs(amount):,} DM".replace(",", " ")
+    """5000 -> '5 000 DM' (the one formatter, ``companion.engine.money``)."""
+    return format_money(amount, "DM")
 
 
 def with_player(state: GameState, colour: str, player: PlayerState) -> GameState:

@@ -12,10 +12,10 @@ import pygame
 
 from companion.display import theme
 from companion.display.layout import Layout
+from companion.display.lights import city_lights, draw_light_ring, place_box
 from companion.display.record import Canvas, DrawnText
 from companion.display.tokens import pill
 from companion.games.auf_achse.engine.state import GameState
-from companion.games.on_the_way.screen.map import city_lights, draw_light_ring, place_box
 from companion.ledframe import CityLight, LedFrame
 from companion.table.ui import UiModel
 

@@ -12,24 +12,26 @@ import pygame
 from companion.display import layout as layout_mod
 from companion.display import theme
 from companion.display.feed import draw_feed
+from companion.display.lights import blink_phases
+from companion.display.prompt import draw_prompt
 from companion.display.record import Canvas, FrameRecord
 from companion.games.auf_achse.engine.state import GameState, Phase
 from companion.games.auf_achse.screen.map import draw_aa_map, space_lights
 from companion.games.auf_achse.screen.panels import draw_aa_players, draw_aa_ranking, draw_aa_top, draw_auction
-from companion.games.on_the_way.screen.status import draw_prompt
 from companion.ledframe import CityLight, LedFrame
 from companion.table.ui import Mode, UiModel
 
 TOP_BAR = 46  # at 800×480: room for the face-up contracts as two-line cards
 
 
-def aa_needs_animation(state: GameState, ui: UiModel, leds: LedFrame) -> bool:
+def needs_animation(state: GameState, ui: UiModel, leds: LedFrame) -> bool:
+    """True when a ring blinks, i.e. the screen changes with time alone."""
     return any(light in (CityLight.SELECTED, CityLight.EXPECTED) for light in space_lights(state, ui, leds).values())
 
 
-def render_aa(
-    surface: pygame.Surface, state: GameState, ui: UiModel, leds: LedFrame, *, slow_on: bool, fast_on: bool
-) -> FrameRecord:
+def render(surface: pygame.Surface, state: GameState, ui: UiModel, leds: LedFrame, *, now: float = 0.0) -> FrameRecord:
+    """Draw Auf Achse's screen into ``surface``; ``now`` picks the blink phase."""
+    slow_on, fast_on = blink_phases(now)
     size = surface.get_size()
     record = FrameRecord(size)
     canvas = Canvas(surface, record)
@@ -52,5 +54,5 @@ def render_aa(
         turn = state.turn
         roll = f"rolled {turn.roll}" if turn.roll is not None else "to roll"
         status = (roll, f"round {turn.round}")
-    draw_prompt(canvas, lay, state, ui, status=status)
+    draw_prompt(canvas, lay, state, ui, status=status, fallback="")
     return record

@@ -1,4 +1,4 @@
-"""Auf Achse at the table: intents in, ``companion.games.auf_achse.engine`` commands out (the shared half is ``TableBase``).
+"""Auf Achse at the table: intents in, engine commands out (the shared half is ``TableBase``).
 
 What each input does (docs/auf-achse.md, "At the table"):
 
@@ -108,6 +108,8 @@ class _Roadworks:
 
 class AATableController(TableBase):
     """Auf Achse at the table. ``AATableController(config, tags, leds=rig)``; see the module doc."""
+
+    messages = "companion.games.auf_achse"  # the package whose messages/ hold this table's texts
 
     def __init__(
         self,

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from companion.engine.errors import IllegalAction
+from companion.engine.money import format_money
 from companion.games.on_the_way.engine import events as ev
 from companion.games.on_the_way.engine.cards import ContractCard, EventKind, Tier
 from companion.games.on_the_way.engine.commands import (
@@ -51,9 +52,8 @@ Outcome = tuple[GameState, list[ev.Event]]
 
 
 def money(amount: int) -> str:
-    """1500 -> '1 500 R' (how the cards print it)."""
-    sign = "-" if amount < 0 else ""
-    return f"{sign}{abs(amount):,} R".replace(",", " ")
+    """1500 -> '1 500 R' (how the cards print it; the one formatter, ``companion.engine.money``)."""
+    return format_money(amount, "R")
 
 
 def apply(state: GameState, command: Command) -> Outcome:

@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import pygame
 
 from companion.display import theme
 from companion.display.layout import Layout
+from companion.display.prompt import draw_prompt
 from companion.display.record import Canvas
-from companion.display.tokens import swatch
 from companion.games.on_the_way.engine.cards import EventCard, EventKind
 from companion.games.on_the_way.engine.state import GameState
 from companion.ledframe import TIME_TRACK_LENGTH, LedFrame
@@ -83,96 +81,17 @@ def draw_top(canvas: Canvas, layout: Layout, state: GameState, leds: LedFrame) -
     )
 
 
-def draw_prompt(
-    canvas: Canvas,
-    layout: Layout,
-    state: GameState | Any,
-    ui: UiModel,
-    *,
-    status: tuple[str, str] | None = None,
-) -> None:
-    """The prompt area of either game. ``status``: the two small lines under the player on turn
-    (default: On The Way's steps left and round)."""
-    surface = canvas.surface
-    rect = layout.prompt
-    canvas.record.regions["prompt"] = (rect.x, rect.y, rect.w, rect.h)
-    pygame.draw.rect(surface, theme.PANEL, rect, border_radius=layout.px(5))
-    pad = layout.pad
-    big = layout.large
-    body = layout.body
-    small = layout.small
-
-    # Left block: whose turn and the steps left.
-    colour = None if state.finished else (ui.player or state.current.colour)
-    left = pygame.Rect(rect.x + pad, rect.y + pad, layout.px(118), rect.h - 2 * pad)
-    if colour is not None:
-        seat = state.config.seat_of(colour) or 0
-        style = theme.player_style(colour, seat)
-        sw = pygame.Rect(left.x, left.y, big + layout.px(6), big + layout.px(6))
-        swatch(surface, sw, style)
-        canvas.text(
-            theme.title(colour),
-            (sw.right + pad, sw.y),
-            big,
-            bold=True,
-            role="turn",
-            max_width=left.right - sw.right - pad,
-        )
-        if status is None:
-            steps = ui.steps_left if ui.player is not None else state.steps_left
-            word = "step" if steps == 1 else "steps"
-            rnd = f"round {state.turn.round}" + (" (last)" if state.last_round == state.turn.round else "")
-            status = (f"{steps} {word} left", rnd)
-        first_role = "steps" if status[0].endswith("left") else "status"
-        canvas.text(status[0], (left.x, sw.bottom + layout.px(3)), body, role=first_role, max_width=left.w)
-        canvas.text(status[1], (left.x, sw.bottom + layout.px(3) + round(body * 1.3)), small, colour=theme.TEXT_DIM,
-                    role="round", max_width=left.w)  # fmt: skip
-
-    # Right block: prompt, detail, choices, refusal.
-    x = left.right + pad
-    width = rect.right - pad - x
-    y = rect.y + pad
-    prompt = ui.prompt or _default_prompt(state, ui)
-    canvas.text(prompt, (x, y), big, bold=True, role="prompt", max_width=width)
-    y += round(big * 1.3)
-    if ui.detail:
-        canvas.text(ui.detail, (x, y), body, colour=theme.TEXT_DIM, role="detail", max_width=width)
-    y += round(body * 1.35)
-    if ui.choices:
-        cx = x
-        for i, choice in enumerate(ui.choices):
-            w, h = canvas.measure(choice, body, bold=i == ui.choice_index)
-            chip = pygame.Rect(cx, y, w + 2 * pad, h + layout.px(2))
-            if chip.right > rect.right - pad:
-                canvas.text("…", (cx, y), body, colour=theme.TEXT_DIM)
-                break
-            if i == ui.choice_index:
-                pygame.draw.rect(surface, theme.ACCENT, chip, border_radius=layout.px(4))
-                canvas.text(
-                    choice, chip.center, body, colour=(0, 0, 0), bold=True, anchor="center", role="choice_selected"
-                )
-            else:
-                pygame.draw.rect(surface, theme.TEXT_FAINT, chip, width=1, border_radius=layout.px(4))
-                canvas.text(choice, chip.center, body, anchor="center", role="choice")
-            cx = chip.right + pad
-        y += round(body * 1.5)
-    if ui.refusal is not None:
-        text = f"✗ {ui.refusal.rule}: {ui.refusal.message}"
-        w, h = canvas.measure(text, body, bold=True)
-        bar = pygame.Rect(
-            x - layout.px(3), y - layout.px(1), min(width + layout.px(3), w + layout.px(8)), h + layout.px(2)
-        )
-        if bar.bottom > rect.bottom:
-            bar.bottom = rect.bottom - layout.px(1)
-        pygame.draw.rect(surface, theme.REFUSAL_BG, bar, border_radius=layout.px(3))
-        canvas.text(
-            text, (x, bar.y + layout.px(1)), body, colour=theme.REFUSAL, bold=True, role="refusal", max_width=width
-        )
-
-
 def _default_prompt(state: GameState, ui: UiModel) -> str:
     if state.finished or ui.mode is Mode.GAME_OVER:
         return "Game over"
     if state.awaiting_event:
         return "Scan the next event card"
     return f"{theme.title(state.current.colour)}: take a contract, move, fulfil or build"
+
+
+def draw_otw_prompt(canvas: Canvas, layout: Layout, state: GameState, ui: UiModel) -> None:
+    """The shared prompt area with On The Way's status: the steps left and the round."""
+    steps = ui.steps_left if ui.player is not None else state.steps_left
+    word = "step" if steps == 1 else "steps"
+    rnd = f"round {state.turn.round}" + (" (last)" if state.last_round == state.turn.round else "")
+    draw_prompt(canvas, layout, state, ui, status=(f"{steps} {word} left", rnd), fallback=_default_prompt(state, ui))

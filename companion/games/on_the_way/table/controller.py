@@ -47,7 +47,7 @@ from companion.intents import ButtonName
 from companion.ledframe import LedFrame
 from companion.table.base import SETTLE_S, LedSink, TableBase
 from companion.table.messages import Catalogue
-from companion.table.reconcile import Problem, PutBack, TakeOff, expected_markers, mismatches
+from companion.table.reconcile import Problem, PutBack, TakeOff, mismatches
 from companion.table.tags import CardTag, MarkerTag, Tag, TagDirectory
 from companion.table.ui import Mode, UiModel
 
@@ -92,8 +92,15 @@ class _Select:
 MENU_ITEMS = ("build_warehouse", "build_logistics_centre", "expand", "end_turn", "language")
 
 
+def expected_markers(state: GameState) -> dict[MarkerTag, str]:
+    """Where the engine has each transport: the marker that stands for it must be on that city."""
+    return {MarkerTag(p.colour, t.marker): t.city for p in state.players for t in p.transports}
+
+
 class TableController(TableBase):
     """On The Way at the table: turns intents into engine commands (the shared half is ``TableBase``)."""
+
+    messages = "companion.games.on_the_way"  # the package whose messages/ hold this table's texts
 
     def __init__(
         self,

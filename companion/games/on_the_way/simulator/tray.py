@@ -6,27 +6,20 @@ It stands in for the physical things around the board; drawing it never changes 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 import pygame
 
 from companion.display import theme
 from companion.display.record import Canvas
 from companion.display.tokens import marker as draw_marker
+from companion.display.tray import BUTTONS, box, draw_buttons
 from companion.games.on_the_way.engine.cards import Tier
 from companion.games.on_the_way.engine.state import MARKERS_PER_PLAYER, GameState
-from companion.games.on_the_way.simulator import SimTable
+from companion.games.on_the_way.simulator.table import SimTable
 from companion.intents import ButtonName
 from companion.table.tags import MarkerTag
 from companion.table.ui import Mode, UiModel
 
-BUTTONS: tuple[tuple[ButtonName, str, str], ...] = (
-    (ButtonName.OK, "OK", "Enter"),
-    (ButtonName.BACK, "BACK", "⌫"),
-    (ButtonName.MINUS, "−", "-"),
-    (ButtonName.PLUS, "+", "+"),
-    (ButtonName.MENU, "MENU", "M"),
-)
 TIER_COLOURS = {Tier.BASIC: (0, 158, 115), Tier.EXTENDED: (240, 228, 66), Tier.PROFESSIONAL: (213, 94, 0)}
 HELP = (
     "Drag a marker onto a city (place) or off it (lift) · click a card to scan it · drop a marker on the card "
@@ -160,55 +153,6 @@ def draw_tray(
     )
 
 
-def draw_buttons(canvas: Canvas, lay: Any, pressed: ButtonName | None) -> None:
-    """The five buttons (either game's tray: ``lay.buttons``, ``lay.px``)."""
-    surface = canvas.surface
-    px = lay.px
-    small = max(9, px(12))
-    body = max(10, px(14))
-    for name, label, key in BUTTONS:
-        rect = lay.buttons[name]
-        down = name is pressed
-        pygame.draw.rect(surface, (200, 200, 200) if down else (58, 64, 76), rect, border_radius=px(8))
-        pygame.draw.rect(surface, theme.TEXT_DIM, rect, width=1, border_radius=px(8))
-        ink = (0, 0, 0) if down else theme.TEXT
-        canvas.text(
-            label, (rect.centerx, rect.centery - px(6)), body, colour=ink, bold=True, anchor="center", role="button"
-        )
-        canvas.text(key, (rect.centerx, rect.bottom - px(4)), small - px(2), colour=theme.TEXT_DIM, anchor="midbottom")
-
-
-def box(
-    canvas: Canvas,
-    rect: pygame.Rect,
-    head: str,
-    sub: str,
-    size: int,
-    lay: Any,
-    *,
-    face_down: bool = False,
-    highlight: bool = False,
-    colour: tuple[int, int, int] = (60, 52, 40),
-) -> None:
-    surface = canvas.surface
-    px = lay.px
-    pygame.draw.rect(surface, colour if face_down else theme.PANEL, rect, border_radius=px(6))
-    pygame.draw.rect(
-        surface,
-        theme.ACCENT if highlight else theme.TEXT_FAINT,
-        rect,
-        width=px(3) if highlight else 1,
-        border_radius=px(6),
-    )
-    canvas.text(
-        head, (rect.centerx, rect.y + px(6)), size, bold=True, anchor="midtop", role="tray", max_width=rect.w - px(6)
-    )
-    y = rect.y + px(6) + round(size * 1.5)
-    for word_line in _wrap(canvas, sub, size, rect.w - px(8)):
-        canvas.text(word_line, (rect.centerx, y), size - px(1), colour=theme.TEXT_DIM, anchor="midtop", role="tray")
-        y += round(size * 1.2)
-
-
 def _contract(
     canvas: Canvas, lay: TrayLayout, rect: pygame.Rect, card_id: str | None, state: GameState, small: int, body: int
 ) -> None:
@@ -236,18 +180,3 @@ def _contract(
     y += round(body * 1.35)
     pay = theme.money(card.pay) + (f" +{card.vp} VP" if card.vp else "")
     canvas.text(f"×{card.trucks} · {pay}", (x, y), small, colour=ink, role="card", max_width=w)
-
-
-def _wrap(canvas: Canvas, text: str, size: int, width: int) -> list[str]:
-    lines: list[str] = []
-    current = ""
-    for word in text.split():
-        trial = f"{current} {word}".strip()
-        if current and canvas.measure(trial, size)[0] > width:
-            lines.append(current)
-            current = word
-        else:
-            current = trial
-    if current:
-        lines.append(current)
-    return lines

@@ -17,6 +17,7 @@ from companion.games.on_the_way.engine.state import (
     GameConfig,
     GameState,
 )
+from companion.intents import Intent
 from companion.table.tags import CardTag, MarkerTag, TagDirectory
 
 
@@ -79,9 +80,10 @@ class SimTable:
     def next_event(self) -> str | None:
         return self.events[0] if self.events else None
 
-    def sync(self, state: GameState) -> None:
+    def sync(self, state: GameState) -> list[Intent]:
         """Follow the game: taken contracts leave the offer (refilled from the pile), an undone take
-        puts the card back on the offer, revealed events leave the deck."""
+        puts the card back on the offer, revealed events leave the deck. Markers move only by the
+        players' hands, so nothing is sensed by itself: no intents."""
         used = state.used_contracts
         for card in list(self._taken):
             if card not in used:  # undone: the card goes back where the players can take it again
@@ -99,3 +101,4 @@ class SimTable:
         self.events = [e for e in self.events if e not in seen]
         if not self.events:  # every card has been seen: the old ones go under the deck again
             self.events = [e.id for e in self.config.deck.events if e.id != state.event]
+        return []

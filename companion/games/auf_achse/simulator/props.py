@@ -1,5 +1,5 @@
-"""The Auf Achse simulator: the same window, loop and input handling as On The Way's (``Simulator``),
-with Auf Achse's things around the board and its table controller.
+"""Auf Achse's things around the board in the simulator (``SimProps``, composed into the one
+``companion.simulator`` window with Auf Achse's table controller and screen).
 
 The table edge holds each player's truck (while it is in the box) and bank card, the shuffled
 contract deck (a click scans the next card: private contracts at set-up, then public ones), the
@@ -20,13 +20,13 @@ import pygame
 from companion.display import theme
 from companion.display.record import Canvas
 from companion.display.tokens import marker as draw_marker
+from companion.display.tray import BUTTONS, box, draw_buttons
+from companion.engine.game import Game
 from companion.games.auf_achse.engine import GameConfig, GameState
-from companion.games.auf_achse.table.controller import TRUCK, AATableController
+from companion.games.auf_achse.table.controller import TRUCK
 from companion.intents import ButtonName, Intent, TagLifted, TagPlaced
-from companion.simulator.tray import box, draw_buttons
-from companion.simulator.window import Simulator
-from companion.table.base import GameTable
 from companion.table.tags import BankCardTag, CardTag, MarkerTag, TagDirectory
+from companion.table.ui import UiModel
 
 HELP = (
     "Click a pile to scan its next card, a face-up contract to scan it, a bank card to scan it · drag a truck "
@@ -152,7 +152,6 @@ def compute_aa_tray(rect: pygame.Rect, colours: tuple[str, ...]) -> AATrayLayout
     x = actions.right + gap
     bw = max(px(50), min(px(90), (body.right - x - 4 * px(4)) // 5))
     bh = min(body.h, px(56))
-    from companion.simulator.tray import BUTTONS
 
     buttons = {
         name: pygame.Rect(x + i * (bw + px(4)), body.centery - bh // 2, bw, bh)
@@ -162,66 +161,51 @@ def compute_aa_tray(rect: pygame.Rect, colours: tuple[str, ...]) -> AATrayLayout
     return AATrayLayout(rect, scale, trays, slots, banks, pile, public, actions, buttons, help_rect)
 
 
-class AASimulator(Simulator):
-    """``AASimulator(config)``: Auf Achse in a window (``companion --game auf-achse``)."""
-
+class AufAchseSimProps:
     title = "Auf Achse"
 
-    def _make_tags(self) -> TagDirectory:
+    def __init__(self, game: Game[GameState]) -> None:
+        self.config: GameConfig = game.state.config
         deck = self.config.deck
         card_ids = [c.id for c in deck.contracts] + [a.id for a in deck.actions]
-        return TagDirectory.simulated(self.config.colours, card_ids, markers_per_player=1)
+        self.tags = TagDirectory.simulated(self.config.colours, card_ids, markers_per_player=1)
+        self.reader_cities = tuple(self.config.board.cities)  # plain road spaces have no reader
 
-    def _make_controller(self, **options: Any) -> GameTable:
-        return AATableController(self.config, self.tags, **options)
-
-    def _reader_cities(self) -> tuple[str, ...]:
-        return tuple(self.config.board.cities)
-
-    def _make_table(self, seed: int | None) -> AASimTable:
+    def deal(self, seed: int | None) -> AASimTable:
         return AASimTable.deal(self.config, self.tags, seed)
 
-    def _compute_tray(self, rect: pygame.Rect) -> AATrayLayout:
+    def compute_tray(self, rect: pygame.Rect) -> AATrayLayout:
         return compute_aa_tray(rect, self.config.colours)
 
-    def _engine_place(self, marker: MarkerTag) -> str | None:
-        player = self.controller.state.player(marker.colour)
+    def engine_place(self, state: GameState, marker: MarkerTag) -> str | None:
+        player = state.player(marker.colour)
         return None if player is None else player.space
 
-    def _place(self, marker: MarkerTag, city: str) -> None:
-        if self.controller.state.board.is_city(city):
-            super()._place(marker, city)  # a reader under the city senses it
-        else:
-            self.table.markers[marker] = city  # a plain space has no reader: nothing is sensed
-            self._recompose = True
-
-    def _tray_target(self, pos: tuple[int, int]) -> str | None:
-        state = self.controller.state
-        tray: AATrayLayout = self.tray
+    def tray_target(self, pos: tuple[int, int], tray: AATrayLayout, table: AASimTable, state: GameState) -> str | None:
         for colour, rect in tray.banks.items():
             if rect.collidepoint(pos):
-                return f"uid:{self.table.uid(BankCardTag(colour))}"
+                return f"uid:{table.uid(BankCardTag(colour))}"
         for i, rect in enumerate(tray.public):
             if rect.collidepoint(pos) and i < len(state.public):
                 return f"card:{state.public[i]}"
-        if tray.pile.collidepoint(pos) and (card := self.table.next_contract(state)) is not None:
+        if tray.pile.collidepoint(pos) and (card := table.next_contract(state)) is not None:
             return f"card:{card}"
-        if tray.actions.collidepoint(pos) and (card := self.table.next_action(state)) is not None:
+        if tray.actions.collidepoint(pos) and (card := table.next_action(state)) is not None:
             return f"card:{card}"
         return None
 
-    def _sync(self) -> None:
-        for intent in self.table.sync(self.controller.state):  # the trucks follow the engine
-            self.session.put(intent)
-        if not self.session.intents.empty():
-            self.session.step(self.clock())
-        super()._sync()
-
-    def _draw_tray(self, canvas: Canvas, pressed: ButtonName | None) -> None:
+    def draw_tray(
+        self,
+        canvas: Canvas,
+        lay: AATrayLayout,
+        table: AASimTable,
+        state: GameState,
+        ui: UiModel,
+        *,
+        pressed: ButtonName | None,
+        dragging: MarkerTag | None,
+    ) -> None:
         surface = canvas.surface
-        lay: AATrayLayout = self.tray
-        state = self.controller.state
-        ui = self.controller.ui
         px = lay.px
         small = max(9, px(12))
         pygame.draw.rect(surface, (12, 14, 18), lay.rect)
@@ -232,16 +216,16 @@ class AASimulator(Simulator):
             pygame.draw.rect(surface, style.colour, tray, width=px(2), border_radius=px(6))
             canvas.text(theme.title(colour), (tray.x + px(6), tray.y + px(3)), small, role="tray",
                         max_width=tray.w - px(8))  # fmt: skip
-            for m in self.table.in_tray(colour):
-                if m != self._drag_marker():
+            for m in table.in_tray(colour):
+                if m != dragging:
                     slot = lay.slots[m]
                     draw_marker(surface, slot.center, slot.w // 2, style, m.number)
             bank = lay.banks[colour]
             pygame.draw.rect(surface, style.colour, bank, border_radius=px(4))
             canvas.text("bank", bank.center, max(8, small - px(2)), colour=style.ink, bold=True, anchor="center",
                         role="tray")  # fmt: skip
-        nxt = self.table.next_contract(state)
-        left = sum(1 for c in self.table.contracts if c not in state.seen)
+        nxt = table.next_contract(state)
+        left = sum(1 for c in table.contracts if c not in state.seen)
         box(canvas, lay.pile, "Contracts", f"{left} cards · click: next", small, lay, face_down=nxt is not None)
         for i, rect in enumerate(lay.public):
             card_id = state.public[i] if i < len(state.public) else None
@@ -259,3 +243,7 @@ class AASimulator(Simulator):
         draw_buttons(canvas, lay, pressed)
         canvas.text(HELP, lay.help.midleft, small, colour=theme.TEXT_DIM, anchor="midleft", role="help",
                     max_width=lay.help.w)  # fmt: skip
+
+
+def props(game: Game[Any], seed: int | None = None) -> AufAchseSimProps:
+    return AufAchseSimProps(game)

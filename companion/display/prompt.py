@@ -1,0 +1,97 @@
+"""The prompt area every game's screen has: whose turn, two status lines, the prompt, its detail,
+the choices, and a refusal with its rule id."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pygame
+
+from companion.display import theme
+from companion.display.layout import Layout
+from companion.display.record import Canvas
+from companion.display.tokens import swatch
+from companion.table.ui import UiModel
+
+
+def draw_prompt(
+    canvas: Canvas,
+    layout: Layout,
+    state: Any,
+    ui: UiModel,
+    *,
+    status: tuple[str, str],
+    fallback: str,
+) -> None:
+    """The prompt area. ``status``: the two small lines under the player on turn (the game says what:
+    steps left and round, the die); ``fallback``: the prompt when the UI model has none."""
+    surface = canvas.surface
+    rect = layout.prompt
+    canvas.record.regions["prompt"] = (rect.x, rect.y, rect.w, rect.h)
+    pygame.draw.rect(surface, theme.PANEL, rect, border_radius=layout.px(5))
+    pad = layout.pad
+    big = layout.large
+    body = layout.body
+    small = layout.small
+
+    # Left block: whose turn and the steps left.
+    colour = None if state.finished else (ui.player or state.current.colour)
+    left = pygame.Rect(rect.x + pad, rect.y + pad, layout.px(118), rect.h - 2 * pad)
+    if colour is not None:
+        seat = state.config.seat_of(colour) or 0
+        style = theme.player_style(colour, seat)
+        sw = pygame.Rect(left.x, left.y, big + layout.px(6), big + layout.px(6))
+        swatch(surface, sw, style)
+        canvas.text(
+            theme.title(colour),
+            (sw.right + pad, sw.y),
+            big,
+            bold=True,
+            role="turn",
+            max_width=left.right - sw.right - pad,
+        )
+        first_role = "steps" if status[0].endswith("left") else "status"
+        canvas.text(status[0], (left.x, sw.bottom + layout.px(3)), body, role=first_role, max_width=left.w)
+        canvas.text(status[1], (left.x, sw.bottom + layout.px(3) + round(body * 1.3)), small, colour=theme.TEXT_DIM,
+                    role="round", max_width=left.w)  # fmt: skip
+
+    # Right block: prompt, detail, choices, refusal.
+    x = left.right + pad
+    width = rect.right - pad - x
+    y = rect.y + pad
+    prompt = ui.prompt or fallback
+    canvas.text(prompt, (x, y), big, bold=True, role="prompt", max_width=width)
+    y += round(big * 1.3)
+    if ui.detail:
+        canvas.text(ui.detail, (x, y), body, colour=theme.TEXT_DIM, role="detail", max_width=width)
+    y += round(body * 1.35)
+    if ui.choices:
+        cx = x
+        for i, choice in enumerate(ui.choices):
+            w, h = canvas.measure(choice, body, bold=i == ui.choice_index)
+            chip = pygame.Rect(cx, y, w + 2 * pad, h + layout.px(2))
+            if chip.right > rect.right - pad:
+                canvas.text("…", (cx, y), body, colour=theme.TEXT_DIM)
+                break
+            if i == ui.choice_index:
+                pygame.draw.rect(surface, theme.ACCENT, chip, border_radius=layout.px(4))
+                canvas.text(
+                    choice, chip.center, body, colour=(0, 0, 0), bold=True, anchor="center", role="choice_selected"
+                )
+            else:
+                pygame.draw.rect(surface, theme.TEXT_FAINT, chip, width=1, border_radius=layout.px(4))
+                canvas.text(choice, chip.center, body, anchor="center", role="choice")
+            cx = chip.right + pad
+        y += round(body * 1.5)
+    if ui.refusal is not None:
+        text = f"✗ {ui.refusal.rule}: {ui.refusal.message}"
+        w, h = canvas.measure(text, body, bold=True)
+        bar = pygame.Rect(
+            x - layout.px(3), y - layout.px(1), min(width + layout.px(3), w + layout.px(8)), h + layout.px(2)
+        )
+        if bar.bottom > rect.bottom:
+            bar.bottom = rect.bottom - layout.px(1)
+        pygame.draw.rect(surface, theme.REFUSAL_BG, bar, border_radius=layout.px(3))
+        canvas.text(
+            text, (x, bar.y + layout.px(1)), body, colour=theme.REFUSAL, bold=True, role="refusal", max_width=width
+        )

@@ -1,0 +1,87 @@
+"""The simulator's table edge, drawn the same for every game: the five buttons and a card or pile box.
+
+A game's simulator tray (``companion/games/<game>/simulator/tray.py``) lays out its own trays, piles
+and cards and draws them with these.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pygame
+
+from companion.display import theme
+from companion.display.record import Canvas
+from companion.intents import ButtonName
+
+BUTTONS: tuple[tuple[ButtonName, str, str], ...] = (
+    (ButtonName.OK, "OK", "Enter"),
+    (ButtonName.BACK, "BACK", "⌫"),
+    (ButtonName.MINUS, "−", "-"),
+    (ButtonName.PLUS, "+", "+"),
+    (ButtonName.MENU, "MENU", "M"),
+)
+
+
+def draw_buttons(canvas: Canvas, lay: Any, pressed: ButtonName | None) -> None:
+    """The five buttons (either game's tray: ``lay.buttons``, ``lay.px``)."""
+    surface = canvas.surface
+    px = lay.px
+    small = max(9, px(12))
+    body = max(10, px(14))
+    for name, label, key in BUTTONS:
+        rect = lay.buttons[name]
+        down = name is pressed
+        pygame.draw.rect(surface, (200, 200, 200) if down else (58, 64, 76), rect, border_radius=px(8))
+        pygame.draw.rect(surface, theme.TEXT_DIM, rect, width=1, border_radius=px(8))
+        ink = (0, 0, 0) if down else theme.TEXT
+        canvas.text(
+            label, (rect.centerx, rect.centery - px(6)), body, colour=ink, bold=True, anchor="center", role="button"
+        )
+        canvas.text(key, (rect.centerx, rect.bottom - px(4)), small - px(2), colour=theme.TEXT_DIM, anchor="midbottom")
+
+
+def box(
+    canvas: Canvas,
+    rect: pygame.Rect,
+    head: str,
+    sub: str,
+    size: int,
+    lay: Any,
+    *,
+    face_down: bool = False,
+    highlight: bool = False,
+    colour: tuple[int, int, int] = (60, 52, 40),
+) -> None:
+    surface = canvas.surface
+    px = lay.px
+    pygame.draw.rect(surface, colour if face_down else theme.PANEL, rect, border_radius=px(6))
+    pygame.draw.rect(
+        surface,
+        theme.ACCENT if highlight else theme.TEXT_FAINT,
+        rect,
+        width=px(3) if highlight else 1,
+        border_radius=px(6),
+    )
+    canvas.text(
+        head, (rect.centerx, rect.y + px(6)), size, bold=True, anchor="midtop", role="tray", max_width=rect.w - px(6)
+    )
+    y = rect.y + px(6) + round(size * 1.5)
+    for word_line in wrap(canvas, sub, size, rect.w - px(8)):
+        canvas.text(word_line, (rect.centerx, y), size - px(1), colour=theme.TEXT_DIM, anchor="midtop", role="tray")
+        y += round(size * 1.2)
+
+
+def wrap(canvas: Canvas, text: str, size: int, width: int) -> list[str]:
+    lines: list[str] = []
+    current = ""
+    for word in text.split():
+        trial = f"{current} {word}".strip()
+        if current and canvas.measure(trial, size)[0] > width:
+            lines.append(current)
+            current = word
+        else:
+            current = trial
+    if current:
+        lines.append(current)
+    return lines

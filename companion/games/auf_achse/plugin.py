@@ -1,0 +1,122 @@
+"""Auf Achse (W. Kramer, 1987) as a plug-in of the platform: ``companion.games.get("auf-achse")``."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+from companion.engine.game import Game
+from companion.games.base import PluginBase
+from companion.games.protocol import CheckReport, DataRole, GameScreen, SimProps, Standing
+from companion.games.setup import GameSetup
+
+_DATA = Path(__file__).with_name("data")
+
+
+class AufAchse(PluginBase):
+    name = "auf-achse"
+    title = "Auf Achse"
+    currency = "DM"
+    colours = ("red", "blue", "green", "yellow", "black", "white")
+    player_counts = (2, 3, 4, 5, 6)  # AA-1
+    lengths = (None,)  # the game ends when the public contracts run out (AA-23): no short game
+    score_label = "DM"
+    package = "companion.games.auf_achse"
+    data_roles = (
+        DataRole("board", "board (cities, roads and their spaces)", _DATA / "auf-achse.board.toml"),
+        DataRole("contracts", "contract cards", _DATA / "auf-achse.contracts.toml"),
+        DataRole("events", "action cards", _DATA / "auf-achse.actions.toml"),
+    )
+
+    def check_files(self, paths: Sequence[Path]) -> CheckReport:
+        from companion.games.auf_achse.data import inspect_aa_files
+
+        problems, summary = inspect_aa_files(list(paths) or [role.reference for role in self.data_roles])
+        return CheckReport(tuple(str(p) for p in problems), summary)
+
+    def card_ids(self, setup: GameSetup | None = None) -> tuple[str, ...]:
+        deck = self.config(setup or GameSetup(self.name, self.colours[:2])).deck
+        return tuple(c.id for c in deck.contracts) + tuple(a.id for a in deck.actions)
+
+    def config(self, setup: GameSetup) -> Any:
+        from companion.games.auf_achse.data import load_aa_board, load_aa_deck
+        from companion.games.auf_achse.engine import GameConfig, HouseRules
+
+        files = {role.field: role.reference for role in self.data_roles}
+        board = load_aa_board(setup.board or files["board"])
+        deck = load_aa_deck(setup.contracts or files["contracts"], setup.events or files["events"], board=board)
+        seed = setup.seed if setup.seed is not None else 0  # the companion's die (AA-7)
+        return GameConfig(board, deck, setup.players, HouseRules.from_mapping(dict(setup.rules)), seed)
+
+    def new_game(self, setup: GameSetup) -> Game[Any]:
+        from companion.games.auf_achse.engine import new_game
+
+        return new_game(self.config(setup))
+
+    # -- codec --------------------------------------------------------------------------------
+    def command_from_json(self, data: object) -> object:
+        from companion.games.auf_achse.engine.serialize import command_from_json
+
+        return command_from_json(data)
+
+    def command_to_json(self, command: object) -> dict[str, object]:
+        from companion.games.auf_achse.engine.serialize import command_to_json
+
+        return command_to_json(command)  # type: ignore[arg-type]
+
+    def state_to_json(self, state: Any) -> dict[str, object]:
+        from companion.games.auf_achse.engine.serialize import state_to_json
+
+        return state_to_json(state)
+
+    def view_for(self, state: Any, player: str | None) -> dict[str, object]:
+        from companion.games.auf_achse.engine.serialize import view_for
+
+        return view_for(state, player)
+
+    def legal_commands(self, state: Any) -> Iterable[object]:
+        from companion.games.auf_achse.engine.queries import legal_commands
+
+        return legal_commands(state)
+
+    def legal(self, state: Any, player: str | None) -> dict[str, object]:
+        """The base answer plus where ``player``'s truck may end its move now (AA-7..9)."""
+        from companion.games.auf_achse.engine.queries import legal_destinations
+
+        answer = super().legal(state, player)
+        colour = player or (None if state.finished else state.current.colour)
+        answer["player"] = colour
+        answer["destinations"] = [] if colour is None else sorted(legal_destinations(state, colour))
+        return answer
+
+    # -- progress and result --------------------------------------------------------------------
+    def progress(self, state: Any) -> dict[str, object]:
+        return {"round": state.turn.round, "phase": state.phase.value, "player": state.current.colour}
+
+    def standings(self, state: Any) -> tuple[Standing, ...]:
+        from companion.games.auf_achse.engine.scoring import ranking
+
+        return tuple(
+            Standing(s.place, s.player, s.worth, s.money, (("debt", s.debt), ("delivered", s.delivered)))
+            for s in ranking(state)
+        )
+
+    # -- table, screen, simulator -----------------------------------------------------------------
+    def table(self, game: Game[Any], tags: Any, **options: Any) -> Any:
+        from companion.games.auf_achse.table.controller import AATableController
+
+        return AATableController(game.state.config, tags, game=game, **options)
+
+    def screen(self) -> GameScreen:
+        from companion.games.auf_achse.screen import render
+
+        return render  # the module: ``render`` and ``needs_animation``
+
+    def simulator(self, game: Game[Any], seed: int | None) -> SimProps:
+        from companion.games.auf_achse.simulator import props
+
+        return props(game, seed)
+
+
+PLUGIN = AufAchse()

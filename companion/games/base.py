@@ -1,0 +1,67 @@
+"""What every game plug-in does the same way, so a plug-in only writes what is its own.
+
+A game's ``plugin.py`` subclasses ``PluginBase`` and fills in its data, codec, standings, table,
+screen and simulator; the event codec, money, the message tables, ``finished`` and the legal-move
+query over the game's ``legal_commands`` are shared here.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Iterable
+from importlib import resources
+from typing import Any
+
+from companion.engine.jsonio import event_to_json
+from companion.engine.money import format_money
+from companion.games.protocol import DataRole, Standing
+
+
+class PluginBase:
+    name: str
+    title: str
+    currency: str
+    colours: tuple[str, ...]
+    player_counts: tuple[int, ...]
+    lengths: tuple[int | None, ...] = (None,)
+    score_label: str
+    data_roles: tuple[DataRole, ...]
+    package: str  # the game's package: its ``messages/`` live there
+
+    def __repr__(self) -> str:
+        return f"<game {self.name}: {self.title}>"
+
+    def event_to_json(self, event: object) -> dict[str, object]:
+        return event_to_json(event, self.command_to_json)
+
+    def command_to_json(self, command: object) -> dict[str, object]:
+        raise NotImplementedError
+
+    def finished(self, state: Any) -> bool:
+        return bool(state.finished)
+
+    def money(self, amount: int, *, signed: bool = False) -> str:
+        return format_money(amount, self.currency, signed=signed)
+
+    def messages(self, language: str) -> dict[str, dict[str, str]]:
+        text = resources.files(self.package).joinpath("messages", f"{language}.toml").read_text(encoding="utf-8")
+        return tomllib.loads(text)
+
+    def result(self, state: Any) -> list[dict[str, object]] | None:
+        """The final ranking as JSON once the game is over (the journal's ``result``), else None."""
+        if not self.finished(state):
+            return None
+        return [s.to_json() for s in self.standings(state)]
+
+    def standings(self, state: Any) -> tuple[Standing, ...]:
+        raise NotImplementedError
+
+    def legal_commands(self, state: Any) -> Iterable[object]:
+        raise NotImplementedError
+
+    def legal(self, state: Any, player: str | None) -> dict[str, object]:
+        """Every legal command of ``player`` now (None: of whoever may act), as JSON; read-only."""
+        commands = [self.command_to_json(c) for c in self.legal_commands(state)]
+        if player is not None:
+            commands = [c for c in commands if c.get("player") in (player, None)]
+        return {"player": player, "finished": self.finished(state), "commands": commands}

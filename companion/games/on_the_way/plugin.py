@@ -1,0 +1,119 @@
+"""On The Way (Raben) as a plug-in of the platform: ``companion.games.get("on-the-way")``."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+from companion.engine.game import Game
+from companion.games.base import PluginBase
+from companion.games.protocol import CheckReport, DataRole, GameScreen, SimProps, Standing
+from companion.games.setup import GameSetup
+
+_DATA = Path(__file__).with_name("data")
+
+
+class OnTheWay(PluginBase):
+    name = "on-the-way"
+    title = "On The Way"
+    currency = "R"
+    colours = ("red", "blue", "green", "yellow")
+    player_counts = (2, 3, 4)
+    lengths = (None, 8, 5)  # the full game, and short games ending at 8 or 5 on the time track (--end-at)
+    score_label = "VP"
+    package = "companion.games.on_the_way"
+    data_roles = (
+        DataRole("board", "board (cities, roads, set-up)", _DATA / "on-the-way.board.toml"),
+        DataRole("contracts", "contract cards", _DATA / "on-the-way.contracts.toml"),
+        DataRole("events", "event cards", _DATA / "on-the-way.events.toml"),
+    )
+
+    def check_files(self, paths: Sequence[Path]) -> CheckReport:
+        from companion.games.on_the_way.data import inspect_files
+
+        result = inspect_files(list(paths) or [role.reference for role in self.data_roles])
+        return CheckReport(tuple(str(p) for p in result.problems), result.summary())
+
+    def card_ids(self, setup: GameSetup | None = None) -> tuple[str, ...]:
+        deck = self.config(setup or GameSetup(self.name, self.colours[:2])).deck
+        return tuple(c.id for c in deck.contracts) + tuple(e.id for e in deck.events)
+
+    def config(self, setup: GameSetup) -> Any:
+        from companion.games.on_the_way.data import load_board, load_deck
+        from companion.games.on_the_way.engine import GameConfig, HouseRules
+
+        files = {role.field: role.reference for role in self.data_roles}
+        board = load_board(setup.board or files["board"])
+        deck = load_deck(setup.contracts or files["contracts"], setup.events or files["events"], board=board)
+        return GameConfig(board, deck, setup.players, HouseRules.from_mapping(dict(setup.rules)), setup.end_at)
+
+    def new_game(self, setup: GameSetup) -> Game[Any]:
+        from companion.games.on_the_way.engine import new_game
+
+        return new_game(self.config(setup))
+
+    # -- codec --------------------------------------------------------------------------------
+    def command_from_json(self, data: object) -> object:
+        from companion.games.on_the_way.engine.serialize import command_from_json
+
+        return command_from_json(data)
+
+    def command_to_json(self, command: object) -> dict[str, object]:
+        from companion.games.on_the_way.engine.serialize import command_to_json
+
+        return command_to_json(command)  # type: ignore[arg-type]
+
+    def state_to_json(self, state: Any) -> dict[str, object]:
+        from companion.games.on_the_way.engine.serialize import state_to_json
+
+        return state_to_json(state)
+
+    def view_for(self, state: Any, player: str | None) -> dict[str, object]:
+        return self.state_to_json(state)  # On The Way has no secrets: every card is face up
+
+    def legal_commands(self, state: Any) -> Iterable[object]:
+        from companion.games.on_the_way.engine.queries import legal_commands
+
+        return legal_commands(state)
+
+    def legal(self, state: Any, player: str | None) -> dict[str, object]:
+        """The base answer plus, per transport, the cities it can reach in one action (the LED hints)."""
+        from companion.games.on_the_way.engine.queries import reachable_from_marker
+
+        answer = super().legal(state, player)
+        colour = player or (None if state.finished else state.current.colour)
+        p = None if colour is None else state.player(colour)
+        answer["player"] = colour
+        answer["destinations"] = {} if p is None else {
+            str(t.marker): sorted(reachable_from_marker(state, colour, t.marker)) for t in p.transports
+        }  # fmt: skip
+        return answer
+
+    # -- progress and result --------------------------------------------------------------------
+    def progress(self, state: Any) -> dict[str, object]:
+        return {"round": state.turn.round, "time": state.time, "player": state.current.colour}
+
+    def standings(self, state: Any) -> tuple[Standing, ...]:
+        from companion.games.on_the_way.engine.scoring import ranking
+
+        return tuple(Standing(s.place, s.colour, s.score, s.money, (("vp", s.vp_tokens),)) for s in ranking(state))
+
+    # -- table, screen, simulator -----------------------------------------------------------------
+    def table(self, game: Game[Any], tags: Any, **options: Any) -> Any:
+        from companion.games.on_the_way.table.controller import TableController
+
+        return TableController(game.state.config, tags, game=game, **options)
+
+    def screen(self) -> GameScreen:
+        from companion.games.on_the_way.screen import render
+
+        return render  # the module: ``render`` and ``needs_animation``
+
+    def simulator(self, game: Game[Any], seed: int | None) -> SimProps:
+        from companion.games.on_the_way.simulator import props
+
+        return props(game, seed)
+
+
+PLUGIN = OnTheWay()
