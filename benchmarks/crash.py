@@ -1,12 +1,15 @@
 """Crash test: SIGKILL the journaling app at random moments and check that nothing is lost.
 
-    python benchmarks/crash.py [--kills 200] [--seed 1] [--max-delay 0.04] [--controller] [--dir DIR]
+    python benchmarks/crash.py [--game on-the-way|auf-achse] [--kills 200] [--seed 1] [--max-delay 0.04]
+                               [--controller] [--dir DIR]
 
-A child process (forked, so a restart costs milliseconds, not an interpreter start-up) opens the
-journal, resumes the unfinished game (or starts a new one), and applies the next commands of a
-scripted game — a seeded random playout with undos mixed in. With ``--controller`` the commands go
-through a ``TableController`` with emulated LEDs (headless: ``SDL_VIDEODRIVER=dummy``), the path the
-table uses. After each command is back from the journaled push (committed) the child writes an ack
+Any registered game (``--game``, default on-the-way): a child process (forked, so a restart costs
+milliseconds, not an interpreter start-up) opens the journal, resumes the unfinished game (or starts
+a new one), and applies the next commands of a scripted game — the game's seeded playout
+(``plugin.sample_game``) with undos mixed in; a script that stops before the game is over is ended
+early by the admin path (``end_early``), as a kiosk would. With ``--controller`` the commands go
+through the game's table controller with emulated LEDs (headless: ``SDL_VIDEODRIVER=dummy``), the
+path the table uses. After each command is back from the journaled push (committed) the child writes an ack
 line to a pipe. The parent kills it with SIGKILL after a random delay, reads every ack that made it,
 re-opens the journal and checks:
 
@@ -21,7 +24,6 @@ Numbers go in the issue notes; tests/journal/test_crash.py runs it with a time b
 from __future__ import annotations
 
 import argparse
-import functools
 import json
 import os
 import random
@@ -35,17 +37,16 @@ from typing import Any
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 
-from companion.games.on_the_way.data import load_reference
-from companion.games.on_the_way.engine import GameConfig, Undo, new_game
-from companion.games.on_the_way.engine.commands import Command
-from companion.games.on_the_way.engine.playout import play_out
-from companion.games.on_the_way.engine.serialize import command_to_json
-from companion.games.on_the_way.engine.state import initial_state
-from companion.games.on_the_way.table.controller import TableController  # imported before forking: fast restarts
-from companion.journal import GameSetup, JournaledGame, JournalStore
+from companion import games
+from companion.games.protocol import GamePlugin
+from companion.journal import ENDED, GameSetup, JournaledGame, JournalStore
 from companion.table.tags import TagDirectory
 
-SETUP = GameSetup("on-the-way", ("red", "blue"), end_at=5)
+SETUPS = {  # a short game of each: the On The Way time track ends at 5; Auf Achse's script is cut at 300
+    "on-the-way": GameSetup("on-the-way", ("red", "blue"), end_at=5),
+    "auf-achse": GameSetup("auf-achse", ("red", "blue"), seed=3),
+}
+SCRIPT_LIMIT = 300
 
 
 @dataclass
@@ -69,34 +70,30 @@ class CrashReport:
         )
 
 
-def make_script(seed: int) -> list[Command]:
-    """A whole short game from a seeded playout, with an undo and a redo every few commands."""
-    board, deck = load_reference()
-    config = GameConfig(board, deck, SETUP.players, end_at=SETUP.end_at)
-    rng = random.Random(seed)
-    played = play_out(initial_state(config), rng).commands
-    script: list[Command] = []
+def setup_for(game: str) -> GameSetup:
+    return SETUPS.get(game) or GameSetup(game, games.get(game).colours[:2])
+
+
+def make_script(plugin: GamePlugin, setup: GameSetup, seed: int) -> list[object]:
+    """A game from a seeded playout, with an undo and a redo every few commands."""
+    played = plugin.sample_game(setup, seed, SCRIPT_LIMIT)
+    undo = plugin.command_from_json({"action": "undo"})
+    script: list[object] = []
     for i, command in enumerate(played):
         script.append(command)
         if i % 11 == 5 and i + 1 < len(played):
-            script += [Undo(), command]
+            script += [undo, command]
     return script
 
 
-def reference_states(script: list[Command]) -> list[Any]:
+def reference_states(plugin: GamePlugin, setup: GameSetup, script: list[object]) -> list[Any]:
     """states[k]: the state after the first k script commands, by a plain (unjournaled) replay."""
-    game = new_game(_config())
+    game = plugin.new_game(setup)
     states = [game.state]
     for command in script:
         game.push(command)
         states.append(game.state)
     return states
-
-
-@functools.cache
-def _config() -> GameConfig:
-    board, deck = load_reference()
-    return GameConfig(board, deck, SETUP.players, end_at=SETUP.end_at)
 
 
 class _AckLeds:
@@ -109,18 +106,19 @@ class _AckLeds:
         self.frames += 1
 
 
-def child(path: Path, script: list[Command], ack_fd: int, controller: bool) -> None:
+def child(
+    path: Path, plugin: GamePlugin, setup: GameSetup, script: list[object], ack_fd: int, controller: bool
+) -> None:
     """Runs until killed: resume or start, then apply the next scripted command, ack, repeat."""
     store = JournalStore.open(path)
     while True:
         record = store.unfinished()
-        game = JournaledGame.start(store, SETUP) if record is None else JournaledGame.resume(store, record)
+        game = JournaledGame.start(store, setup) if record is None else JournaledGame.resume(store, record)
         push = game.push
         if controller:
-            config = _config()
-            ctl = TableController(config, TagDirectory({}), leds=_AckLeds(), game=game)
+            ctl = plugin.table(game, TagDirectory({}), leds=_AckLeds())
 
-            def push(command: Command, ctl: TableController = ctl) -> list[object]:
+            def push(command: object, ctl: Any = ctl) -> list[object]:
                 events = ctl._push(command)  # the controller's own push: journal, then screen + LEDs
                 ctl._refresh()
                 if events is None:
@@ -131,10 +129,13 @@ def child(path: Path, script: list[Command], ack_fd: int, controller: bool) -> N
             seq = len(game.log)
             push(script[seq])
             os.write(ack_fd, f"{game.game_id} {seq}\n".encode())
-        # finished (recorded with its last command): the next loop starts a new game
+        if not game.finished:  # the script stops before the game's end: the admin ends it, it is kept
+            game.end_early()
+        # finished or ended (recorded): the next loop starts a new game
 
 
 def run(
+    game: str = games.DEFAULT_GAME,
     kills: int = 200,
     seed: int = 1,
     max_delay: float = 0.1,
@@ -142,9 +143,11 @@ def run(
     controller: bool = False,
     time_budget: float | None = None,
 ) -> CrashReport:
-    script = make_script(seed)
-    states = reference_states(script)
-    expected = [command_to_json(c) for c in script]
+    plugin = games.get(game)
+    setup = setup_for(game)
+    script = make_script(plugin, setup, seed)
+    states = reference_states(plugin, setup, script)
+    expected = [plugin.command_to_json(c) for c in script]
     rng = random.Random(seed)
     with tempfile.TemporaryDirectory() as tmp:
         path = (directory or Path(tmp)) / "journal.sqlite"
@@ -160,7 +163,7 @@ def run(
             if pid == 0:  # the child: never returns
                 os.close(read_fd)
                 try:
-                    child(path, script, write_fd, controller)
+                    child(path, plugin, setup, script, write_fd, controller)
                 except BaseException as exc:  # a crash that is not our SIGKILL is a failure
                     os.write(write_fd, f"ERROR {type(exc).__name__}: {exc}\n".encode())
                     os._exit(3)
@@ -187,7 +190,7 @@ def run(
         report.seconds = time.perf_counter() - t0
         with JournalStore.open(path) as store:
             report.recorded = sum(r.commands for r in store.games())
-            report.games_finished = sum(r.status == "finished" for r in store.games())
+            report.games_finished = sum(r.status in ("finished", ENDED) for r in store.games())
     return report
 
 
@@ -227,13 +230,14 @@ def _verify(
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--game", default=games.DEFAULT_GAME, choices=games.names())
     parser.add_argument("--kills", type=int, default=200)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--max-delay", type=float, default=0.1, help="longest life of a child, seconds")
-    parser.add_argument("--controller", action="store_true", help="push through a TableController (emulated LEDs)")
+    parser.add_argument("--controller", action="store_true", help="push through the game's table (emulated LEDs)")
     parser.add_argument("--dir", type=Path, help="where the journal lives (default: a temporary directory)")
     args = parser.parse_args()
-    report = run(args.kills, args.seed, args.max_delay, args.dir, args.controller)
+    report = run(args.game, args.kills, args.seed, args.max_delay, args.dir, args.controller)
     print(report)
     for problem in report.problems:
         print("  " + problem, file=sys.stderr)

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from companion.games.on_the_way.data import REFERENCE_FILES, inspect_files
+from companion import games
 
 EXIT_OK = 0
 EXIT_PROBLEMS = 1
@@ -31,22 +31,17 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
     check.add_argument("files", nargs="*", type=Path, metavar="FILE", help="a .toml data file")
     check.add_argument(
         "--game",
-        default="on-the-way",
-        choices=("on-the-way", "auf-achse"),
-        help="which game's files (default on-the-way)",
+        default=games.DEFAULT_GAME,
+        choices=games.names(),
+        help=f"which game's files (default {games.DEFAULT_GAME})",
     )
     check.set_defaults(handler=run_check)
 
 
 def run_check(args: argparse.Namespace) -> int:
     """Print each problem as ``file:line: field: message``; exit 1 if there are any."""
-    if getattr(args, "game", "on-the-way") == "auf-achse":
-        from companion.games.auf_achse.data import AA_ACTIONS, AA_BOARD, AA_CONTRACTS, inspect_aa_files
-
-        problems, summary = inspect_aa_files(list(args.files) or [AA_BOARD, AA_CONTRACTS, AA_ACTIONS])
-    else:
-        result = inspect_files(list(args.files) or list(REFERENCE_FILES))
-        problems, summary = list(result.problems), result.summary()
+    report = games.get(getattr(args, "game", games.DEFAULT_GAME)).check_files(list(args.files))
+    problems, summary = report.problems, report.summary
     for problem in problems:
         print(problem)
     if problems:

@@ -36,7 +36,9 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--board", type=Path, help="board TOML (default: the reference board)")
     p.add_argument("--contracts", type=Path, help="contracts TOML (default: the reference deck)")
     p.add_argument("--events", type=Path, help="event / action cards TOML (default: the reference deck)")
-    p.add_argument("--end-at", type=int, help="On The Way: time-track end (short game), overrides 14/11/10")
+    p.add_argument(
+        "--end-at", type=int, help="short game: the time-track position that ends it (games with a time track)"
+    )
     p.add_argument("--seed", type=int, help="seed for the game's random state (games that roll dice)")
     p.add_argument(
         "--rule", action="append", default=[], metavar="NAME=VALUE", help="a house rule (see docs/rules-notes.md)"

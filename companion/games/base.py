@@ -59,6 +59,25 @@ class PluginBase:
     def legal_commands(self, state: Any) -> Iterable[object]:
         raise NotImplementedError
 
+    def new_game(self, setup: Any) -> Any:
+        raise NotImplementedError
+
+    def sample_game(self, setup: Any, seed: int, max_commands: int = 400) -> list[object]:
+        """Uniformly random legal commands, seeded (a game with a playout policy of its own overrides this)."""
+        import random
+
+        rng = random.Random(seed)
+        game = self.new_game(setup)
+        commands: list[object] = []
+        while len(commands) < max_commands and not self.finished(game.state):
+            options = list(self.legal_commands(game.state))
+            if not options:
+                break
+            command = rng.choice(options)
+            game.push(command)
+            commands.append(command)
+        return commands
+
     def legal(self, state: Any, player: str | None) -> dict[str, object]:
         """Every legal command of ``player`` now (None: of whoever may act), as JSON; read-only."""
         commands = [self.command_to_json(c) for c in self.legal_commands(state)]

@@ -106,6 +106,11 @@ class GamePlugin(Protocol):
         """Raises ``DataError`` (file/line/field) or ``ValueError`` (seats, house rules)."""
         ...
 
+    def sample_game(self, setup: GameSetup, seed: int, max_commands: int = 400) -> list[object]:
+        """A seeded playout of legal commands from the set-up (until the game ends or ``max_commands``):
+        for tests, benchmarks and the kiosk's attract-screen replay. Deterministic given the seed."""
+        ...
+
     # -- the JSON codec (``companion play``, the journal, export) ---------------------------
     def command_from_json(self, data: object) -> object: ...
 

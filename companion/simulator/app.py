@@ -17,8 +17,10 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     p.add_argument("--game", choices=games.names(), help="the game (default: the start dialog, or "
                    f"{games.DEFAULT_GAME} with --players)")  # fmt: skip
     p.add_argument("--players", help="seat order, comma separated (default: the start dialog; e.g. red,blue)")
-    p.add_argument("--end-at", type=int, help="On The Way short game: the time-track position that ends the game")
-    p.add_argument("--seed", type=int, help="shuffle of the card piles (and Auf Achse's companion die)")
+    p.add_argument(
+        "--end-at", type=int, help="short game: the time-track position that ends it (games with a time track)"
+    )
+    p.add_argument("--seed", type=int, help="shuffle of the card piles and the companion's die")
     p.add_argument("--size", default="1280x800", help="window size WxH (default 1280x800)")
     p.add_argument("--language", default="en", help="en or cs")
     p.add_argument(

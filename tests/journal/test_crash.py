@@ -25,9 +25,10 @@ def load_harness() -> ModuleType:
 
 
 @pytest.mark.skipif(not hasattr(__import__("os"), "fork"), reason="needs os.fork")
-def test_two_hundred_kills_lose_nothing(tmp_path: Path) -> None:
+@pytest.mark.parametrize("game", ["on-the-way", "auf-achse"])
+def test_two_hundred_kills_lose_nothing(tmp_path: Path, game: str) -> None:
     crash = load_harness()
-    report = crash.run(kills=200, seed=7, max_delay=0.1, directory=tmp_path, controller=True, time_budget=55.0)
+    report = crash.run(game, kills=200, seed=7, max_delay=0.1, directory=tmp_path, controller=True, time_budget=55.0)
     print(report)  # the numbers, with -s
     assert report.problems == []
     assert report.kills == 200

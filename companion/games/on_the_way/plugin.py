@@ -53,6 +53,15 @@ class OnTheWay(PluginBase):
 
         return new_game(self.config(setup))
 
+    def sample_game(self, setup: GameSetup, seed: int, max_commands: int = 400) -> list[object]:
+        """The engine's own playout policy (it takes contracts, moves and fulfils, and reveals events)."""
+        import random
+
+        from companion.games.on_the_way.engine.playout import play_out
+        from companion.games.on_the_way.engine.state import initial_state
+
+        return list(play_out(initial_state(self.config(setup)), random.Random(seed), max_commands).commands)
+
     # -- codec --------------------------------------------------------------------------------
     def command_from_json(self, data: object) -> object:
         from companion.games.on_the_way.engine.serialize import command_from_json
