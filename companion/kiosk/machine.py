@@ -611,7 +611,7 @@ class Kiosk:
                 for game, best in self._leaderboard:
                     if best:
                         lines.append("Best scores today" + (f" — {game.title}" if len(self._offered) > 1 else ""))
-                        lines += [f"{i}. {e.colour} — {e.score} {game.score_label} (game {e.game_id})"
+                        lines += [f"{i}. {e.colour} — {score_text(game, e.score)} (game {e.game_id})"
                                   for i, e in enumerate(best, 1)]  # fmt: skip
                 title = (
                     " · ".join(games.get(n).title for n in self._offered) if len(self._offered) > 1 else plugin.title
@@ -661,8 +661,8 @@ class Kiosk:
             case Screen.RANKING:
                 game = self._ranked
                 ranked = tuple(
-                    f"{r['place']}. {r['colour']} — {r['score']} {game.score_label}"
-                    f" ({game.money(int(str(r.get('money', 0))))})"
+                    f"{r['place']}. {r['colour']} — {score_text(game, int(str(r['score'])))}"
+                    + ("" if game.score_label == game.currency else f" ({game.money(int(str(r.get('money', 0))))})")
                     for r in self._ranking
                 )
                 return replace(base, title=f"Game over — {game.title}", lines=ranked, hint="OK: done")
@@ -687,6 +687,11 @@ class Kiosk:
                     led_test=True,
                 )
         return replace(base, title=s.game)
+
+
+def score_text(game: GamePlugin, score: int) -> str:
+    """A score as the game counts it: "7 VP"; money as money: "5 000 DM"."""
+    return game.money(score) if game.score_label == game.currency else f"{score} {game.score_label}"
 
 
 def _length_label(end_at: int | None) -> str:

@@ -1,0 +1,80 @@
+"""The kiosk runs every game: the set-up chooses it, and its title, texts, currency and ranking are
+the game's own (issue: one platform, two games)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pygame
+
+from companion.games.auf_achse.engine import PlaceTruck
+from companion.journal import ENDED
+from companion.kiosk import KioskSettings, Screen
+from companion.kiosk.app import KioskLoop
+from companion.kiosk.screen import KioskScreen
+
+from .conftest import Box
+from .test_kiosk_screen import OUT, FakeClock, NoNotify
+
+BOTH = KioskSettings(pin="2468", games=("on-the-way", "auf-achse"), ranking_s=60.0, admin_idle_s=30.0)
+
+
+def start_auf_achse(box: Box) -> None:
+    box.press("ok")
+    assert box.screen is Screen.SETUP_GAME and box.view.options == ("On The Way", "Auf Achse")
+    box.press("plus", "ok")
+    assert box.view.options == tuple(f"{n} players" for n in (2, 3, 4, 5, 6))  # AA-1
+    box.press("ok", "ok", "ok")  # two players: red, blue; Auf Achse has no short game
+    assert box.screen is Screen.SETUP_CONFIRM and box.view.lines[0] == "Auf Achse"
+    box.press("ok")
+    assert box.screen is Screen.PLAYING
+
+
+def test_attract_names_both_games_and_their_how_to(tmp_path: Path) -> None:
+    box = Box(tmp_path / "j.sqlite", BOTH)
+    assert box.view.title == "On The Way · Auf Achse"
+    box.press("ok", "back")  # the game step, then back to the attract screen
+    assert box.screen is Screen.ATTRACT
+    box.close()
+
+
+def test_auf_achse_is_journaled_resumed_and_ranked_in_dm(tmp_path: Path) -> None:
+    box = Box(tmp_path / "j.sqlite", BOTH)
+    start_auf_achse(box)
+    game = box.kiosk.game
+    assert game is not None and game.setup.game == "auf-achse"
+    state = box.kiosk.playing.controller.state  # type: ignore[union-attr]
+    space = next(s.id for s in state.board.spaces if not s.city)
+    box.kiosk.playing.controller._push(PlaceTruck("red", space))  # type: ignore[union-attr]
+    assert box.store.commands(game.game_id) == [{"player": "red", "action": "place_truck", "space": space}]
+    box.close()
+    # Power cut: the new kiosk offers the Auf Achse game and resumes it on the Auf Achse table.
+    box = Box(tmp_path / "j.sqlite", BOTH)
+    assert box.screen is Screen.RESUME_OFFER and box.view.lines == ("Auf Achse",)
+    box.press("ok")
+    assert box.screen is Screen.PLAYING
+    assert box.kiosk.playing.plugin.name == "auf-achse"  # type: ignore[union-attr]
+    assert box.kiosk.playing.controller.state.player("red").space == space  # type: ignore[union-attr]
+    # The admin ends it early: kept in the records with the standings, ranked by money in DM (AA-24).
+    box.enter_pin("2468")
+    box.press(*["plus"] * box.view.options.index("End the game early"), "ok", "ok")
+    assert box.screen is Screen.RANKING and box.view.title == "Game over — Auf Achse"
+    # Nobody delivered yet: both hold the start money (AA-3) and share the first place (AA-24).
+    assert box.view.lines == ("1. red — 5 000 DM", "1. blue — 5 000 DM")
+    assert box.store.game(game.game_id).status == ENDED  # type: ignore[union-attr]
+    box.close()
+
+
+def test_the_kiosk_screen_draws_the_auf_achse_table(tmp_path: Path) -> None:
+    pygame.display.init()
+    pygame.font.init()
+    screen = KioskScreen(pygame.Surface((800, 480)), clock=FakeClock())
+    box = Box(tmp_path / "j.sqlite", BOTH)
+    loop = KioskLoop(box.kiosk, screen, notifier=NoNotify(), clock=FakeClock())  # type: ignore[arg-type]
+    start_auf_achse(box)
+    loop._render()
+    OUT.mkdir(parents=True, exist_ok=True)
+    pygame.image.save(screen.surface, str(OUT / "kiosk-auf-achse-playing.png"))
+    assert "Red" in {t.text for t in screen.record.texts}  # the Auf Achse panels are drawn
+    assert any("DM" in t.text for t in screen.record.texts)
+    box.close()
