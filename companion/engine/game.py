@@ -70,10 +70,6 @@ class Game(Generic[S]):
         return len(self._applied)
 
     @property
-    def can_undo(self) -> bool:
-        return bool(self._applied)
-
-    @property
     def last_command(self) -> object | None:
         return self._applied[-1] if self._applied else None
 

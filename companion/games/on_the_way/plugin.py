@@ -91,12 +91,13 @@ class OnTheWay(PluginBase):
         from companion.games.on_the_way.engine.queries import reachable_from_marker
 
         answer = super().legal(state, player)
-        colour = player or (None if state.finished else state.current.colour)
-        p = None if colour is None else state.player(colour)
+        colour: str | None = player or (None if state.finished else state.current.colour)
         answer["player"] = colour
-        answer["destinations"] = {} if p is None else {
-            str(t.marker): sorted(reachable_from_marker(state, colour, t.marker)) for t in p.transports
-        }  # fmt: skip
+        p = None if colour is None else state.player(colour)
+        destinations: dict[str, list[str]] = {}
+        if colour is not None and p is not None:
+            destinations = {str(t.marker): sorted(reachable_from_marker(state, colour, t.marker)) for t in p.transports}
+        answer["destinations"] = destinations
         return answer
 
     # -- progress and result --------------------------------------------------------------------

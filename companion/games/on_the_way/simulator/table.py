@@ -66,9 +66,6 @@ class SimTable:
         assert uid is not None, f"no simulated tag for card {card}"
         return uid
 
-    def on_board(self) -> dict[MarkerTag, str]:
-        return {m: c for m, c in self.markers.items() if c is not None}
-
     def in_tray(self, colour: str) -> list[MarkerTag]:
         return [m for m, c in self.markers.items() if c is None and m.colour == colour]
 
