@@ -68,9 +68,9 @@ def compute(size: tuple[int, int], players: int, *, top_bar: float = 40, map_sha
         each = players_h // max(1, players)
         for i in range(players):
             panels.append(pygame.Rect(side.x, side.y + i * each, side.w, each).inflate(-pad, -pad))
-    else:
-        rows = 2
-        cols = 2
+    else:  # 3-4 players: two by two; 5-6 (Auf Achse, AA-1): three by two
+        cols = 2 if players <= 4 else 3
+        rows = -(-players // cols)
         cw, rh = side.w // cols, players_h // rows
         for i in range(players):
             r, c = divmod(i, cols)

@@ -46,8 +46,17 @@ def draw_panel_header(
     small = layout.small
     sw = pygame.Rect(inner.x, inner.y, big + layout.px(4), big + layout.px(4))
     swatch(surface, sw, style)
-    money_rect = canvas.text(money, (inner.right, inner.y), big, bold=True, anchor="topright", role="money")
     name = theme.title(colour) + ("  ▶" if on_turn else "")
+    name_w, _ = canvas.measure(name, big, bold=True)
+    money_w, _ = canvas.measure(money, big, bold=True)
+    y = sw.bottom + layout.px(2)
+    if sw.right + 2 * pad + name_w + money_w <= inner.right:  # one row: name left, balance right
+        money_rect = canvas.text(money, (inner.right, inner.y), big, bold=True, anchor="topright", role="money")
+        right = money_rect.x - pad
+    else:  # a narrow panel (5 or 6 players): the balance gets a row of its own, still in full
+        money_rect = canvas.text(money, (inner.x, y), big, bold=True, role="money", max_width=inner.w)
+        right = inner.right
+        y = money_rect.bottom + layout.px(2)
     canvas.text(name, (sw.right + pad, inner.y + layout.px(1)), big, bold=True, role="player",
-                max_width=money_rect.x - sw.right - 2 * pad)  # fmt: skip
-    return PanelHeader(inner, big, body, small, round(small * 1.25), sw.bottom + layout.px(2))
+                max_width=right - sw.right - pad)  # fmt: skip
+    return PanelHeader(inner, big, body, small, round(small * 1.25), y)

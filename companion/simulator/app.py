@@ -58,7 +58,10 @@ def main(argv: Sequence[str] = ()) -> int:
     else:
         window = pygame.display.set_mode((w, h), pygame.RESIZABLE)
         pygame.display.set_caption("companion — simulator")
-        options = tuple(GameOption(g.name, g.title, any(n is not None for n in g.lengths)) for g in games.all_games())
+        options = tuple(
+            GameOption(g.name, g.title, any(n is not None for n in g.lengths), g.player_counts, g.colours)
+            for g in games.all_games()
+        )
         choice = run_dialog(window, options, game=name)
         if choice is None:
             return 0

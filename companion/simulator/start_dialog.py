@@ -23,6 +23,8 @@ class GameOption:
     name: str
     title: str
     has_short_game: bool
+    player_counts: tuple[int, ...] = (2, 3, 4)
+    colours: tuple[str, ...] = COLOURS
 
 
 @dataclass
@@ -41,7 +43,12 @@ class Choice:
 
     @property
     def colours(self) -> tuple[str, ...]:
-        return COLOURS[: self.players]
+        return self.option.colours[: self.players]
+
+    def choose_game(self, name: str) -> None:
+        self.game = name
+        if self.players not in self.option.player_counts:  # e.g. 6 players, then a game for 2 to 4
+            self.players = min(self.option.player_counts, key=lambda n: abs(n - self.players))
 
     @property
     def end_at(self) -> int | None:
@@ -74,14 +81,16 @@ def draw_dialog(surface: pygame.Surface, choice: Choice) -> dict[str, pygame.Rec
         _button(surface, canvas, rect, option.title, choice.game == option.name, px)
         areas[f"game:{option.name}"] = rect
     y += px(44) + px(22)
-    canvas.text("Players (keys 2, 3, 4)", (w // 2, y), px(15), anchor="midtop")
+    counts = choice.option.player_counts
+    canvas.text(f"Players (keys {', '.join(map(str, counts))})", (w // 2, y), px(15), anchor="midtop")
     y += px(28)
     bw, bh, gap = px(150), px(56), px(16)
-    x0 = w // 2 - (3 * bw + 2 * gap) // 2
-    for i, n in enumerate((2, 3, 4)):
+    bw = min(bw, (w - px(40) - (len(counts) - 1) * gap) // len(counts))
+    x0 = w // 2 - (len(counts) * bw + (len(counts) - 1) * gap) // 2
+    for i, n in enumerate(counts):
         rect = pygame.Rect(x0 + i * (bw + gap), y, bw, bh)
         _button(surface, canvas, rect, f"{n} players", choice.players == n, px)
-        for k, colour in enumerate(COLOURS[:n]):
+        for k, colour in enumerate(choice.option.colours[:n]):
             sw = pygame.Rect(rect.x + px(8) + k * px(22), rect.bottom - px(22), px(18), px(18))
             swatch(surface, sw, theme.player_style(colour, k))
         areas[f"players:{n}"] = rect
@@ -136,13 +145,13 @@ def run_dialog(window: pygame.Surface, games: tuple[GameOption, ...], game: str 
         if event.type == pygame.KEYDOWN:
             if event.key in (pygame.K_RETURN, pygame.K_KP_ENTER):
                 return choice
-            if event.key in (pygame.K_2, pygame.K_3, pygame.K_4):
+            if pygame.K_0 <= event.key <= pygame.K_9 and event.key - pygame.K_0 in choice.option.player_counts:
                 choice.players = event.key - pygame.K_0
             elif event.key == pygame.K_s:
                 choice.short = not choice.short
             elif event.key == pygame.K_g:
                 keys = [g.name for g in choice.games]
-                choice.game = keys[(keys.index(choice.game) + 1) % len(keys)]
+                choice.choose_game(keys[(keys.index(choice.game) + 1) % len(keys)])
             elif event.key == pygame.K_q and event.mod & pygame.KMOD_CTRL:
                 return None
         elif event.type == pygame.MOUSEBUTTONUP and event.button == 1:
@@ -154,6 +163,6 @@ def run_dialog(window: pygame.Surface, games: tuple[GameOption, ...], game: str 
                     if key == "players":
                         choice.players = int(value)
                     elif key == "game":
-                        choice.game = value
+                        choice.choose_game(value)
                     elif key == "short":
                         choice.short = bool(int(value))

@@ -9,7 +9,10 @@ from companion.simulator.app import parse_args
 from companion.simulator.start_dialog import Choice, GameOption, draw_dialog, run_dialog
 from tests.display.conftest import save
 
-GAMES = (GameOption("on-the-way", "On The Way", True), GameOption("auf-achse", "Auf Achse", False))
+GAMES = (
+    GameOption("on-the-way", "On The Way", True),
+    GameOption("auf-achse", "Auf Achse", False, (2, 3, 4, 5, 6), ("red", "blue", "green", "yellow", "black", "white")),
+)
 
 
 def test_start_dialog_picks_players_and_length_by_keys() -> None:
@@ -70,3 +73,14 @@ def test_the_dialog_offers_every_registered_game_and_the_short_game_only_where_i
     pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RETURN, mod=0, unicode=""))
     choice = run_dialog(window, three, game="tiny")
     assert choice is not None and choice.game == "tiny" and choice.end_at is None
+
+
+def test_the_player_counts_and_colours_are_the_chosen_games() -> None:
+    window = pygame.display.set_mode((1280, 800))
+    areas = draw_dialog(window, Choice(GAMES, game="auf-achse"))
+    assert {f"players:{n}" for n in (2, 3, 4, 5, 6)} <= set(areas)  # AA-1: 2 to 6 players
+    save(window, "start_dialog_auf_achse")
+    for key in (pygame.K_6, pygame.K_g, pygame.K_RETURN):  # six players, then On The Way (2 to 4)
+        pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=key, mod=0, unicode=""))
+    choice = run_dialog(window, GAMES, game="auf-achse")
+    assert choice is not None and choice.game == "on-the-way" and choice.colours == ("red", "blue", "green", "yellow")
