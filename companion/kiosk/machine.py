@@ -21,6 +21,7 @@ here draws or sleeps.
 from __future__ import annotations
 
 import logging
+import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
@@ -87,6 +88,8 @@ class KioskSettings:
     ranking_s: float = 90.0  # how long the ranking stays after a game
     admin_idle_s: float = 60.0  # the admin menu locks itself again
     setup_idle_s: float = 120.0  # an abandoned set-up goes back to attract
+    abandon_s: float = 15 * 60.0  # a game nobody touches for this long is ended (kept in the records)
+    abandon_warning_s: float = 60.0  # the last seconds of that are counted down on the screen
     notice_s: float = 8.0
     how_to_s: float = 6.0  # each page of the attract screen's how-to loop
     hardware_log: int = 8  # intents echoed on the hardware test screen
@@ -130,7 +133,7 @@ class Kiosk:
         self.playing: PlayingTable | None = None
         self._offered = s.games or games.names()
         self._game_name = s.game if s.game in self._offered else self._offered[0]
-        self._last_input = now
+        self._last_input = self._now = now
         self._notice = ""
         self._notice_until = 0.0
         self._index = 0  # the selected option of the current screen
@@ -155,7 +158,7 @@ class Kiosk:
 
     # -- the loop's entry points -------------------------------------------------------------
     def handle(self, intent: KioskIntent, now: float) -> None:
-        self._last_input = now
+        self._last_input = self._now = now
         if self._admin_card(intent):
             if self.screen is Screen.HARDWARE_TEST:
                 self._echo(intent)  # testing the card reader with the admin card
@@ -180,6 +183,7 @@ class Kiosk:
                     self._menu_input(intent, now)
 
     def tick(self, now: float) -> None:
+        self._now = now
         if self._notice and now >= self._notice_until:
             self._notice = ""
         idle = now - self._last_input
@@ -188,6 +192,8 @@ class Kiosk:
                 assert self.playing is not None
                 self.playing.controller.tick(now)
                 self._check_over(now)
+                if self.screen is Screen.PLAYING and idle >= self.settings.abandon_s:
+                    self._abandon(now)
             case Screen.RANKING if now >= self._ranking_until:
                 self._go(Screen.ATTRACT)
             case Screen.ATTRACT if now >= self._how_to_until:
@@ -218,6 +224,9 @@ class Kiosk:
             d = self.playing.controller.next_deadline()
             if d is not None:
                 deadlines.append(d)
+            warn_at = self._last_input + s.abandon_s - s.abandon_warning_s
+            # Before the warning: wake once when it starts; during it: once a second for the countdown.
+            deadlines.append(warn_at if now < warn_at else min(now + 1.0, self._last_input + s.abandon_s))
         elif self.screen is Screen.RANKING:
             deadlines.append(self._ranking_until)
         elif self.screen is Screen.ATTRACT:
@@ -337,6 +346,24 @@ class Kiosk:
     def _check_over(self, now: float) -> None:
         if self.game is not None and self.game.finished:
             self._show_ranking(standings(self.game), now)
+
+    def _abandon(self, now: float) -> None:
+        """Nobody played for ``abandon_s``: the game ends, is kept in the records (status ``ended``) with
+        the standings so far, and the ranking shows them before the attract screen returns."""
+        assert self.game is not None
+        try:
+            self.game.end_early()
+        except JournalError as exc:  # the game stays recorded as playing: it is offered again at start
+            log.error("cannot end the abandoned game %s: %s", self.game.game_id, exc)
+        log.info("game %s abandoned after %.0f s without input", self.game.game_id, self.settings.abandon_s)
+        self._show_ranking(standings(self.game), now)
+        self._say("Nobody played for a while: the game was ended and kept in the records.", now)
+
+    def _abandon_countdown(self, now: float) -> str:
+        left = self._last_input + self.settings.abandon_s - now
+        if self.screen is not Screen.PLAYING or left > self.settings.abandon_warning_s:
+            return ""
+        return f"Is anyone still playing? The game ends in {max(0, math.ceil(left))} s — press any button."
 
     def _show_ranking(self, ranking: list[dict[str, object]], now: float) -> None:
         self._ranking = ranking
@@ -599,7 +626,11 @@ class Kiosk:
         s = self.settings
         options = self._options()
         base = KioskView(
-            self.screen, "", options=options, selected=self._index if options else None, notice=self._notice
+            self.screen,
+            "",
+            options=options,
+            selected=self._index if options else None,
+            notice=self._abandon_countdown(self._now) or self._notice,
         )
         match self.screen:
             case Screen.ATTRACT:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pygame
+import pytest
 
 from companion.games.auf_achse.engine import PlaceTruck
 from companion.journal import ENDED
@@ -77,4 +78,29 @@ def test_the_kiosk_screen_draws_the_auf_achse_table(tmp_path: Path) -> None:
     pygame.image.save(screen.surface, str(OUT / "kiosk-auf-achse-playing.png"))
     assert "Red" in {t.text for t in screen.record.texts}  # the Auf Achse panels are drawn
     assert any("DM" in t.text for t in screen.record.texts)
+    box.close()
+
+
+def test_an_abandoned_game_counts_down_then_ends_and_is_kept(tmp_path: Path) -> None:
+    settings = KioskSettings(pin="2468", games=("on-the-way",), abandon_s=600.0, abandon_warning_s=60.0)
+    box = Box(tmp_path / "j.sqlite", settings)
+    box.new_game(2, [0, 0])
+    game = box.kiosk.game
+    assert game is not None and box.screen is Screen.PLAYING
+    box.later(530.0)
+    assert box.view.notice == ""  # not yet: the countdown starts a minute before the end
+    assert box.kiosk.next_deadline(box.now) == pytest.approx(box.now + 10.0)  # the loop sleeps until it starts
+    box.later(20.0)
+    assert box.view.notice.startswith("Is anyone still playing? The game ends in 50 s")
+    assert box.kiosk.next_deadline(box.now) == pytest.approx(box.now + 1.0)  # a tick a second for the countdown
+    box.press("plus")  # someone is: the clock starts again
+    box.later(10.0)
+    assert box.view.notice == "" and box.screen is Screen.PLAYING
+    box.later(600.0)
+    assert box.screen is Screen.RANKING and box.view.title == "Game over — On The Way"
+    assert box.view.notice.startswith("Nobody played for a while")
+    assert box.store.game(game.game_id).status == ENDED  # type: ignore[union-attr]
+    assert box.store.unfinished() is None  # not offered for resume: it was ended on purpose
+    box.later(settings.ranking_s + 1)
+    assert box.screen is Screen.ATTRACT
     box.close()
