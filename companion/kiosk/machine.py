@@ -29,7 +29,9 @@ from typing import Any
 
 from companion import games
 from companion.engine.errors import DataError, IllegalAction
+from companion.engine.stats import GameStats
 from companion.games.protocol import GamePlugin, GameScreen
+from companion.games.stats import stats_of_game
 from companion.intents import ButtonName, ButtonPressed, CardScanned, Intent
 from companion.journal import (
     ABANDONED,
@@ -145,6 +147,7 @@ class Kiosk:
         self._confirm = ""
         self._ranking: list[dict[str, object]] = []
         self._ranked: GamePlugin = games.get(self._game_name)  # the game the ranking belongs to
+        self._stats: GameStats | None = None
         self._ranking_until = 0.0
         self._hardware: list[str] = []
         self._offer: tuple[int, str, int | None, str] | None = None  # game id, started hh:mm, round, title
@@ -369,6 +372,12 @@ class Kiosk:
         self._ranking = ranking
         self._ranking_until = now + self.settings.ranking_s
         self._ranked = self.plugin
+        self._stats = None
+        if self.game is not None:
+            try:
+                self._stats = stats_of_game(self.plugin, self.game)
+            except Exception:  # the figures are a picture: never let them stop the ranking
+                log.exception("cannot compute the statistics of game %s", self.game.game_id)
         self.game = None
         self.playing = None
         self._go(Screen.RANKING)
@@ -696,7 +705,8 @@ class Kiosk:
                     + ("" if game.score_label == game.currency else f" ({game.money(int(str(r.get('money', 0))))})")
                     for r in self._ranking
                 )
-                return replace(base, title=f"Game over — {game.title}", lines=ranked, hint="OK: done")
+                return replace(base, title=f"Game over — {game.title}", lines=ranked, hint="OK: done",
+                               stats=self._stats)  # fmt: skip
             case Screen.PIN_ENTRY:
                 assert self._pin is not None
                 return replace(

@@ -17,6 +17,8 @@ from companion.display import theme
 from companion.display.keys import KEY_BUTTONS
 from companion.display.lights import blink_phases
 from companion.display.record import Canvas, FrameRecord
+from companion.display.stats import draw_balance_chart, draw_player_figures
+from companion.engine.money import format_money
 from companion.intents import ButtonName, ButtonPressed, CityTapped
 from companion.kiosk.machine import KioskIntent, PlayingTable
 from companion.kiosk.view import KioskView, OptionTapped, Screen
@@ -37,6 +39,15 @@ def draw_view(surface: pygame.Surface, view: KioskView) -> FrameRecord:
     for line in view.lines:
         canvas.text(line, (x, y), unit, role="line", max_width=w - 2 * x, colour=theme.TEXT_DIM)
         y += int(unit * 1.5)
+    if view.stats is not None:  # the ranking with pictures: the game in figures below the places
+        bottom = h - unit * 4 if view.notice else h - unit * 2
+        area = pygame.Rect(x // 2, y, w - x, bottom - y)
+        figures_h = int(unit * 1.4) * len(view.stats.players) + unit
+        chart = pygame.Rect(area.x, area.y, area.w, max(unit * 4, area.h - figures_h - unit // 2))
+        draw_balance_chart(canvas, chart, view.stats, unit)
+        figures = pygame.Rect(area.x, chart.bottom + unit // 2, area.w, figures_h)
+        currency = view.stats.currency
+        draw_player_figures(canvas, figures, view.stats, unit, lambda amount: format_money(amount, currency))
     if view.options:
         y += unit // 2
         for i, option in enumerate(view.options):

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
+from companion.engine.stats import GameStats
 from companion.table.ui import UiModel
 
 
@@ -48,3 +49,4 @@ class KioskView:
     notice: str = ""  # a passing message: a refusal, a report (e.g. a journal that was moved aside)
     table: UiModel | None = None  # PLAYING: the table's UI model
     led_test: bool = False  # HARDWARE_TEST: the loop should run an LED test pattern
+    stats: GameStats | None = None  # RANKING: the game in figures (balance chart, payouts)

@@ -104,3 +104,29 @@ def test_an_abandoned_game_counts_down_then_ends_and_is_kept(tmp_path: Path) -> 
     box.later(settings.ranking_s + 1)
     assert box.screen is Screen.ATTRACT
     box.close()
+
+
+def test_the_ranking_shows_the_game_in_figures(tmp_path: Path) -> None:
+    from companion import games
+    from companion.games.setup import GameSetup
+
+    pygame.display.init()
+    pygame.font.init()
+    screen = KioskScreen(pygame.Surface((800, 480)), clock=FakeClock())
+    box = Box(tmp_path / "j.sqlite", KioskSettings(pin="2468", games=("on-the-way",), ranking_s=60.0))
+    loop = KioskLoop(box.kiosk, screen, notifier=NoNotify(), clock=FakeClock())  # type: ignore[arg-type]
+    box.new_game(2, [0, 0])
+    plugin = games.get("on-the-way")
+    for command in plugin.sample_game(GameSetup("on-the-way", ("red", "blue")), seed=2, max_commands=60):
+        assert box.kiosk.playing is not None and box.kiosk.playing.controller._push(command) is not None
+    box.enter_pin("2468")
+    box.press(*["plus"] * box.view.options.index("End the game early"), "ok", "ok")
+    stats = box.view.stats
+    assert box.screen is Screen.RANKING and stats is not None
+    assert [p.colour for p in stats.players] == ["red", "blue"] and len(stats.rounds) > 3
+    assert sum(p.delivered for p in stats.players) > 0  # the sample game fulfilled contracts (OTW-22)
+    loop._render()
+    pygame.image.save(screen.surface, str(OUT / "kiosk-ranking-figures.png"))
+    assert "chart" in screen.record.regions
+    assert {"delivered", "earned", "spent", "biggest payout"} <= {t.text for t in screen.record.texts}
+    box.close()
