@@ -44,6 +44,7 @@ from companion.journal import (
     standings,
 )
 from companion.kiosk.admin import AdminLock, PinEntry
+from companion.kiosk.attract import Replay
 from companion.kiosk.view import KioskView, OptionTapped, Screen
 from companion.table.base import GameTable, LedSink
 from companion.table.tags import AdminTag, TagDirectory
@@ -94,6 +95,7 @@ class KioskSettings:
     abandon_warning_s: float = 60.0  # the last seconds of that are counted down on the screen
     notice_s: float = 8.0
     how_to_s: float = 6.0  # each page of the attract screen's how-to loop
+    replay_step_s: float = 1.2  # the attract screen's sample game: one action this often (0: no replay)
     hardware_log: int = 8  # intents echoed on the hardware test screen
     board: str | None = None  # data files (None: the reference)
     contracts: str | None = None
@@ -154,6 +156,8 @@ class Kiosk:
         self._leaderboard: list[tuple[GamePlugin, list[ScoreEntry]]] = []
         self._how_to = 0  # the how-to page shown on the attract screen
         self._how_to_until = now + s.how_to_s
+        self._replay: Replay | None = None
+        self._replay_next = now
         self._load_leaderboard()
         if store.report is not None:
             self._say(str(store.report), now, sticky=True)
@@ -199,9 +203,12 @@ class Kiosk:
                     self._abandon(now)
             case Screen.RANKING if now >= self._ranking_until:
                 self._go(Screen.ATTRACT)
-            case Screen.ATTRACT if now >= self._how_to_until:
-                self._how_to = (self._how_to + 1) % max(1, len(self._how_to_pages()))
-                self._how_to_until = now + self.settings.how_to_s
+            case Screen.ATTRACT:
+                if now >= self._how_to_until:
+                    self._how_to = (self._how_to + 1) % max(1, len(self._how_to_pages()))
+                    self._how_to_until = now + self.settings.how_to_s
+                if self.settings.replay_step_s > 0 and now >= self._replay_next:
+                    self._step_replay(now)
             case Screen.PIN_ENTRY | Screen.ADMIN | Screen.ADMIN_CONFIRM | Screen.HARDWARE_TEST:
                 if idle >= self.settings.admin_idle_s:
                     self._close_admin()  # locked again
@@ -234,6 +241,8 @@ class Kiosk:
             deadlines.append(self._ranking_until)
         elif self.screen is Screen.ATTRACT:
             deadlines.append(self._how_to_until)
+            if s.replay_step_s > 0:
+                deadlines.append(self._replay_next)
         elif self.screen in (Screen.PIN_ENTRY, Screen.ADMIN, Screen.ADMIN_CONFIRM, Screen.HARDWARE_TEST):
             deadlines.append(self._last_input + s.admin_idle_s)
         elif self.screen.name.startswith("SETUP"):
@@ -349,6 +358,18 @@ class Kiosk:
     def _check_over(self, now: float) -> None:
         if self.game is not None and self.game.finished:
             self._show_ranking(standings(self.game), now)
+
+    def _step_replay(self, now: float) -> None:
+        """The attract screen's sample game moves on; the board's LEDs follow it calmly."""
+        if self._replay is None:
+            self._replay = Replay(self._offered, caption="Press any button to play")
+        scene = self._replay.step()
+        self._replay_next = now + self.settings.replay_step_s
+        if scene is not None and self.leds is not None:
+            try:
+                self.leds.show(scene.leds, now)
+            except Exception:  # LEDs are decoration here: never let them stop the attract screen
+                log.exception("the LEDs refused the attract frame")
 
     def _abandon(self, now: float) -> None:
         """Nobody played for ``abandon_s``: the game ends, is kept in the records (status ``ended``) with
@@ -656,7 +677,8 @@ class Kiosk:
                 title = (
                     " · ".join(games.get(n).title for n in self._offered) if len(self._offered) > 1 else plugin.title
                 )
-                return replace(base, title=title, lines=tuple(lines), hint="OK: new game")
+                scene = None if self._replay is None else self._replay.scene
+                return replace(base, title=title, lines=tuple(lines), hint="OK: new game", scene=scene)
             case Screen.SETUP_GAME:
                 return replace(base, title="Which game?", hint="PLUS/MINUS: choose · OK: next · BACK: cancel")
             case Screen.RESUME_OFFER:

@@ -18,6 +18,7 @@ from companion.display.keys import KEY_BUTTONS
 from companion.display.lights import blink_phases
 from companion.display.record import Canvas, FrameRecord
 from companion.display.stats import draw_balance_chart, draw_player_figures
+from companion.display.tray import wrap
 from companion.engine.money import format_money
 from companion.intents import ButtonName, ButtonPressed, CityTapped
 from companion.kiosk.machine import KioskIntent, PlayingTable
@@ -26,8 +27,39 @@ from companion.kiosk.view import KioskView, OptionTapped, Screen
 LONG_PRESS_S = 0.8  # holding M on a keyboard = MENU long press (admin)
 
 
+def draw_attract(surface: pygame.Surface, view: KioskView) -> FrameRecord:
+    """The attract screen: the sample game replayed by the game's own screen, and over it a panel
+    with the title, the how-to page and today's best scores."""
+    scene = view.scene
+    record: FrameRecord = scene.screen.render(surface, scene.state, scene.ui, scene.leds)
+    canvas = Canvas(surface, record)
+    w, h = surface.get_size()
+    unit = max(12, h // 26)
+    width = int(w * 0.7)
+    lines = [part for line in view.lines for part in wrap(canvas, line, unit, width - 2 * unit)]
+    panel = pygame.Rect(0, 0, width, int(unit * (3.4 + 1.35 * len(lines))))
+    panel.center = (w // 2, h // 2 - unit * 2)
+    veil = pygame.Surface(panel.size, pygame.SRCALPHA)
+    veil.fill((*theme.BACKGROUND, 225))
+    surface.blit(veil, panel.topleft)
+    pygame.draw.rect(surface, theme.ACCENT, panel, width=2, border_radius=unit // 2)
+    x, y = panel.x + unit, panel.y + unit // 2
+    canvas.text(view.title, (panel.centerx, y), int(unit * 1.6), bold=True, role="title", anchor="midtop",
+                max_width=panel.w - 2 * unit)  # fmt: skip
+    y += int(unit * 2.4)
+    for line in lines:
+        canvas.text(line, (x, y), unit, role="line", max_width=panel.w - 2 * unit)
+        y += int(unit * 1.35)
+    if view.notice:
+        canvas.text(view.notice, (w // 2, panel.bottom + unit // 2), unit, role="notice", anchor="midtop",
+                    colour=theme.REFUSAL, max_width=w - 2 * unit, background=theme.BACKGROUND)  # fmt: skip
+    return record
+
+
 def draw_view(surface: pygame.Surface, view: KioskView) -> FrameRecord:
     """A non-playing kiosk view: title, lines, options (the selected one highlighted), hint, notice."""
+    if view.screen is Screen.ATTRACT and view.scene is not None:
+        return draw_attract(surface, view)
     w, h = surface.get_size()
     record = FrameRecord((w, h))
     canvas = Canvas(surface, record)

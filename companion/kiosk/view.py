@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Any
 
 from companion.engine.stats import GameStats
 from companion.table.ui import UiModel
@@ -50,3 +51,4 @@ class KioskView:
     table: UiModel | None = None  # PLAYING: the table's UI model
     led_test: bool = False  # HARDWARE_TEST: the loop should run an LED test pattern
     stats: GameStats | None = None  # RANKING: the game in figures (balance chart, payouts)
+    scene: Any = None  # ATTRACT: a ``companion.kiosk.attract.Scene`` of the sample game replayed behind

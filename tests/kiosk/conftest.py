@@ -17,7 +17,13 @@ BOARD, DECK = load_reference()
 COLOURS = ("red", "blue", "green", "yellow")
 TAGS = TagDirectory.simulated(COLOURS, [c.id for c in DECK.contracts] + [e.id for e in DECK.events])
 SETTINGS = KioskSettings(
-    pin="2468", games=("on-the-way",), lengths=(None, 8, 4), ranking_s=60.0, admin_idle_s=30.0, pin_lockout_s=100.0
+    pin="2468",
+    games=("on-the-way",),
+    lengths=(None, 8, 4),
+    ranking_s=60.0,
+    admin_idle_s=30.0,
+    pin_lockout_s=100.0,
+    replay_step_s=0.0,  # the attract replay has tests of its own (test_kiosk_games.py)
 )
 
 

@@ -9,6 +9,7 @@ import pygame
 import pytest
 
 from companion.games.auf_achse.engine import PlaceTruck
+from companion.intents import ButtonName, ButtonPressed
 from companion.journal import ENDED
 from companion.kiosk import KioskSettings, Screen
 from companion.kiosk.app import KioskLoop
@@ -130,3 +131,44 @@ def test_the_ranking_shows_the_game_in_figures(tmp_path: Path) -> None:
     assert "chart" in screen.record.regions
     assert {"delivered", "earned", "spent", "biggest payout"} <= {t.text for t in screen.record.texts}
     box.close()
+
+
+def test_the_attract_screen_replays_a_sample_game_and_the_leds_follow_calmly(tmp_path: Path) -> None:
+    from tests.kiosk.conftest import TAGS
+
+    class Leds:
+        def __init__(self) -> None:
+            self.frames: list[object] = []
+
+        def show(self, frame: object, now: float) -> None:
+            self.frames.append(frame)
+
+    pygame.display.init()
+    pygame.font.init()
+    leds = Leds()
+    settings = KioskSettings(pin="2468", games=("on-the-way", "auf-achse"), replay_step_s=1.0)
+    from companion.journal import JournalStore
+    from companion.kiosk import Kiosk
+
+    store = JournalStore.open(tmp_path / "j.sqlite")
+    kiosk = Kiosk(store, TAGS, now=0.0, settings=settings, leds=leds)
+    screen = KioskScreen(pygame.Surface((800, 480)), clock=FakeClock())
+    now, states = 0.0, []
+    for _ in range(12):
+        kiosk.tick(now)
+        scene = kiosk.view.scene
+        assert scene is not None and kiosk.screen is Screen.ATTRACT
+        states.append(scene.state)
+        deadline = kiosk.next_deadline(now)
+        assert deadline is not None and deadline - now <= 1.0  # it wakes for the next action, no busy loop
+        now = deadline
+    assert len({id(s) for s in states}) >= 10  # the map is alive: a new position each step
+    assert len(leds.frames) >= 10 and all(f.cities == () for f in leds.frames)  # type: ignore[attr-defined]
+    screen.render(kiosk.view, None)
+    pygame.image.save(screen.surface, str(OUT / "kiosk-attract-replay.png"))
+    texts = {t.text for t in screen.record.texts}
+    assert "On The Way · Auf Achse" in texts and "Press OK to start a new game" in texts
+    assert screen.record.cities  # the game's own screen drew the map behind
+    kiosk.handle(ButtonPressed(ButtonName.OK), now)  # any button starts the set-up
+    assert kiosk.screen is Screen.SETUP_GAME
+    kiosk.close()
