@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion import games
+from companion.engine.game import Game
 from companion.games.protocol import GamePlugin, GameScreen
 from companion.games.setup import GameSetup
 from companion.ledframe import LedFrame
@@ -52,12 +53,13 @@ class Replay:
         seed = self.seed + self._round
         colours = plugin.colours[: max(2, min(3, max(plugin.player_counts)))]
         setup = GameSetup(name, colours, seed=seed)
+        self._game: Game[Any] | None = None
+        self._commands: list[object] = []
         try:
             self._commands = plugin.sample_game(setup, seed, REPLAY_COMMANDS)
             self._game = plugin.new_game(setup)
         except Exception:  # a replay is decoration: a game whose data will not load is skipped
             log.exception("cannot replay %s", name)
-            self._commands, self._game = [], None
         self._plugin = plugin
         self._screen = plugin.screen()
         self._index = 0
