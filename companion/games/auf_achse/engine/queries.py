@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from companion.games.auf_achse.engine.auction import allowed_levels
+from companion.games.auf_achse.engine.auction import allowed_levels, can_act
 from companion.games.auf_achse.engine.commands import (
     Bid,
     BuyTrailer,
@@ -94,12 +94,24 @@ def auctionable(state: GameState, colour: str) -> tuple[str, ...]:
 class AuctionStatus:
     card: str
     opener: str
-    bidder: str  # whose bid it is
+    bidder: str | None  # round_the_table: whose bid it is; any_order: None (anyone still in)
     level: int | None  # the high bid as a level
     amount: int  # the high bid in DM (0: none yet)
     leader: str | None
-    allowed: tuple[tuple[int, int], ...]  # (level, DM) the bidder may bid now
+    allowed: tuple[tuple[int, int], ...]  # (level, DM) ``bidder`` may bid now (empty in any_order)
     passed: tuple[str, ...]
+    still_in: tuple[str, ...] = ()  # who has not passed, from the opener's left (AA-19)
+    # Who may bid or pass now, with the (level, DM) each may bid (empty: he may only pass).
+    bids: tuple[tuple[str, tuple[tuple[int, int], ...]], ...] = ()
+
+    @property
+    def may_act(self) -> tuple[str, ...]:
+        """Who may bid or pass now: everyone still in but the high bidder (round_the_table: the bidder)."""
+        return tuple(c for c, _ in self.bids)
+
+    def allowed_for(self, colour: str) -> tuple[tuple[int, int], ...]:
+        """The (level, DM) ``colour`` may bid now; empty when he may not bid."""
+        return dict(self.bids).get(colour, ())
 
 
 def auction_status(state: GameState) -> AuctionStatus | None:
@@ -108,10 +120,15 @@ def auction_status(state: GameState) -> AuctionStatus | None:
         return None
     card = state.config.contract(a.card)
     assert card is not None
-    allowed = tuple((level, card.cost(level)) for level in allowed_levels(state, a, a.bidder))
+
+    def levels(colour: str) -> tuple[tuple[int, int], ...]:
+        return tuple((level, card.cost(level)) for level in allowed_levels(state, a, colour))
+
+    bids = tuple((c, levels(c)) for c in a.order if can_act(a, c))
+    allowed = levels(a.bidder) if a.bidder is not None else ()
     amount = 0 if a.level is None else card.cost(a.level)
     passed = tuple(c for c in a.order if c in a.passed)
-    return AuctionStatus(a.card, a.opener, a.bidder, a.level, amount, a.leader, allowed, passed)
+    return AuctionStatus(a.card, a.opener, a.bidder, a.level, amount, a.leader, allowed, passed, a.still_in, bids)
 
 
 def buyable_trailers(state: GameState, colour: str) -> tuple[TrailerSize, ...]:
@@ -151,8 +168,10 @@ def legal_commands(state: GameState) -> Iterator[Command]:
         return
     if state.auction is not None:
         a = state.auction
-        yield from (Bid(a.bidder, level) for level in allowed_levels(state, a, a.bidder))
-        yield PassBid(a.bidder)
+        for colour in a.order:  # AA-19: every player still in (round_the_table: the bidder)
+            if can_act(a, colour):
+                yield from (Bid(colour, level) for level in allowed_levels(state, a, colour))
+                yield PassBid(colour)
         return
     colour = state.current.colour
     turn = state.turn

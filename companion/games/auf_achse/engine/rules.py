@@ -82,8 +82,6 @@ def apply(state: GameState, command: Command) -> Outcome:
     if state.auction is not None:
         if not isinstance(command, Bid | PassBid):
             raise IllegalAction("AA-19", f"the auction of {state.auction.card} is running; bid or pass first")
-        if command.player != state.auction.bidder:
-            raise IllegalAction("AA-19", f"it is {state.auction.bidder}'s bid, not {command.player}'s")
         if isinstance(command, Bid):
             return bid(state, state.auction, command)
         return pass_bid(state, state.auction, command)

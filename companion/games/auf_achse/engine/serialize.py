@@ -178,6 +178,8 @@ def _common(state: GameState) -> dict[str, object]:
             "leader": status.leader,
             "allowed": [{"level": lv, "amount": amt} for lv, amt in status.allowed],
             "passed": list(status.passed),
+            "still_in": list(status.still_in),
+            "bids": {c: [{"level": lv, "amount": amt} for lv, amt in levels] for c, levels in status.bids},
         }
     return {
         "phase": state.phase.value,

@@ -14,8 +14,10 @@ What each input does (docs/auf-achse.md, "At the table"):
 - **Act.** A contract card scanned is loaded / unloaded (or auctioned, if it is a face-up public
   one: OK confirms); OK offers what can be loaded or unloaded, then ends the turn; MENU: auction,
   trailers, roadworks after a 1, pay debts, end turn, language.
-- **Auction.** The engine names whose bid it is; he scans his bank card (another card is refused),
-  PLUS/MINUS choose the level among those he may bid, OK bids, BACK passes.
+- **Auction.** Any player still in scans his bank card at any moment (AA-19: in any order; with the
+  house rule ``round_the_table`` only the one the engine names), PLUS/MINUS choose the level among
+  those he may bid, OK bids, BACK passes. A card of a player who may not bid now is refused with
+  the engine's reason.
 - **Awaited cards and signs.** The next public contract, an action card, a leftover contract are
   scanned; a Stau or roadworks sign's space is chosen on the screen.
 - **BACK** closes a dialog, else undoes the last command of this turn.
@@ -31,6 +33,7 @@ from collections.abc import Callable, Hashable
 from dataclasses import dataclass, replace
 from typing import Any
 
+from companion.engine.errors import IllegalAction
 from companion.engine.game import Game
 from companion.games.auf_achse.engine import (
     Bid,
@@ -56,6 +59,7 @@ from companion.games.auf_achse.engine import (
     Unload,
     new_game,
 )
+from companion.games.auf_achse.engine.auction import check_bidder
 from companion.games.auf_achse.engine.money import dm
 from companion.games.auf_achse.engine.movement import sign_spaces
 from companion.games.auf_achse.engine.queries import (
@@ -299,12 +303,16 @@ class AATableController(TableBase):
         elif state.auction is not None:
             status = auction_status(state)
             assert status is not None
-            if colour != status.bidder:
-                self._refuse("AA-19", f"it is {status.bidder}'s bid, not {colour}'s")
+            if colour not in status.may_act:
+                try:  # the engine says why he may not bid now (AA-19)
+                    check_bidder(state, state.auction, PassBid(colour))
+                except IllegalAction as refusal:
+                    self._refuse(refusal.rule, refusal.message)
                 return
             self._refusal = None
             self._bidder = colour
-            self._level = status.allowed[0][0] if status.allowed else None
+            allowed = status.allowed_for(colour)
+            self._level = allowed[0][0] if allowed else None
             return
         self._message = self._text.text("aa_message.bank_card", player=colour, money=dm(p.money))
 
@@ -374,9 +382,9 @@ class AATableController(TableBase):
             return
         elif state.auction is not None:
             status = auction_status(state)
-            if status is None or self._bidder is None or not status.allowed:
+            if status is None or self._bidder is None or not status.allowed_for(self._bidder):
                 return
-            levels = [lv for lv, _ in status.allowed]
+            levels = [lv for lv, _ in status.allowed_for(self._bidder)]
             i = levels.index(self._level) if self._level in levels else 0
             self._level = levels[max(0, min(len(levels) - 1, i + delta))]
         elif state.phase is Phase.SETUP and self._setup_step()[0] == "start":
@@ -560,14 +568,16 @@ class AATableController(TableBase):
         seat: int | None = None
         if state.phase is Phase.PLAY and not state.finished:
             seat = state.turn.seat
-            if state.auction is not None:
-                seat = state.config.seat_of(state.auction.bidder)
+            if state.auction is not None:  # the seat LED follows the bidder (scanned, or named)
+                bidder = self._bidder or state.auction.bidder
+                seat = state.config.seat_of(bidder) if bidder is not None else seat
         return LedFrame.build(lights, seat=seat)  # no time track, no event kinds in Auf Achse
 
     def _compute_ui(self) -> UiModel:
         state = self.state
         t = self._text
-        if self._bidder is not None and (state.auction is None or state.auction.bidder != self._bidder):
+        status = auction_status(state)
+        if self._bidder is not None and (status is None or self._bidder not in status.may_act):
             self._bidder = self._level = None  # the bid moved on (or was undone)
         base = UiModel(language=t.language, player=state.current.colour, refusal=self._refusal, message=self._message)
         if state.finished:
@@ -683,16 +693,21 @@ class AATableController(TableBase):
         t = self._text
         status = auction_status(state)
         assert status is not None
-        bidder = status.bidder
-        base = replace(base, mode=Mode.AUCTION, player=bidder, bidder=self._bidder, level=self._level)
+        bidder = self._bidder or status.bidder  # scanned (any order) or named (round_the_table)
+        base = replace(base, mode=Mode.AUCTION, player=bidder or base.player, bidder=self._bidder, level=self._level)
         if self._bidder is None:
+            if status.bidder is None:
+                players = ", ".join(status.still_in)
+                return replace(base, prompt=t.text("aa_prompt.auction_any", card=status.card, players=players),
+                               detail=t.text("aa_prompt.auction_any_detail"))  # fmt: skip
             return replace(base, prompt=t.text("aa_prompt.auction_bidder", card=status.card, player=bidder),
                            detail=t.text("aa_prompt.auction_bidder_detail"))  # fmt: skip
         if self._level is None:
             return replace(base, prompt=t.text("aa_prompt.auction_none", player=bidder))
-        amount = dict(status.allowed).get(self._level, 0)
-        labels = tuple(f"{lv}: {dm(amt)}" for lv, amt in status.allowed)
-        levels = [lv for lv, _ in status.allowed]
+        allowed = status.allowed_for(self._bidder)
+        amount = dict(allowed).get(self._level, 0)
+        labels = tuple(f"{lv}: {dm(amt)}" for lv, amt in allowed)
+        levels = [lv for lv, _ in allowed]
         return replace(base, prompt=t.text("aa_prompt.auction_level", player=bidder, level=self._level,
                        amount=dm(amount)), detail=t.text("aa_prompt.auction_level_detail"), choices=labels,
                        choice_index=levels.index(self._level))  # fmt: skip
