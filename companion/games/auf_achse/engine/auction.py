@@ -86,7 +86,7 @@ def open_auction(state: GameState, cmd: OpenAuction) -> Outcome:
     order = bidding_order(state, cmd.player)
     first = order[0] if _round_the_table(state) else None
     auction = Auction(cmd.card, cmd.player, order, first)
-    state = replace(state, auction=auction, turn=replace(turn, auctioned=True))
+    state = replace(state, auction=auction, last_auction=None, turn=replace(turn, auctioned=True))
     events: list[ev.Event] = [ev.AuctionOpened(cmd.player, cmd.card, first)]
     if first is None:
         return _settle(state, auction, events)
@@ -223,7 +223,7 @@ def _close(state: GameState, auction: Auction, events: list[ev.Event]) -> Outcom
     winner = auction.leader or auction.opener
     amount = 0 if auction.level is None else card.cost(auction.level)
     events.append(ev.AuctionWon(winner, card.id, auction.level, amount))
-    state = replace(state, auction=None, public=tuple(c for c in state.public if c != card.id))
+    state = replace(state, auction=None, last_auction=auction, public=tuple(c for c in state.public if c != card.id))
     if amount:
         state = pay_bank(state, events, winner, amount, f"auction of contract {_label(card)}", "AA-21", card.id)
     p = player_of(state, winner)

@@ -222,6 +222,8 @@ class GameState:
     finished: bool
     end_reason: str | None
     ledger: Ledger
+    # The auction closed this turn (who passed, who won), so a late bid or pass is told it is over.
+    last_auction: Auction | None = None
 
     @property
     def board(self) -> AABoard:
