@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
+from enum import StrEnum
 
 from companion.games.auf_achse.engine.auction import allowed_levels, can_act
 from companion.games.auf_achse.engine.commands import (
@@ -143,6 +144,52 @@ def unseen_contracts(state: GameState) -> tuple[str, ...]:
     return tuple(c.id for c in state.config.deck.contracts if c.id not in state.seen)
 
 
+def truck_start_spaces(state: GameState) -> tuple[str, ...]:
+    """AA-2: the plain spaces a truck may start on now (no city, nobody's truck)."""
+    occupied = {p.space for p in state.players}
+    return tuple(s.id for s in state.board.spaces if not s.city and s.id not in occupied)
+
+
+class SetupStep(StrEnum):
+    TRUCK = "truck"  # AA-2: ``player`` places his truck
+    DEAL = "deal"  # AA-4: ``player`` is dealt his private contracts
+    PUBLIC = "public"  # AA-4: the face-up public contracts are turned up
+    START = "start"  # AA-5: who rolled highest starts
+
+
+@dataclass(frozen=True, slots=True)
+class SetupDue:
+    step: SetupStep
+    player: str | None = None
+
+
+def setup_due(state: GameState, dealing_to: str | None = None) -> SetupDue | None:
+    """What set-up needs next (None: set-up is over). ``dealing_to``: the player the table deals to
+    while he still lacks private contracts (whoever scanned his bank card)."""
+    if state.phase is not Phase.SETUP:
+        return None
+    for p in state.players:
+        if p.space is None:
+            return SetupDue(SetupStep.TRUCK, p.colour)
+    preferred = state.player(dealing_to) if dealing_to is not None else None
+    if preferred is not None and len(preferred.hand) < PRIVATE_CONTRACTS:
+        return SetupDue(SetupStep.DEAL, preferred.colour)
+    for p in state.players:
+        if len(p.hand) < PRIVATE_CONTRACTS:
+            return SetupDue(SetupStep.DEAL, p.colour)
+    if len(state.public) < min(FACE_UP, state.config.public_deck):
+        return SetupDue(SetupStep.PUBLIC)
+    return SetupDue(SetupStep.START)
+
+
+def deal_target(state: GameState, dealing_to: str | None = None) -> str:
+    """Who a private contract scanned during set-up goes to: ``dealing_to``, else the first seat
+    still short of private contracts (AA-4); the engine refuses a full hand."""
+    if dealing_to is not None:
+        return dealing_to
+    return next((p.colour for p in state.players if len(p.hand) < PRIVATE_CONTRACTS), state.players[0].colour)
+
+
 def legal_commands(state: GameState) -> Iterator[Command]:
     """Every legal command now (cards to scan: every candidate). For random-game tests and tools."""
     if state.finished:
@@ -197,11 +244,9 @@ def legal_commands(state: GameState) -> Iterator[Command]:
 
 
 def _setup_commands(state: GameState) -> Iterator[Command]:
-    occupied = {p.space for p in state.players}
     for p in state.players:
         if p.space is None:
-            free = [s.id for s in state.board.spaces if not s.city and s.id not in occupied]
-            yield from (PlaceTruck(p.colour, s) for s in free)
+            yield from (PlaceTruck(p.colour, s) for s in truck_start_spaces(state))
             return
     for p in state.players:
         if len(p.hand) < PRIVATE_CONTRACTS:

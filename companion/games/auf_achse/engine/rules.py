@@ -113,6 +113,16 @@ def apply(state: GameState, command: Command) -> Outcome:
     raise IllegalAction("AA-6", f"unknown command {command!r}")
 
 
+def check(state: GameState, command: Command) -> IllegalAction | None:
+    """Would ``command`` be accepted now? The refusal (rule and message), or None. Pushes nothing:
+    the table asks this before it offers or explains a command (style point 18)."""
+    try:
+        apply(state, command)
+    except IllegalAction as refusal:
+        return refusal
+    return None
+
+
 def _no_auction(state: GameState, command: Bid | PassBid) -> IllegalAction:
     """A bid or pass with no auction running: if it belongs to the auction just closed, say so (AA-19)."""
     last = state.last_auction
