@@ -53,10 +53,9 @@ from companion.games.auf_achse.table.prompts import (
     Touch,
     TruckOn,
     UndoLast,
-    settle,
     space_candidates,
-    step,
 )
+from companion.games.auf_achse.table.step import settle, step
 from companion.intents import ButtonName
 
 from .conftest import BOARD, DECK, AATable

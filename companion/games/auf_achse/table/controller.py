@@ -23,7 +23,7 @@ What each input does (docs/auf-achse.md, "At the table"):
 - **BACK** closes a dialog, else undoes the last command of this turn.
 
 The modes are prompts (``prompts.py``): one frozen value per mode and one pure
-``step(prompt, intent, state)``; this controller turns hardware into intents (settling placements,
+``step(prompt, intent, state)`` (``step.py``); this controller turns hardware into intents (settling placements,
 reconciling the readers with the engine), pushes the commands ``step`` asks for, carries out its
 table effects and drives the LEDs. The screen's model for a prompt is ``view.py``.
 
@@ -59,9 +59,8 @@ from companion.games.auf_achse.table.prompts import (
     Touch,
     TruckOn,
     UndoLast,
-    settle,
-    step,
 )
+from companion.games.auf_achse.table.step import settle, step
 from companion.games.auf_achse.table.view import prompt_ui
 from companion.intents import ButtonName
 from companion.ledframe import CityLight, LedFrame
