@@ -62,6 +62,7 @@ def test_auction_panel_shows_the_card_levels_high_bid_bidder_and_passes(built, s
     assert record.has("high bid 700 DM (level 1) by blue", "high_bid")
     assert record.has("Red to bid (card scanned)", "bidder")
     assert record.has("passed: green", "passed")  # green had no money: passed automatically
+    assert record.has("still in: blue (high bid), red", "still_in")  # AA-19: who may still bid
     assert record.has("Red: bid level 3 (2 100 DM)?", "prompt")
     # The high bid's chip is filled green and marked ✓; the level being chosen is framed yellow.
     x, y, w, h = record.regions["level1"]

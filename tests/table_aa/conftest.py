@@ -10,7 +10,7 @@ import pytest
 
 from companion.engine.game import Game
 from companion.games.auf_achse.data import load_aa_reference
-from companion.games.auf_achse.engine import GameConfig, Undo, apply
+from companion.games.auf_achse.engine import GameConfig, HouseRules, Undo, apply
 from companion.games.auf_achse.engine.notation import position
 from companion.games.auf_achse.table.controller import TRUCK, AATableController
 from companion.intents import ButtonName, ButtonPressed, CardScanned, CityTapped, TagLifted, TagPlaced
@@ -47,8 +47,14 @@ class AATable:
     """Drive an AA controller with intents and a fake clock, the way the loop does.
     ``text`` is a position (companion.games.auf_achse.engine.notation); None: a new game in set-up."""
 
-    def __init__(self, text: str | None = None, colours: tuple[str, ...] = ("red", "blue"), **kwargs: object) -> None:
-        self.config = GameConfig(BOARD, DECK, colours, seed=3)
+    def __init__(
+        self,
+        text: str | None = None,
+        colours: tuple[str, ...] = ("red", "blue"),
+        rules: dict[str, object] | None = None,
+        **kwargs: object,
+    ) -> None:
+        self.config = GameConfig(BOARD, DECK, colours, HouseRules.from_mapping(rules or {}), seed=3)
         self.tags = directory(colours)
         self.leds = RecordingLeds()
         self.now = 0.0
@@ -108,8 +114,10 @@ class AATable:
 class HardwareAATable(EmulatedTableDriver):
     """The same, through EmulatedTable: readers under all 37 cities, the card reader, buttons, LEDs."""
 
-    def __init__(self, text: str | None = None, colours: tuple[str, ...] = ("red", "blue", "green")) -> None:
-        self.config = GameConfig(BOARD, DECK, colours, seed=3)
+    def __init__(
+        self, text: str | None = None, colours: tuple[str, ...] = ("red", "blue", "green"), **rules: object
+    ) -> None:
+        self.config = GameConfig(BOARD, DECK, colours, HouseRules.from_mapping(rules), seed=3)
         super().__init__(BOARD.cities, directory(colours))
         controller = AATableController(self.config, self.tags, leds=self.hw.rig, game=make_game(self.config, text))
         self.session = TableSession(controller, self.hw.rig, self.intents)
@@ -138,8 +146,10 @@ class HardwareAATable(EmulatedTableDriver):
 def hardware_table():  # type: ignore[no-untyped-def]
     tables: list[HardwareAATable] = []
 
-    def make(text: str | None = None, colours: tuple[str, ...] = ("red", "blue", "green")) -> HardwareAATable:
-        tables.append(HardwareAATable(text, colours))
+    def make(
+        text: str | None = None, colours: tuple[str, ...] = ("red", "blue", "green"), **rules: object
+    ) -> HardwareAATable:
+        tables.append(HardwareAATable(text, colours, **rules))
         return tables[-1]
 
     yield make

@@ -27,8 +27,37 @@ turn   red stage=act roll=3 exact
 pytestmark = pytest.mark.flaky(reruns=1)
 
 
-def test_aa19_auction_with_a_skipped_level_a_match_by_the_opener_and_a_pass(hardware_table) -> None:  # type: ignore[no-untyped-def]
+def test_aa19_any_order_bank_cards_tapped_by_whoever_bids(hardware_table) -> None:  # type: ignore[no-untyped-def]
     t = hardware_table(AUCTION)
+    t.scan("C10")
+    t.press("ok")  # open the auction: nobody is asked; everyone still in may tap his bank card
+    assert t.ui.mode is Mode.AUCTION and "blue, green, red still in" in t.ui.prompt
+    t.bank("green")  # green first, though blue sits at the opener's left (AA-19: in any order)
+    assert t.ui.bidder == "green" and t.ui.level == 1 and t.leds().seat == 2  # the seat LED follows the card
+    t.press("plus")
+    t.press("ok")  # green bids level 2
+    status = auction_status(t.state)
+    assert status.leader == "green" and status.level == 2 and t.ui.bidder is None
+    t.bank("green")  # the high bidder cannot outbid himself: the engine's reason is shown
+    assert t.ui.refusal is not None and t.ui.refusal.rule == "AA-19" and "holds the high bid" in t.ui.refusal.message
+    t.bank("blue")
+    assert t.ui.refusal is None and t.ui.choices[0] == "3: 2 100 DM"
+    t.press("back")  # blue passes: final (house rule pass_is_final)
+    t.bank("blue")
+    assert t.ui.refusal is not None and "blue has already passed" in t.ui.refusal.message
+    t.bank("red")  # the opener matches green's level 2
+    assert t.ui.choices[0] == "2: 1 400 DM"
+    t.press("ok")
+    assert auction_status(t.state).leader == "red" and auction_status(t.state).may_act == ("green",)
+    t.bank("green")
+    t.press("back")  # green passes: every player but the high bidder has passed, red wins
+    red = t.state.players[0]
+    assert t.state.auction is None and red.money == 5000 - 1400 and "C10" in red.hand
+    assert t.ui.mode is Mode.CARD_DUE
+
+
+def test_aa19_house_rule_round_the_table_skipped_level_match_and_pass(hardware_table) -> None:  # type: ignore[no-untyped-def]
+    t = hardware_table(AUCTION, auction_order="round_the_table")
     assert t.leds().seat == 0
     t.scan("C10")  # a face-up public contract scanned on one's turn: offer to auction it
     assert t.ui.mode is Mode.CONFIRM and "Auction C10 Milan→Vienna?" in t.ui.prompt

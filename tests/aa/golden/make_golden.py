@@ -94,12 +94,13 @@ class Bot:
                     return PlaceSign(who, Sign.ROADWORKS, self.rng.choice(sign_spaces(state, "roadworks")))
         status = auction_status(state)
         if status is not None:
-            bidder = state.player(status.bidder)
+            colour = status.may_act[0]  # AA-19: any order; the bot lets the opener's left go first
+            bidder = state.player(colour)
             assert bidder is not None
-            cheap = [lv for lv, amount in status.allowed if lv <= 3 and bidder.money - amount >= 2000]
+            cheap = [lv for lv, amount in status.allowed_for(colour) if lv <= 3 and bidder.money - amount >= 2000]
             if cheap and len(bidder.contracts) < 4 and self.rng.random() < 0.6:
-                return Bid(status.bidder, cheap[0])
-            return PassBid(status.bidder)
+                return Bid(colour, cheap[0])
+            return PassBid(colour)
         colour = state.current.colour
         turn = state.turn
         if turn.stage is Stage.ROLL:

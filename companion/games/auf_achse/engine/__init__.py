@@ -32,7 +32,7 @@ from companion.games.auf_achse.engine.commands import (
     Unload,
 )
 from companion.games.auf_achse.engine.options import HouseRules, StauRemoval, TieBreak
-from companion.games.auf_achse.engine.rules import apply
+from companion.games.auf_achse.engine.rules import apply, check
 from companion.games.auf_achse.engine.state import GameConfig, GameState, Sign, TrailerSize, initial_state
 
 
@@ -75,6 +75,7 @@ __all__ = [
     "Undo",
     "Unload",
     "apply",
+    "check",
     "initial_state",
     "new_game",
 ]

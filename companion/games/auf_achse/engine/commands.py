@@ -28,9 +28,11 @@ class DealContract:
 
 @dataclass(frozen=True, slots=True)
 class RevealPublic:
-    """AA-4, AA-21: a public contract turned face up (scanned)."""
+    """AA-4, AA-21: a public contract turned face up (scanned). ``player``: who turned it up, when
+    the table knows; checked if given (after an auction: the opener, AA-21)."""
 
     card: str
+    player: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,9 +96,11 @@ class PlaceSign:
 
 @dataclass(frozen=True, slots=True)
 class DrawAction:
-    """AA-12: the action card drawn (scanned) after ending on a warning triangle."""
+    """AA-12: the action card drawn (scanned) after ending on a warning triangle. ``player``: who
+    drew it, when the table knows; checked if given (the player who ended on the triangle)."""
 
     card: str
+    player: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,7 +155,37 @@ AuctionCommand = Bid | PassBid
 TableCommand = RevealPublic | DrawAction | TakeSpare
 Command = SetupCommand | PlayerCommand | AuctionCommand | TableCommand | Undo
 
+# The names of the scripted-play interface (``"action"`` in ``companion play``'s JSON): messages name
+# a command by these, never by its Python class.
+ACTION_NAMES: dict[type, str] = {
+    PlaceTruck: "place_truck",
+    DealContract: "deal_contract",
+    RevealPublic: "reveal_public",
+    StartGame: "start",
+    Roll: "roll",
+    Move: "move",
+    Load: "load",
+    Unload: "unload",
+    BuyTrailer: "buy_trailer",
+    PlaceSign: "place_sign",
+    DrawAction: "draw_action",
+    TakeSpare: "take_spare",
+    PayDebt: "pay_debt",
+    EndTurn: "end_turn",
+    OpenAuction: "open_auction",
+    Bid: "bid",
+    PassBid: "pass_bid",
+    Undo: "undo",
+}
+
+
+def action_name(command: object) -> str:
+    """``draw_action`` for a ``DrawAction``: how scripts and refusals name a command."""
+    return ACTION_NAMES.get(type(command), type(command).__name__)
+
+
 __all__ = [
+    "ACTION_NAMES",
     "AuctionCommand",
     "Bid",
     "BuyTrailer",
@@ -175,4 +209,5 @@ __all__ = [
     "TakeSpare",
     "Undo",
     "Unload",
+    "action_name",
 ]

@@ -146,7 +146,7 @@ class DebtSettled:
 class AuctionOpened:
     opener: str
     card: str
-    bidder: str  # whose bid it is first
+    bidder: str | None  # round_the_table: whose bid it is first; any_order: None (anyone may bid)
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,6 +15,11 @@ class StauRemoval(StrEnum):
     ROUND_END = "round_end"  # when the first seat starts the next round
 
 
+class AuctionOrder(StrEnum):
+    ANY_ORDER = "any_order"  # AA-19 default: anyone still in bids or passes at any moment
+    ROUND_THE_TABLE = "round_the_table"  # one at a time from the opener's left, the opener last
+
+
 class TieBreak(StrEnum):
     SHARE = "share"  # AA-24 default: equal money shares the place
     DELIVERIES = "deliveries"  # more contracts delivered ranks higher; then the place is shared
@@ -24,6 +29,8 @@ class TieBreak(StrEnum):
 class HouseRules:
     # AA-11: when the Stau sign comes off the board.
     stau_removal: StauRemoval = StauRemoval.PLACER_NEXT_TURN
+    # AA-19: bids are raised "in any order" (round_the_table: one at a time, the opener last).
+    auction_order: AuctionOrder = AuctionOrder.ANY_ORDER
     # AA-19: a player who passes is out of this auction (False: he may bid again once someone
     # raises; the auction ends when everyone but the high bidder has passed since the last bid).
     pass_is_final: bool = True

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
+from enum import StrEnum
 
-from companion.games.auf_achse.engine.auction import allowed_levels
+from companion.games.auf_achse.engine.auction import allowed_levels, can_act
 from companion.games.auf_achse.engine.commands import (
     Bid,
     BuyTrailer,
@@ -94,12 +95,24 @@ def auctionable(state: GameState, colour: str) -> tuple[str, ...]:
 class AuctionStatus:
     card: str
     opener: str
-    bidder: str  # whose bid it is
+    bidder: str | None  # round_the_table: whose bid it is; any_order: None (anyone still in)
     level: int | None  # the high bid as a level
     amount: int  # the high bid in DM (0: none yet)
     leader: str | None
-    allowed: tuple[tuple[int, int], ...]  # (level, DM) the bidder may bid now
+    allowed: tuple[tuple[int, int], ...]  # (level, DM) ``bidder`` may bid now (empty in any_order)
     passed: tuple[str, ...]
+    still_in: tuple[str, ...] = ()  # who has not passed, from the opener's left (AA-19)
+    # Who may bid or pass now, with the (level, DM) each may bid (empty: he may only pass).
+    bids: tuple[tuple[str, tuple[tuple[int, int], ...]], ...] = ()
+
+    @property
+    def may_act(self) -> tuple[str, ...]:
+        """Who may bid or pass now: everyone still in but the high bidder (round_the_table: the bidder)."""
+        return tuple(c for c, _ in self.bids)
+
+    def allowed_for(self, colour: str) -> tuple[tuple[int, int], ...]:
+        """The (level, DM) ``colour`` may bid now; empty when he may not bid."""
+        return dict(self.bids).get(colour, ())
 
 
 def auction_status(state: GameState) -> AuctionStatus | None:
@@ -108,10 +121,15 @@ def auction_status(state: GameState) -> AuctionStatus | None:
         return None
     card = state.config.contract(a.card)
     assert card is not None
-    allowed = tuple((level, card.cost(level)) for level in allowed_levels(state, a, a.bidder))
+
+    def levels(colour: str) -> tuple[tuple[int, int], ...]:
+        return tuple((level, card.cost(level)) for level in allowed_levels(state, a, colour))
+
+    bids = tuple((c, levels(c)) for c in a.order if can_act(a, c))
+    allowed = levels(a.bidder) if a.bidder is not None else ()
     amount = 0 if a.level is None else card.cost(a.level)
     passed = tuple(c for c in a.order if c in a.passed)
-    return AuctionStatus(a.card, a.opener, a.bidder, a.level, amount, a.leader, allowed, passed)
+    return AuctionStatus(a.card, a.opener, a.bidder, a.level, amount, a.leader, allowed, passed, a.still_in, bids)
 
 
 def buyable_trailers(state: GameState, colour: str) -> tuple[TrailerSize, ...]:
@@ -124,6 +142,52 @@ def buyable_trailers(state: GameState, colour: str) -> tuple[TrailerSize, ...]:
 def unseen_contracts(state: GameState) -> tuple[str, ...]:
     """Contract cards not scanned yet: the face-down public deck and the leftovers are among them."""
     return tuple(c.id for c in state.config.deck.contracts if c.id not in state.seen)
+
+
+def truck_start_spaces(state: GameState) -> tuple[str, ...]:
+    """AA-2: the plain spaces a truck may start on now (no city, nobody's truck)."""
+    occupied = {p.space for p in state.players}
+    return tuple(s.id for s in state.board.spaces if not s.city and s.id not in occupied)
+
+
+class SetupStep(StrEnum):
+    TRUCK = "truck"  # AA-2: ``player`` places his truck
+    DEAL = "deal"  # AA-4: ``player`` is dealt his private contracts
+    PUBLIC = "public"  # AA-4: the face-up public contracts are turned up
+    START = "start"  # AA-5: who rolled highest starts
+
+
+@dataclass(frozen=True, slots=True)
+class SetupDue:
+    step: SetupStep
+    player: str | None = None
+
+
+def setup_due(state: GameState, dealing_to: str | None = None) -> SetupDue | None:
+    """What set-up needs next (None: set-up is over). ``dealing_to``: the player the table deals to
+    while he still lacks private contracts (whoever scanned his bank card)."""
+    if state.phase is not Phase.SETUP:
+        return None
+    for p in state.players:
+        if p.space is None:
+            return SetupDue(SetupStep.TRUCK, p.colour)
+    preferred = state.player(dealing_to) if dealing_to is not None else None
+    if preferred is not None and len(preferred.hand) < PRIVATE_CONTRACTS:
+        return SetupDue(SetupStep.DEAL, preferred.colour)
+    for p in state.players:
+        if len(p.hand) < PRIVATE_CONTRACTS:
+            return SetupDue(SetupStep.DEAL, p.colour)
+    if len(state.public) < min(FACE_UP, state.config.public_deck):
+        return SetupDue(SetupStep.PUBLIC)
+    return SetupDue(SetupStep.START)
+
+
+def deal_target(state: GameState, dealing_to: str | None = None) -> str:
+    """Who a private contract scanned during set-up goes to: ``dealing_to``, else the first seat
+    still short of private contracts (AA-4); the engine refuses a full hand."""
+    if dealing_to is not None:
+        return dealing_to
+    return next((p.colour for p in state.players if len(p.hand) < PRIVATE_CONTRACTS), state.players[0].colour)
 
 
 def legal_commands(state: GameState) -> Iterator[Command]:
@@ -151,8 +215,10 @@ def legal_commands(state: GameState) -> Iterator[Command]:
         return
     if state.auction is not None:
         a = state.auction
-        yield from (Bid(a.bidder, level) for level in allowed_levels(state, a, a.bidder))
-        yield PassBid(a.bidder)
+        for colour in a.order:  # AA-19: every player still in (round_the_table: the bidder)
+            if can_act(a, colour):
+                yield from (Bid(colour, level) for level in allowed_levels(state, a, colour))
+                yield PassBid(colour)
         return
     colour = state.current.colour
     turn = state.turn
@@ -178,11 +244,9 @@ def legal_commands(state: GameState) -> Iterator[Command]:
 
 
 def _setup_commands(state: GameState) -> Iterator[Command]:
-    occupied = {p.space for p in state.players}
     for p in state.players:
         if p.space is None:
-            free = [s.id for s in state.board.spaces if not s.city and s.id not in occupied]
-            yield from (PlaceTruck(p.colour, s) for s in free)
+            yield from (PlaceTruck(p.colour, s) for s in truck_start_spaces(state))
             return
     for p in state.players:
         if len(p.hand) < PRIVATE_CONTRACTS:

@@ -34,6 +34,7 @@ from companion.games.auf_achse.engine.commands import (
     TakeSpare,
     Undo,
     Unload,
+    action_name,
 )
 from companion.games.auf_achse.engine.money import dm, pay_bank, player_of, receive, settle_debts, with_player
 from companion.games.auf_achse.engine.movement import destinations, sign_spaces
@@ -74,21 +75,19 @@ def apply(state: GameState, command: Command) -> Outcome:
         raise IllegalAction("AA-23", "the game is over")
     if state.phase is Phase.SETUP:
         return _setup(state, command)
+    if isinstance(command, Bid | PassBid) and state.auction is None:
+        raise _no_auction(state, command)
     if state.awaiting is not None:
         return _awaited(state, state.awaiting, command)
     if isinstance(command, RevealPublic | DrawAction | TakeSpare):
         rule = {RevealPublic: "AA-21", DrawAction: "AA-12", TakeSpare: "AA-4"}[type(command)]
-        raise IllegalAction(rule, f"no card is due now ({type(command).__name__} refused)")
+        raise IllegalAction(rule, f"no card is due now ({action_name(command)} refused)")
     if state.auction is not None:
         if not isinstance(command, Bid | PassBid):
             raise IllegalAction("AA-19", f"the auction of {state.auction.card} is running; bid or pass first")
-        if command.player != state.auction.bidder:
-            raise IllegalAction("AA-19", f"it is {state.auction.bidder}'s bid, not {command.player}'s")
         if isinstance(command, Bid):
             return bid(state, state.auction, command)
         return pass_bid(state, state.auction, command)
-    if isinstance(command, Bid | PassBid):
-        raise IllegalAction("AA-19", "no auction is running")
     if isinstance(command, PlaceTruck | DealContract | StartGame):
         raise IllegalAction("AA-5", "the game has started; set-up commands are over")
     _check_turn(state, command.player)
@@ -112,6 +111,41 @@ def apply(state: GameState, command: Command) -> Outcome:
         case EndTurn():
             return _end_turn(state)
     raise IllegalAction("AA-6", f"unknown command {command!r}")
+
+
+def check(state: GameState, command: Command) -> IllegalAction | None:
+    """Would ``command`` be accepted now? The refusal (rule and message), or None. Pushes nothing:
+    the table asks this before it offers or explains a command (style point 18)."""
+    try:
+        apply(state, command)
+    except IllegalAction as refusal:
+        return refusal
+    return None
+
+
+def _no_auction(state: GameState, command: Bid | PassBid) -> IllegalAction:
+    """A bid or pass with no auction running: if it belongs to the auction just closed, say so (AA-19)."""
+    last = state.last_auction
+    if last is None:
+        return IllegalAction("AA-19", "no auction is running")
+    winner = last.leader or last.opener
+    colour = command.player
+    if colour in last.passed:
+        how = " automatically (no level he may bid was left)" if colour in last.auto_passed else ""
+        return IllegalAction(
+            "AA-19", f"{colour} has already passed{how} in the auction of {last.card}; {winner} won it"
+        )
+    return IllegalAction("AA-19", f"the auction of {last.card} is over: {winner} won it")
+
+
+def _check_named(state: GameState, colour: str | None, due: str | None, rule: str, what: str) -> None:
+    """An optional ``player`` on a table command: checked when given (the table knows who scanned)."""
+    if colour is None:
+        return
+    if state.config.seat_of(colour) is None:
+        raise IllegalAction("AA-1", f"there is no {colour} player in this game")
+    if due is not None and colour != due:
+        raise IllegalAction(rule, f"{what} is {due}'s to do, not {colour}'s")
 
 
 def _check_turn(state: GameState, colour: str) -> None:
@@ -138,6 +172,7 @@ def _setup(state: GameState, command: Command) -> Outcome:
         case DealContract():
             return _deal(state, command)
         case RevealPublic():
+            _check_named(state, command.player, None, "AA-4", "turning up a public contract")
             return _reveal_public(state, command)
         case StartGame():
             return _start(state, command)
@@ -223,8 +258,12 @@ def _awaited(state: GameState, awaiting: Awaiting, command: Command) -> Outcome:
     who = awaiting.player or "the table"
     match awaiting.kind, command:
         case Waiting.PUBLIC_CARD, RevealPublic():
+            what = f"turning up the next public contract after the auction ({awaiting.player} opened it)"
+            _check_named(state, command.player, awaiting.player, rule, what)
             return _reveal_public(state, command)
         case Waiting.ACTION_CARD, DrawAction():
+            what = f"drawing the action card ({awaiting.player} ended on the warning triangle)"
+            _check_named(state, command.player, awaiting.player, rule, what)
             state, events = draw_action(state, command)
             return maybe_finish(state, events), events
         case ((Waiting.STAU | Waiting.ROADWORKS), PlaceSign()) if command.player == awaiting.player:
@@ -475,7 +514,7 @@ def _end_turn(state: GameState) -> Outcome:
             events.append(ev.TurnMissed(p.colour, p.miss_turns - 1))
             continue
         break
-    state = replace(state, turn=Turn(seat, rnd))
+    state = replace(state, turn=Turn(seat, rnd), last_auction=None)
     events.append(ev.TurnStarted(state.current.colour, rnd))
     return state, events
 

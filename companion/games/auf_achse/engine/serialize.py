@@ -5,6 +5,9 @@ The names here are a stable interface (``companion play --game auf-achse``): kee
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from companion.engine.jsonio import (
     CommandFormatError,
     enum_field,
@@ -65,9 +68,9 @@ def command_from_json(data: object) -> Command:
         case "undo":
             return Undo()
         case "reveal_public":
-            return RevealPublic(text_field(data, "card"))
+            return RevealPublic(text_field(data, "card"), _optional_player(data))
         case "draw_action":
-            return DrawAction(text_field(data, "card"))
+            return DrawAction(text_field(data, "card"), _optional_player(data))
         case "start":
             return StartGame(None if data.get("player") is None else text_field(data, "player"))
     if action not in PLAYER_ACTIONS:
@@ -105,15 +108,24 @@ def command_from_json(data: object) -> Command:
             return PassBid(player)
 
 
+def _optional_player(data: Mapping[str, Any]) -> str | None:
+    """``player`` of a table command: optional (the table may know who scanned), null = absent."""
+    return None if data.get("player") is None else text_field(data, "player")
+
+
 def command_to_json(command: Command) -> dict[str, object]:
     """The inverse of ``command_from_json``."""
     match command:
         case Undo():
             return {"action": "undo"}
-        case RevealPublic(card=card):
+        case RevealPublic(card=card, player=None):
             return {"action": "reveal_public", "card": card}
-        case DrawAction(card=card):
+        case RevealPublic(card=card, player=p):
+            return {"player": p, "action": "reveal_public", "card": card}
+        case DrawAction(card=card, player=None):
             return {"action": "draw_action", "card": card}
+        case DrawAction(card=card, player=p):
+            return {"player": p, "action": "draw_action", "card": card}
         case StartGame(player=p):
             return {"action": "start"} if p is None else {"action": "start", "player": p}
         case PlaceTruck(player=p, space=space):
@@ -178,6 +190,8 @@ def _common(state: GameState) -> dict[str, object]:
             "leader": status.leader,
             "allowed": [{"level": lv, "amount": amt} for lv, amt in status.allowed],
             "passed": list(status.passed),
+            "still_in": list(status.still_in),
+            "bids": {c: [{"level": lv, "amount": amt} for lv, amt in levels] for c, levels in status.bids},
         }
     return {
         "phase": state.phase.value,

@@ -180,11 +180,17 @@ class Auction:
 
     card: str
     opener: str
-    order: tuple[str, ...]  # bidding order: from the opener's left round the table, the opener last
-    bidder: str  # whose bid (or pass) it is
+    order: tuple[str, ...]  # seat order from the opener's left round the table, the opener last
+    bidder: str | None  # round_the_table: whose bid (or pass) it is; any_order: None (anyone still in)
     level: int | None = None  # the highest bid so far, as a Kosten level 1..5
     leader: str | None = None  # who holds it
     passed: frozenset[str] = frozenset()
+    auto_passed: frozenset[str] = frozenset()  # of ``passed``: those passed for want of a legal bid
+
+    @property
+    def still_in(self) -> tuple[str, ...]:
+        """Who has not passed, in seat order from the opener's left (AA-19)."""
+        return tuple(c for c in self.order if c not in self.passed)
 
 
 @dataclass(frozen=True, slots=True)
@@ -216,6 +222,8 @@ class GameState:
     finished: bool
     end_reason: str | None
     ledger: Ledger
+    # The auction closed this turn (who passed, who won), so a late bid or pass is told it is over.
+    last_auction: Auction | None = None
 
     @property
     def board(self) -> AABoard:

@@ -154,8 +154,8 @@ def _panel(
 
 
 def draw_auction(canvas: Canvas, rect: pygame.Rect, layout: Layout, state: GameState, ui: UiModel) -> None:
-    """The running auction (AA-18..21): the card, its Kosten levels with the high bid marked, whose bid
-    it is, who passed."""
+    """The running auction (AA-18..21): the card, its Kosten levels with the high bid marked, who is
+    bidding, who passed and who is still in."""
     status = auction_status(state)
     if status is None:
         return
@@ -177,7 +177,7 @@ def draw_auction(canvas: Canvas, rect: pygame.Rect, layout: Layout, state: GameS
     y += round(small * 1.4)
     # Levels 1..5: the high bid filled green with a check; the one being chosen outlined in yellow;
     # levels the bidder may not bid are dim. Shape and text carry it as well as colour.
-    allowed = {lv for lv, _ in status.allowed} if ui.bidder is not None else set()
+    allowed = {lv for lv, _ in status.allowed_for(ui.bidder)} if ui.bidder is not None else set()
     n = len(card.costs)
     gap = layout.px(3)
     w = (inner.w - (n - 1) * gap) // n
@@ -205,15 +205,25 @@ def draw_auction(canvas: Canvas, rect: pygame.Rect, layout: Layout, state: GameS
         high_text = f"high bid {theme.dm(status.amount)} (level {status.level}) by {status.leader}"
     canvas.text(high_text, (inner.x, y), small, bold=status.leader is not None, role="high_bid", max_width=inner.w)
     y += round(small * 1.3)
-    seat = state.config.seat_of(status.bidder) or 0
-    sw = pygame.Rect(inner.x, y, small + layout.px(2), small + layout.px(2))
-    swatch(surface, sw, theme.player_style(status.bidder, seat))
-    whose = f"{theme.title(status.bidder)} to bid" + (" (card scanned)" if ui.bidder == status.bidder else "")
-    who = canvas.text(whose, (sw.right + pad, y), small, bold=True, role="bidder",
-                      max_width=inner.right - sw.right - pad)  # fmt: skip
+    # Who is bidding: the player whose bank card was scanned (any order, AA-19), or the one the
+    # engine names (house rule round_the_table); then who is still in and who has passed.
+    actor = ui.bidder if ui.bidder is not None else status.bidder
+    if actor is not None:
+        whose = f"{theme.title(actor)} to bid" + (" (card scanned)" if ui.bidder == actor else "")
+    else:
+        whose = "Any player still in: tap your bank card to bid"
+    x = inner.x
+    if actor is not None:
+        sw = pygame.Rect(inner.x, y, small + layout.px(2), small + layout.px(2))
+        swatch(surface, sw, theme.player_style(actor, state.config.seat_of(actor) or 0))
+        x = sw.right + pad
+    who = canvas.text(whose, (x, y), small, bold=True, role="bidder", max_width=inner.right - x)
     passed = ", ".join(status.passed) if status.passed else "nobody"
     canvas.text(f"· passed: {passed}", (who.right + pad, y), small, colour=theme.TEXT_DIM, role="passed",
                 max_width=max(1, inner.right - who.right - pad))  # fmt: skip
+    y += round(small * 1.3)
+    still_in = ", ".join(f"{c} (high bid)" if c == status.leader else c for c in status.still_in)
+    canvas.text(f"still in: {still_in}", (inner.x, y), small, colour=theme.TEXT_DIM, role="still_in", max_width=inner.w)
 
 
 def draw_aa_ranking(canvas: Canvas, layout: Layout, state: GameState) -> None:
