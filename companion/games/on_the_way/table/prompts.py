@@ -196,7 +196,7 @@ class ToggleLanguage:
 # What a step asks the controller to do besides changing the prompt: push a command (``Undo``:
 # undo within the turn), show a refusal, or switch the language.
 Outcome = Command | IllegalAction | ToggleLanguage | None
-_HandStep = Callable[[Hand], tuple["Prompt", Outcome]]
+_HandStep = Callable[[Hand], tuple[Prompt, Outcome]]
 
 
 def step(prompt: Prompt, intent: TableIntent, state: GameState, *, misplaced: bool = False) -> tuple[Prompt, Outcome]:
