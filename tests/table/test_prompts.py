@@ -108,7 +108,7 @@ def test_otw15_a_free_marker_on_idle_trucks_forms_a_transport_sized_for_the_cont
 def test_otw15_no_idle_trucks_no_transport() -> None:
     prompt, outcome = step(Idle(), MarkerPlaced(RED2, "Warsaw"), at("cities Warsaw=-0"))
     assert prompt == Idle()
-    assert "no idle trucks" in refusal_of(outcome, "OTW-15").message
+    assert "Warsaw has 0 trucks idle" in refusal_of(outcome, "OTW-15").message  # the engine's sentence
 
 
 def test_otw12_scanning_a_free_contract_takes_it() -> None:
@@ -137,6 +137,7 @@ def test_otw27_a_marker_over_the_card_reader_asks_to_cancel_its_transport() -> N
     state = at("red 1:Warsaw:2")
     assert step(Idle(), CardShown(RED1), state) == (Confirm(Cancel("red", 1), Idle()), None)
     refusal_of(step(Idle(), CardShown(RED2), state)[1], "OTW-27")  # marker 2 is not on the road
+    refusal_of(step(Idle(), CardShown(BLUE1), at("blue 1:Poznań:1"))[1], "OTW-10")  # not blue's turn
 
 
 def test_cards_wait_while_the_table_is_wrong() -> None:

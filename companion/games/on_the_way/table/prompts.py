@@ -313,11 +313,8 @@ def _start_forming(
     if player.transport(marker.number) is not None:
         return hand, None
     idle = state.idle_at(city)
-    if idle < 1:
-        refusal = IllegalAction(
-            "OTW-15", f"{city} has no idle trucks; a transport starts from idle trucks (take the marker off)"
-        )
-        return hand, refusal
+    if idle < 1:  # the engine says why: even the smallest transport cannot start here (OTW-15)
+        return hand, check(state, Move(player.colour, marker.number, city, city, 1))
     # Default: what the player's contracts from that city need (table.md), within the idle trucks.
     config = state.config
     wanted = [c.trucks for cid in player.contracts if (c := config.contract(cid)) and c.origin == city]
@@ -346,11 +343,10 @@ def _card(prompt: Prompt, tag: Tag, state: GameState) -> tuple[Prompt, Outcome]:
     player = state.current
     match tag:
         case MarkerTag(colour=colour, number=number):
-            # OTW-27: a marker held over the card reader asks to cancel its transport.
-            transport = player.transport(number) if colour == player.colour else None
-            if transport is None:
-                return prompt, IllegalAction("OTW-27", f"{tag} is not a transport of {player.colour} on the road")
-            return Confirm(Cancel(player.colour, number), hand_of(prompt)), None
+            # OTW-27: a marker held over the card reader asks to cancel its transport, if it may be.
+            cancel = Cancel(colour, number)
+            refusal = check(state, cancel)
+            return (prompt, refusal) if refusal is not None else (Confirm(cancel, hand_of(prompt)), None)
         case CardTag(card=card_id):
             hand = hand_of(prompt)
             if state.config.event(card_id) is not None:
