@@ -20,8 +20,10 @@ from companion.games.on_the_way.engine.movement import Route, reachable
 from companion.games.on_the_way.engine.rules import (
     BUILD_COST,
     EXPAND_COST,
+    Payout,
     build_cost,
     check_contract_available,
+    fulfil_payout,
     ready_transport,
     taken_by_tier,
 )
@@ -74,6 +76,25 @@ def fulfillable(state: GameState, colour: str) -> tuple[tuple[ContractCard, int]
     return tuple(out)
 
 
+def payout(state: GameState, card_id: str) -> Payout | None:
+    """What fulfilling contract ``card_id`` would pay now, the OTW-30 event included (None: no such card).
+
+    The reducer books exactly this amount (``rules.fulfil_payout`` is the one computation).
+    """
+    card = state.config.contract(card_id)
+    return None if card is None else fulfil_payout(state, card)
+
+
+def building_cost(state: GameState, kind: Building) -> int:
+    """What building ``kind`` costs now (OTW-23, OTW-25; OTW-30 cheaper-build event included)."""
+    return build_cost(state, BUILD_COST[kind])[0]
+
+
+def expansion_cost(state: GameState) -> int:
+    """What expanding a warehouse costs now (OTW-24; OTW-30 cheaper-build event included)."""
+    return build_cost(state, EXPAND_COST)[0]
+
+
 def legal_builds(state: GameState, colour: str) -> tuple[Build | Expand, ...]:
     """Every build or expansion ``colour`` can afford now, supply and free cities permitting."""
     player = state.player(colour)
@@ -87,12 +108,12 @@ def legal_builds(state: GameState, colour: str) -> tuple[Build | Expand, ...]:
         (Building.WAREHOUSE, state.supply_warehouses),
         (Building.LOGISTICS_CENTRE, state.supply_logistics_centres),
     ):
-        cost, _ = build_cost(state, BUILD_COST[kind])
         need = 1 if kind is Building.WAREHOUSE else 2
-        if (not limited or (supply > 0 and trucks >= need)) and player.money >= cost:
+        if (not limited or (supply > 0 and trucks >= need)) and player.money >= building_cost(state, kind):
             options.append(kind)
-    expand_cost, _ = build_cost(state, EXPAND_COST)
-    can_expand = player.money >= expand_cost and (not limited or (state.supply_logistics_centres > 0 and trucks >= 1))
+    can_expand = player.money >= expansion_cost(state) and (
+        not limited or (state.supply_logistics_centres > 0 and trucks >= 1)
+    )
     for city, building in zip(state.board.names, state.buildings, strict=True):
         if building is None:
             out.extend(Build(colour, city, kind) for kind in options)

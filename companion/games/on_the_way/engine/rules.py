@@ -8,6 +8,7 @@ A refused command raises ``IllegalAction`` naming the rule; the state passed in 
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import NamedTuple
 
 from companion.engine.errors import IllegalAction
 from companion.engine.money import format_money
@@ -342,6 +343,25 @@ def fulfilling_transport(state: GameState, player: PlayerState, card: ContractCa
     )
 
 
+class Payout(NamedTuple):
+    amount: int  # what the bank pays (R)
+    modifier: str | None  # the event card that changed it (OTW-30), or None
+    delta: int  # the event's change: +bonus, -malus, 0
+
+
+def fulfil_payout(state: GameState, card: ContractCard) -> Payout:
+    """OTW-22 and OTW-30: what fulfilling ``card`` pays now. The one place the payout is computed:
+    the reducer books it and the table's fulfil offer shows it.
+
+    The active bonus / malus changes the printed payout; it never goes below zero.
+    """
+    event = state.active_event()
+    if event is None or event.kind not in (EventKind.BONUS, EventKind.MALUS):
+        return Payout(card.pay, None, 0)
+    delta = event.amount if event.kind is EventKind.BONUS else -min(event.amount, card.pay)
+    return Payout(card.pay + delta, event.id, delta)
+
+
 def _fulfil(state: GameState, seat: int, cmd: Fulfil) -> Outcome:
     player = state.players[seat]
     if cmd.card not in player.contracts:
@@ -361,14 +381,10 @@ def _fulfil(state: GameState, seat: int, cmd: Fulfil) -> Outcome:
         contracts=tuple(c for c in player.contracts if c != card.id),
         transports=tuple(t for t in player.transports if t.marker != transport.marker),
     )
-    # OTW-30: the active bonus / malus changes the payout; it never goes below zero.
-    pay, modifier, reason = card.pay, None, f"contract {card.id} {card.origin}→{card.destination}"
-    event = state.active_event()
-    if event is not None and event.kind in (EventKind.BONUS, EventKind.MALUS):
-        delta = event.amount if event.kind is EventKind.BONUS else -min(event.amount, pay)
-        pay += delta
-        modifier = event.id
-        reason += f", event {event.id} {'+' if delta >= 0 else '−'}{money(abs(delta))}"
+    pay, modifier, delta = fulfil_payout(state, card)
+    reason = f"contract {card.id} {card.origin}→{card.destination}"
+    if modifier is not None:
+        reason += f", event {modifier} {'+' if delta >= 0 else '−'}{money(abs(delta))}"
     player = replace(player, money=player.money + pay)
     state = state.evolve(
         players=_with_player(state, seat, player),
