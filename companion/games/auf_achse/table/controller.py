@@ -33,7 +33,6 @@ space on none; until the table matches, the screen says what to put right and th
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Callable, Hashable
 from dataclasses import replace
 from typing import Any
@@ -68,8 +67,6 @@ from companion.table.base import SETTLE_S, LedSink, TableBase
 from companion.table.reconcile import Problem, PutBack, TakeOff, mismatches
 from companion.table.tags import BankCardTag, CardTag, MarkerTag, Tag, TagDirectory
 from companion.table.ui import Mode, UiModel
-
-log = logging.getLogger(__name__)
 
 TRUCK = 1  # an Auf Achse truck carries the tag of marker 1 of its colour
 

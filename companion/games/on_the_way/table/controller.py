@@ -17,7 +17,6 @@ model.
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Callable, Hashable
 
 from companion.engine.errors import IllegalAction
@@ -49,8 +48,6 @@ from companion.table.base import SETTLE_S, LedSink, TableBase
 from companion.table.reconcile import Problem, mismatches
 from companion.table.tags import MarkerTag, Tag, TagDirectory
 from companion.table.ui import UiModel
-
-log = logging.getLogger(__name__)
 
 __all__ = ["SETTLE_S", "LedSink", "TableController"]
 
