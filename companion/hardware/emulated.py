@@ -25,7 +25,13 @@ from gpiozero.pins.mock import MockFactory
 from companion.hardware.buttons import GpioButtons
 from companion.hardware.chip_select import ChipSelect, DecoderChipSelect, GpioChipSelect
 from companion.hardware.config import ButtonSettings, HardwareConfig, LedSettings, SpiSettings
-from companion.hardware.emulated_mfrc522 import EmulatedMfrc522, EmulatedSpiBus, EmulatedTag, installed
+from companion.hardware.emulated_mfrc522 import (
+    TAG_READY_WORST_S,
+    EmulatedMfrc522,
+    EmulatedSpiBus,
+    EmulatedTag,
+    installed,
+)
 from companion.hardware.leds import DECODE_PHASES, GpioLeds, LedMap, decode_bits
 from companion.hardware.protocols import IntentSink
 from companion.hardware.rig import HardwareRig
@@ -162,6 +168,7 @@ class EmulatedTable:
     def step(self, polls: int = 1) -> None:
         """Advance the table clock by ``polls`` poll intervals, polling every device each time."""
         for _ in range(polls):
+            self.bus.now = max(self.bus.now, self.now)  # the idle time between polls passes for the chips too
             self.rig.poll(self.now)
             self.now += self.config.poll_interval_s
 
@@ -183,7 +190,9 @@ class EmulatedTable:
         return self.bus.chips[self.channels[city]]
 
     def place_tag(self, city: str, uid: str, *, settle: bool = True) -> None:
-        self.chip(city).place(EmulatedTag.from_hex(normalise_uid(uid)))
+        tag = EmulatedTag.from_hex(normalise_uid(uid))
+        tag.ready_after_s = TAG_READY_WORST_S  # as slow as ISO/IEC 14443-3 allows: the guard time must cover it
+        self.chip(city).place(tag)
         if settle:
             self.step(self.settle_polls)
 
@@ -207,7 +216,11 @@ class EmulatedTable:
         tag = EmulatedTag.from_hex(normalise_uid(uid))
         chip = self.chip(city)
         for seen in pattern:
-            chip.tags = [tag] if seen == "1" else []
+            if seen == "1" and tag not in chip.tags:
+                chip.place(tag)
+            elif seen != "1":
+                chip.tags = []
+                tag.set_power(False, self.bus.now)  # taken out of the field
             self.step()
 
     def kill_reader(self, city: str, stuck_at: int = 0x00) -> None:

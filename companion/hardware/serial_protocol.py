@@ -204,7 +204,7 @@ def format_map(items, sep: str = "=") -> str:  # type: ignore[no-untyped-def]
 
 def parse_map(text: str) -> dict:  # type: ignore[type-arg]
     """``3=04AB..,5=DE..`` → {3: '04AB..', 5: 'DE..'}; ``-`` → {}. Raises ValueError."""
-    out = {}
+    out = {}  # type: ignore[var-annotated]
     if text == "-":
         return out
     for item in text.split(","):
