@@ -78,8 +78,11 @@ def hardware_test(
     sleep: Sleep = time.sleep,
     led_step_s: float = 0.5,
     seconds: float = 30.0,
+    crosstalk_check: bool = False,
+    prompt: Callable[[str, str], None] | None = None,
 ) -> int:
-    """Readers that answer, every LED in turn, then live tag/card/button events for ``seconds``."""
+    """Readers that answer, every LED in turn, the crosstalk check (``crosstalk_check``: a tag on each
+    city in turn), then live tag/card/button events for ``seconds``. Returns 1 if there was crosstalk."""
     answering = getattr(rig.readers, "answering", None)
     if answering is not None:
         found = answering()
@@ -104,12 +107,83 @@ def hardware_test(
             for intent in _drain(rig, intents, clock, sleep, config.poll_interval_s):
                 print(_describe(intent, config), file=out)
     rig.show(LedFrame(), clock())
+    status = 0
+    if crosstalk_check:
+        found = crosstalk(
+            rig,
+            intents,
+            config.cities,
+            out=out,
+            clock=clock,
+            sleep=sleep,
+            poll_interval_s=config.poll_interval_s,
+            prompt=prompt,
+        )
+        status = 1 if any(found.values()) else 0
     print(f"Live events for {seconds:g} s: place tags, scan cards, press buttons.", file=out)
     until = clock() + seconds
     while clock() < until:
         for intent in _drain(rig, intents, clock, sleep, config.poll_interval_s):
             print(_describe(intent, config), file=out)
-    return 0
+    return status
+
+
+def crosstalk(
+    rig: HardwareRig,
+    intents: queue.Queue[Intent],
+    cities: list[str],
+    *,
+    out: TextIO,
+    clock: Clock = time.monotonic,
+    sleep: Sleep = time.sleep,
+    poll_interval_s: float = 0.05,
+    timeout_s: float = 30.0,
+    listen_s: float = 1.0,
+    prompt: Callable[[str, str], None] | None = None,
+) -> dict[str, set[str]]:
+    """One tag on each city in turn (and no other tag on the board): every *other* reader that reports
+    a tag meanwhile is crosstalk (antennas too close, or transmitting together); so is a city whose
+    own reader never sees it while another does (the neighbour's frames knock the tag back to IDLE).
+    Returns city → the other readers that saw its tag."""
+    found: dict[str, set[str]] = {}
+    for city in cities:
+        print(f"Crosstalk: put one tag on {city} ...", file=out)
+        if prompt is not None:
+            prompt("place", city)
+        uid: str | None = None
+        others: set[str] = set()
+        until = clock() + timeout_s
+        while clock() < until:
+            for intent in _drain(rig, intents, clock, sleep, poll_interval_s):
+                if isinstance(intent, TagPlaced) and intent.city == city and uid is None:
+                    uid = intent.uid
+                    until = clock() + listen_s  # keep listening: do its neighbours see it too?
+                elif isinstance(intent, TagPlaced):
+                    others.add(intent.city)  # only one tag is on the board: any other reader is crosstalk
+                    until = min(until, clock() + listen_s) if uid is None and len(others) == 1 else until
+        if uid is None and not others:
+            print(f"  no tag seen on {city}; skipped", file=out)
+        else:
+            found[city] = others
+            if uid is None:
+                print(f"  CROSSTALK: {city} never sees its tag, {', '.join(sorted(others))} does", file=out)
+            elif others:
+                print(f"  CROSSTALK: the tag on {city} is also seen by {', '.join(sorted(others))}", file=out)
+            else:
+                print(f"  {city}: seen by its own reader only", file=out)
+        if prompt is not None:
+            prompt("lift", city)
+        until = clock() + timeout_s
+        lifted = uid is None
+        while not lifted and clock() < until:
+            for intent in _drain(rig, intents, clock, sleep, poll_interval_s):
+                lifted = lifted or (isinstance(intent, TagLifted) and intent.city == city)
+        settle = clock() + listen_s  # let the ghosts go too, so the next city starts clean
+        while clock() < settle:
+            list(_drain(rig, intents, clock, sleep, poll_interval_s))
+    bad = sum(bool(v) for v in found.values())
+    print(f"Crosstalk: {bad} of {len(found)} cities seen by another reader", file=out)
+    return found
 
 
 def calibration_config(config: HardwareConfig, channels: range) -> HardwareConfig:
@@ -224,7 +298,15 @@ def _run_test(args: argparse.Namespace) -> int:
         print(exc, file=sys.stderr)
         return 2
     with rig:
-        return hardware_test(rig, intents, config, out=sys.stdout, seconds=args.seconds, led_step_s=args.led_step)
+        return hardware_test(
+            rig,
+            intents,
+            config,
+            out=sys.stdout,
+            seconds=args.seconds,
+            led_step_s=args.led_step,
+            crosstalk_check=args.crosstalk,
+        )
 
 
 def _run_calibrate(args: argparse.Namespace) -> int:
@@ -282,6 +364,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     test.add_argument("--config", default=str(REFERENCE), help="hardware TOML (default: the reference board)")
     test.add_argument("--seconds", type=float, default=30.0, help="how long to show live events")
     test.add_argument("--led-step", type=float, default=0.5, help="seconds per LED in the walk")
+    test.add_argument(
+        "--crosstalk", action="store_true", help="put one tag on each city in turn; report other readers that see it"
+    )
     test.set_defaults(handler=_run_test)
     cal = hw_sub.add_parser("calibrate", help="put a tag on each city in turn; writes [readers]")
     cal.add_argument("--config", required=True, help="hardware TOML to update")

@@ -44,6 +44,16 @@ class SpiSettings:
 
 
 @dataclass(frozen=True)
+class RfSettings:
+    """``[rf]``: RF-safe scanning. ``close``: reader pairs (city names or ``card``) whose antennas
+    couple although the cities are not neighbours on the board (the card reader beside a city)."""
+
+    rf_safe: bool = True
+    guard_s: float = 0.0051  # ISO/IEC 14443-3 §5.2.1: tags accept REQA/WUPA within 5 ms of the field
+    close: tuple[tuple[str, str], ...] = ()
+
+
+@dataclass(frozen=True)
 class SerialSettings:
     url: str = "/dev/ttyACM0"
     baudrate: int = 115200
@@ -84,6 +94,7 @@ class HardwareConfig:
     reverify_every: int = 10
     retry_interval_s: float = 5.0
     spi: SpiSettings = field(default_factory=SpiSettings)
+    rf: RfSettings = field(default_factory=RfSettings)
     serial: SerialSettings = field(default_factory=SerialSettings)
     readers: Mapping[int, str] = field(default_factory=dict)  # channel → city
     card_channel: int | None = None
@@ -236,6 +247,7 @@ def parse(text: str, path: str = "<string>", *, env: Mapping[str, str] | None = 
         "cards",
         "bank_cards",
         "admin",
+        "rf",
     }
     for section in data:
         if section not in known:
@@ -296,6 +308,8 @@ def parse(text: str, path: str = "<string>", *, env: Mapping[str, str] | None = 
         elif max(channels) >= len(spi.cs_pins):
             raise r.fail("spi", "cs_pins", f"{len(spi.cs_pins)} pins, but channel {max(channels)} is used")
 
+    rf = _rf(r, [*readers.values(), *(["card"] if card is not None else [])])
+
     serial = SerialSettings(
         url=r.get("serial", "url", str, "/dev/ttyACM0"),
         baudrate=r.get("serial", "baudrate", int, 115200),
@@ -339,6 +353,7 @@ def parse(text: str, path: str = "<string>", *, env: Mapping[str, str] | None = 
         reverify_every=r.get("debounce", "reverify_every", int, 10),
         retry_interval_s=r.positive("hardware", "retry_interval", 5.0),
         spi=spi,
+        rf=rf,
         serial=serial,
         readers=readers,
         card_channel=card,
@@ -349,6 +364,25 @@ def parse(text: str, path: str = "<string>", *, env: Mapping[str, str] | None = 
         admin_cards=admin,
         bank_cards=bank,
     )
+
+
+def _rf(r: _Reader, names: list[str]) -> RfSettings:
+    guard_ms = r.positive("rf", "guard_ms", 5.1)
+    if guard_ms < 5.0:
+        raise r.fail(
+            "rf", "guard_ms", f"ISO/IEC 14443-3 gives tags up to 5 ms to wake in a field; {guard_ms} is too short"
+        )
+    pairs: list[tuple[str, str]] = []
+    for pair in r.get("rf", "close", list, []):
+        if not (isinstance(pair, list) and len(pair) == 2 and all(isinstance(n, str) for n in pair)):
+            raise r.fail(
+                "rf", "close", f'every entry is a pair of reader names, e.g. ["card", "Antwerp"], not {pair!r}'
+            )
+        for name in pair:
+            if names and name not in names:
+                raise r.fail("rf", "close", f"{name!r} has no reader (readers: cities in [readers], and card)")
+        pairs.append((pair[0], pair[1]))
+    return RfSettings(rf_safe=r.get("rf", "rf_safe", bool, True), guard_s=guard_ms / 1000, close=tuple(pairs))
 
 
 def _leds(r: _Reader, cities: list[str]) -> LedSettings:

@@ -17,7 +17,7 @@ import contextlib
 import gc
 import math
 import queue
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from gpiozero.pins.mock import MockFactory
@@ -84,6 +84,7 @@ class EmulatedTable:
         sink: IntentSink | None = None,
         xfer_overhead_s: float = 0.0,
         dead: Sequence[str] = (),
+        adjacency: Mapping[str, Iterable[str]] | None = None,
     ) -> None:
         # Objects of an earlier emulated table that are only waiting for the cycle collector still hold
         # gpiozero devices; collect them now, not in the middle of this table's sweeps.
@@ -91,6 +92,7 @@ class EmulatedTable:
         if config is None:
             config = config_for(list(cities or []), card_reader=card_reader)
         self.config = config
+        self.adjacency = adjacency
         self.queue: queue.Queue[Intent] = queue.Queue()
         self.sink: IntentSink = sink if sink is not None else self.queue.put
         self.now = 0.0
@@ -128,7 +130,7 @@ class EmulatedTable:
 
         self.bus.selector = selector
         self.readers = SpiReaderArray.from_config(
-            config, self.sink, chip_select, clock=self.bus.clock, sleep=self.bus.sleep
+            config, self.sink, chip_select, adjacency=self.adjacency, clock=self.bus.clock, sleep=self.bus.sleep
         )
         self._stack.callback(self.readers.close)
         self.readers.open(self.now)
@@ -235,6 +237,13 @@ class EmulatedTable:
     def brownout_reader(self, city: str) -> None:
         """A power dip: the chip keeps answering but is back to its reset values (antenna off)."""
         self.chip(city).soft_reset()
+
+    def couple(self, a: str, b: str, strength: float = 0.5) -> None:
+        """RF coupling between the antennas under ``a`` and ``b`` (see ``emulated_mfrc522``)."""
+        channel = dict(self.channels)
+        if self.config.card_channel is not None:
+            channel["card"] = self.config.card_channel
+        self.bus.couple(channel[a], channel[b], strength)
 
     def inject_read_errors(self, city: str, count: int) -> None:
         self.chip(city).read_errors += count

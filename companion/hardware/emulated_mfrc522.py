@@ -489,6 +489,7 @@ class EmulatedSpiBus:
         self.coupling: dict[tuple[int, int], float] = {}
         self._near: dict[int, list[tuple[int, float]]] = {}
         self._channel_of: dict[int, int] = {}
+        self.rf_overlaps = 0
         self.selector: Callable[[int], int | None] = lambda device: device
         self.xfer_overhead_s = xfer_overhead_s
         self.now = 0.0
@@ -515,6 +516,8 @@ class EmulatedSpiBus:
 
     def update_power(self, now: float, chip: EmulatedMfrc522 | None = None) -> None:
         """Power every tag from the fields now on (only ``chip`` and its neighbours, if given)."""
+        if chip is not None and chip.antenna_on() and any(o.antenna_on() for o, _ in self.neighbours(chip)):
+            self.rf_overlaps += 1  # two coupled antennas on at once: what the RF-safe sweep must avoid
         chips = list(self.chips.values()) if chip is None else [chip, *(o for o, _ in self.neighbours(chip))]
         for one in chips:
             if not one.tags:
