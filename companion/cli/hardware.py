@@ -11,7 +11,7 @@ import queue
 import re
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import replace
 from pathlib import Path
 from typing import TextIO
@@ -19,6 +19,7 @@ from typing import TextIO
 from companion.hardware.config import REFERENCE, HardwareConfig, load, write_card, write_readers
 from companion.hardware.errors import ConfigError
 from companion.hardware.rig import HardwareRig
+from companion.hardware.serial_bridge import SerialBridge
 from companion.intents import ButtonPressed, CardScanned, DeviceFault, Intent, TagLifted, TagPlaced
 from companion.ledframe import EVENT_KINDS, TIME_TRACK_LENGTH, CityLight, LedFrame
 
@@ -68,6 +69,38 @@ def frames_to_walk(config: HardwareConfig) -> list[tuple[str, LedFrame]]:
     return frames
 
 
+def link_check(
+    rig: HardwareRig,
+    intents: queue.Queue[Intent],
+    config: HardwareConfig,
+    *,
+    out: TextIO,
+    clock: Clock = time.monotonic,
+    sleep: Sleep = time.sleep,
+    timeout_s: float = 5.0,
+) -> bool | None:
+    """With a serial bridge: wait until it answers our HELLO and say what it is (None: no bridge)."""
+    bridge = rig.readers
+    if not isinstance(bridge, SerialBridge):
+        return None
+    until = clock() + timeout_s
+    early: list[Intent] = []
+    while not bridge.linked and clock() < until:
+        early += list(_drain(rig, intents, clock, sleep, config.poll_interval_s))
+    for intent in early:
+        print(_describe(intent, config), file=out)
+    stats = bridge.stats
+    if not bridge.linked:
+        print(f"bridge on {bridge.url}: NO LINK (no answer to HELLO in {timeout_s:g} s)", file=out)
+        return False
+    print(
+        f"bridge on {bridge.url}: linked, firmware {stats.firmware}, {stats.readers} readers; "
+        f"{stats.lines} lines, {stats.bad_checksum} bad CRC, {stats.garbage} garbage",
+        file=out,
+    )
+    return True
+
+
 def hardware_test(
     rig: HardwareRig,
     intents: queue.Queue[Intent],
@@ -81,8 +114,11 @@ def hardware_test(
     crosstalk_check: bool = False,
     prompt: Callable[[str, str], None] | None = None,
 ) -> int:
-    """Readers that answer, every LED in turn, the crosstalk check (``crosstalk_check``: a tag on each
-    city in turn), then live tag/card/button events for ``seconds``. Returns 1 if there was crosstalk."""
+    """The bridge link (serial backend), readers that answer (SPI), every LED in turn, the crosstalk
+    check (``crosstalk_check``: a tag on each city in turn), then live tag/card/button events for
+    ``seconds``. Returns 2 without a link to the bridge, 1 if there was crosstalk, else 0."""
+    if link_check(rig, intents, config, out=out, clock=clock, sleep=sleep) is False:
+        return 2
     answering = getattr(rig.readers, "answering", None)
     if answering is not None:
         found = answering()
@@ -184,6 +220,44 @@ def crosstalk(
     bad = sum(bool(v) for v in found.values())
     print(f"Crosstalk: {bad} of {len(found)} cities seen by another reader", file=out)
     return found
+
+
+def firmware_files(config: HardwareConfig, adjacency: Mapping[str, Iterable[str]] | None = None) -> dict[str, str]:
+    """File name → text of everything the Pico needs: the firmware, the shared register/protocol
+    modules, and a ``bridge_config.py`` written from this hardware config (channels, card reader,
+    RF groups coloured from ``adjacency`` and ``[rf] close``, LED bits, debounce)."""
+    from companion.hardware.firmware_host import FIRMWARE_DIR, SHARED_MODULES
+    from companion.hardware.spi_readers import rf_scan_groups
+
+    files = {p.name: p.read_text(encoding="utf-8") for p in sorted(FIRMWARE_DIR.glob("*.py"))}
+    for name, module in SHARED_MODULES.items():
+        files[f"{name}.py"] = Path(module.__file__ or "").read_text(encoding="utf-8")
+    channels = [*config.readers, *([config.card_channel] if config.card_channel is not None else [])]
+    readers = max(channels, default=-1) + 1
+    groups = rf_scan_groups(config, adjacency)
+    d, c = config.debounce, config.card_debounce
+    generated = [
+        "",
+        f"# --- written by `companion hardware flash` from {config.path} ---",
+        f"READERS = {readers}",
+        f"CARD_CHANNEL = {config.card_channel if config.card_channel is not None else -1}",
+        f"GROUPS = {groups!r}",
+        f"LED_BITS = {config.leds.led_map.size}",
+        f"CITY_DEBOUNCE = ({d.place_votes}, {d.window}, {d.lift_misses})",
+        f"CARD_DEBOUNCE = ({c.place_votes}, {c.window}, {c.lift_misses})",
+        f"REVERIFY = {config.reverify_every}",
+        f"RECEIVE_TIMEOUT_US = {round(config.spi.receive_timeout_s * 1e6)}",
+        "",
+    ]
+    files["bridge_config.py"] += "\n".join(generated)
+    return files
+
+
+def flash_commands(port: str, directory: Path, names: Iterable[str]) -> list[list[str]]:
+    """The mpremote command lines that copy the files to the Pico's flash and restart it."""
+    connect = ["mpremote", "connect", port]
+    copy = [*connect, "cp", *(str(directory / n) for n in sorted(names)), ":"]
+    return [copy, [*connect, "reset"]]
 
 
 def calibration_config(config: HardwareConfig, channels: range) -> HardwareConfig:
@@ -357,6 +431,45 @@ def _run_enroll(args: argparse.Namespace) -> int:
     return 0
 
 
+def _run_flash(args: argparse.Namespace) -> int:
+    import shutil
+    import subprocess
+    import tempfile
+
+    try:
+        config = load(args.config)
+    except ConfigError as exc:
+        print(exc, file=sys.stderr)
+        return 2
+    adjacency = None
+    if args.adjacency:
+        import tomllib
+
+        raw = tomllib.loads(Path(args.adjacency).read_text(encoding="utf-8"))
+        adjacency = {str(k): [str(n) for n in v] for k, v in raw.items() if isinstance(v, list)}
+    files = firmware_files(config, adjacency)
+    with tempfile.TemporaryDirectory(prefix="companion-firmware-") as tmp:
+        directory = Path(args.output) if args.output else Path(tmp)
+        directory.mkdir(parents=True, exist_ok=True)
+        for name, text in files.items():
+            (directory / name).write_text(text, encoding="utf-8")
+        commands = flash_commands(args.port, directory, files)
+        for command in commands:
+            print(" ".join(command))
+        if args.dry_run:
+            return 0
+        if shutil.which("mpremote") is None:
+            print(
+                "mpremote is not installed: pip install mpremote (or use --dry-run and copy by hand)", file=sys.stderr
+            )
+            return 2
+        for command in commands:
+            if subprocess.run(command, check=False).returncode != 0:
+                return 1
+    print("Flashed. Check the link with: companion hardware test --config " + args.config)
+    return 0
+
+
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     hw = sub.add_parser("hardware", help="check and set up the readers, LEDs and buttons")
     hw_sub = hw.add_subparsers(dest="hardware_command", metavar="COMMAND", required=True)
@@ -368,6 +481,13 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "--crosstalk", action="store_true", help="put one tag on each city in turn; report other readers that see it"
     )
     test.set_defaults(handler=_run_test)
+    flash = hw_sub.add_parser("flash", help="copy the RP2040 bridge firmware to a Pico with mpremote")
+    flash.add_argument("--config", default=str(REFERENCE), help="hardware TOML (channels, card reader, [rf])")
+    flash.add_argument("--port", default="auto", help="mpremote device (default: auto, the first Pico found)")
+    flash.add_argument("--adjacency", help='TOML of neighbouring cities, City = ["Neighbour", ...] (RF groups)')
+    flash.add_argument("--output", help="also keep the files in this directory")
+    flash.add_argument("--dry-run", action="store_true", help="write the files and print the commands only")
+    flash.set_defaults(handler=_run_flash)
     cal = hw_sub.add_parser("calibrate", help="put a tag on each city in turn; writes [readers]")
     cal.add_argument("--config", required=True, help="hardware TOML to update")
     cal.add_argument("--cities", help="comma-separated cities to ask for (default: those in the file)")

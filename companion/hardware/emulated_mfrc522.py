@@ -252,6 +252,8 @@ class EmulatedMfrc522:
     dead_value: int = 0x00
     read_errors: int = 0  # the next N receptions arrive with a CRC/parity error
     frames_seen: int = 0
+    wedged: bool = False  # hung (MISO stuck) until NRSTPD is pulsed: only a hard reset cures it
+    hard_resets: int = 0
     soft_reset_s: float = 38e-6  # SoftReset with the oscillator running: the 37.74 us of DS §8.8.2
     reset_s: float = 0.0005  # guess: power-up after NRSTPD (crystal start-up + 37.74 us, DS §8.8.2)
     bus: Any = field(default=None, repr=False)
@@ -298,6 +300,8 @@ class EmulatedMfrc522:
             self._power_changed(now)
         elif not low and self.in_reset:
             self.in_reset = False
+            self.wedged = False
+            self.hard_resets += 1
             self.soft_reset(now, power_up=True)
 
     def antenna_on(self) -> bool:
@@ -346,8 +350,8 @@ class EmulatedMfrc522:
 
     def transfer(self, tx: list[int], now: float) -> list[int]:
         """One SPI transaction (chip select low for the whole list), at bus time ``now``."""
-        if self.dead or self.in_reset:
-            return [self.dead_value if self.dead else 0x00] * len(tx)
+        if self.dead or self.wedged or self.in_reset:
+            return [self.dead_value if (self.dead or self.wedged) else 0x00] * len(tx)
         self.now = now
         self._advance(now)
         rx = [0] * len(tx)
