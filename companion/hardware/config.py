@@ -25,7 +25,8 @@ BACKENDS = ("spi", "serial", "emulated")
 LED_BACKENDS = ("shift_register", "gpio", "serial", "none")
 ENV_BACKEND = "COMPANION_HARDWARE"
 REFERENCE = Path(__file__).parent / "examples" / "reference.toml"
-SPI0_PINS = {8: "SPI0 CE0", 9: "SPI0 MISO", 10: "SPI0 MOSI", 11: "SPI0 SCLK"}
+SPI0_PINS = {9: "SPI0 MISO", 10: "SPI0 MOSI", 11: "SPI0 SCLK"}
+SPI0_CE = {0: 8, 1: 7}  # spidev0.<device> drives this CE pin on every transfer
 RESERVED_PINS = {0: "ID EEPROM SDA", 1: "ID EEPROM SCL"}
 
 T = TypeVar("T")
@@ -279,6 +280,8 @@ def parse(text: str, path: str = "<string>", *, env: Mapping[str, str] | None = 
         cs_pins=r.pins("spi", "cs_pins"),
         receive_timeout_s=r.positive("spi", "receive_timeout_ms", 1.0) / 1000,
     )
+    if spi.device not in SPI0_CE:
+        raise r.fail("spi", "device", f"SPI0 has CE0 and CE1 (device 0 or 1), not {spi.device}")
     if not 100_000 <= spi.speed_hz <= 10_000_000:
         raise r.fail("spi", "speed_hz", f"the MFRC522 works from 100 kHz to 10 MHz, not {spi.speed_hz}")
 
@@ -448,6 +451,12 @@ def _check_pins(r: _Reader, backend: str, spi: SpiSettings, leds: LedSettings, b
         reserved = dict(RESERVED_PINS)
         if backend == "spi":
             reserved.update(SPI0_PINS)
+            ce = SPI0_CE.get(spi.device)
+            if ce is not None:  # gates the decoders, or (gpio chip select) must stay unconnected
+                what = (
+                    "gates the decoders" if spi.chip_select == "decoder" else "toggled by spidev, leave it unconnected"
+                )
+                reserved[ce] = f"SPI0 CE{spi.device} ({what})"
         if pin in reserved:
             raise r.fail(section, key, f"BCM {pin} is {reserved[pin]}")
         if pin in owners:

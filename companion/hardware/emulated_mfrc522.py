@@ -265,6 +265,7 @@ class EmulatedMfrc522:
         self.now = 0.0
         self.reset_until = 0.0
         self.lost_writes = 0  # register writes that arrived while the oscillator was starting
+        self.early_irq_reads = 0  # CommIrqReg reads while an answer was arriving
         self.in_reset = False  # NRSTPD held low: the chip is off (hard power-down, DS §8.8.1)
         self.soft_reset()
         self.reset_until = 0.0
@@ -374,6 +375,9 @@ class EmulatedMfrc522:
         if addr == FIFO_LEVEL:
             return min(len(self.fifo), 64)
         if addr in (COMM_IRQ, DIV_IRQ):
+            p = self.pending
+            if addr == COMM_IRQ and p.rx_at is not None and now >= p.rx_start:
+                self.early_irq_reads += 1  # looked while the answer was still on the air
             return self.regs[addr] & 0x7F
         if addr == COMMAND and now < self.reset_until:
             return self.regs[COMMAND] | POWER_DOWN
@@ -487,8 +491,9 @@ class EmulatedSpiBus:
     mock pins, so the real chip-select code is what picks the emulated chip.
     """
 
-    def __init__(self, bus: int = 0, xfer_overhead_s: float = 0.0) -> None:
+    def __init__(self, bus: int = 0, xfer_overhead_s: float = 0.0, pi_model: int = 5) -> None:
         self.bus = bus
+        self.pi_model = pi_model
         self.chips: dict[int, EmulatedMfrc522] = {}
         self.coupling: dict[tuple[int, int], float] = {}
         self._near: dict[int, list[tuple[int, float]]] = {}
@@ -559,14 +564,29 @@ _BUSES: dict[int, EmulatedSpiBus] = {}
 
 
 class FakeSpiDev:
-    """The subset of ``spidev.SpiDev`` that mfrc522 and our driver use."""
+    """The subset of ``spidev.SpiDev`` that mfrc522 and our driver use.
+
+    Like a Pi 5, it refuses ``no_cs`` (SPI_NO_CS) unless the bus says it is a Pi 4
+    (``EmulatedSpiBus(pi_model=4)``). Source: the review in issue #10 (the Pi 5's SPI controller
+    driver does not support SPI_NO_CS); the errno (EINVAL) is an assumption.
+    """
 
     def __init__(self) -> None:
         self.bus: EmulatedSpiBus | None = None
         self.device = 0
         self.max_speed_hz = 500_000
         self.mode = 0
-        self.no_cs = False
+        self._no_cs = False
+
+    @property
+    def no_cs(self) -> bool:
+        return self._no_cs
+
+    @no_cs.setter
+    def no_cs(self, value: bool) -> None:
+        if value and (self.bus is None or self.bus.pi_model >= 5):
+            raise OSError(22, "Invalid argument")  # what spidev's SPI_IOC_WR_MODE ioctl gives on a Pi 5
+        self._no_cs = bool(value)
 
     def open(self, bus: int, device: int) -> None:
         if bus not in _BUSES:

@@ -211,16 +211,26 @@ class Chip:
     def version(self) -> int:
         return self.read(VERSION)
 
-    def soft_reset(self) -> bool:
-        """SoftReset, then wait (bounded) until the oscillator runs. False: it never came back."""
-        self.write(COMMAND, CMD_SOFT_RESET)
-        self.reset_polls = 0
+    def wait_awake(self) -> bool:
+        """Poll CommandReg until PowerDown reads 0 (the oscillator runs), bounded. False: it never did."""
         for _ in range(RESET_POLLS):
-            self.sleep_us(RESET_POLL_US)
-            self.reset_polls += 1
             if not self.read(COMMAND) & POWER_DOWN:
                 return True
-        return False
+            self.sleep_us(RESET_POLL_US)
+            self.reset_polls += 1
+        return not self.read(COMMAND) & POWER_DOWN
+
+    def soft_reset(self) -> bool:
+        """SoftReset, then wait (bounded) until the oscillator runs. False: it never came back.
+
+        It waits before the command too: just after power-up or NRSTPD the chip may still be starting,
+        and a command written then is lost."""
+        self.reset_polls = 0
+        if not self.wait_awake():
+            return False
+        self.write(COMMAND, CMD_SOFT_RESET)
+        self.sleep_us(50)  # DS §8.8.2: at least the internal 37.74 us
+        return self.wait_awake()
 
     def init(self) -> bool:
         """Reset, write every configuration register, read them all back. True if they all stuck."""
