@@ -46,7 +46,7 @@ FIRMWARE_MODULES = ("bridge_config", "vote", "usb", "hw", "bridge")
 RP2040_XFER_S = 30e-6
 
 
-def _shim_time(bus: EmulatedSpiBus) -> types.ModuleType:
+def _shim_time(bus: EmulatedSpiBus, host: FirmwareHost) -> types.ModuleType:
     mod = types.ModuleType("time")
 
     def ticks_us() -> int:
@@ -56,10 +56,10 @@ def _shim_time(bus: EmulatedSpiBus) -> types.ModuleType:
         return int(bus.now * 1000)
 
     def sleep_us(us: float) -> None:
-        bus.sleep(us / 1e6)
+        host.advance(us / 1e6)
 
     def sleep_ms(ms: float) -> None:
-        bus.sleep(ms / 1000)
+        host.advance(ms / 1000)
 
     def ticks_diff(a: int, b: int) -> int:
         return a - b
@@ -72,7 +72,7 @@ def _shim_time(bus: EmulatedSpiBus) -> types.ModuleType:
         "ticks_ms": ticks_ms,
         "sleep_us": sleep_us,
         "sleep_ms": sleep_ms,
-        "sleep": lambda s: bus.sleep(s),
+        "sleep": lambda s: host.advance(s),
         "ticks_diff": ticks_diff,
         "ticks_add": ticks_add,
         "time": lambda: bus.now,
@@ -104,6 +104,8 @@ class FirmwareHost:
         for channel in range(readers):
             self.bus.add_chip(channel)
         self.pins: dict[int, int] = {}
+        self.events: list[tuple[float, Any]] = []  # (bus time, callable): things that happen mid-sweep
+        self.sent: list[tuple[float, bytes]] = []  # (bus time, bytes) the firmware wrote to the host
         self.led_chain: list[int] = []
         self.led_latched: list[int] = []
         self.modules = self._load({"READERS": readers, "CARD_CHANNEL": card_channel, **(config or {})})
@@ -120,7 +122,7 @@ class FirmwareHost:
             self._fds = [slave]
             self.url = os.ttyname(slave)
             port = self.modules["usb"].UsbPort(
-                os.fdopen(master, "rb", buffering=0), os.fdopen(os.dup(master), "wb", buffering=0)
+                os.fdopen(master, "rb", buffering=0), _Recorder(os.fdopen(os.dup(master), "wb", buffering=0), self)
             )
             self._streams = (port.inp, port.out)
         self.bridge = self.modules["bridge"].Bridge(port=port) if port is not None else None
@@ -176,6 +178,7 @@ class FirmwareHost:
                 self.baudrate = baudrate
 
             def write_readinto(self, tx: bytes, rx: bytearray) -> None:
+                host.fire_events()
                 rx[:] = bytes(host.bus.xfer(0, list(tx), self.baudrate))
 
             def write(self, data: bytes) -> None:
@@ -194,7 +197,11 @@ class FirmwareHost:
         return mod
 
     def _load(self, overrides: dict[str, Any]) -> dict[str, types.ModuleType]:
-        shims = {"machine": self._shim_machine(), "micropython": _shim_micropython(), "time": _shim_time(self.bus)}
+        shims = {
+            "machine": self._shim_machine(),
+            "micropython": _shim_micropython(),
+            "time": _shim_time(self.bus, self),
+        }
         names = [*shims, *SHARED_MODULES, *FIRMWARE_MODULES]
         saved = {name: sys.modules.get(name) for name in names}
         loaded: dict[str, types.ModuleType] = {}
@@ -223,6 +230,24 @@ class FirmwareHost:
     @property
     def now(self) -> float:
         return self.bus.now
+
+    def at(self, when: float, action: Any) -> None:
+        """Run ``action()`` when the bus clock reaches ``when`` (in the middle of a sweep, say)."""
+        self.events.append((when, action))
+        self.events.sort(key=lambda e: e[0])
+
+    def fire_events(self) -> None:
+        while self.events and self.events[0][0] <= self.bus.now:
+            _, action = self.events.pop(0)
+            action()
+
+    def advance(self, seconds: float) -> None:
+        """The firmware sleeps: time passes, and the events due meanwhile happen at their time."""
+        until = self.bus.now + seconds
+        while self.events and self.events[0][0] < until:
+            self.bus.sleep(max(0.0, self.events[0][0] - self.bus.now))
+            self.fire_events()
+        self.bus.sleep(until - self.bus.now)
 
     def place(self, channel: int, uid: str, *, ready_after_s: float = 0.005) -> None:
         tag = EmulatedTag.from_hex(uid)
@@ -258,6 +283,20 @@ class FirmwareHost:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+class _Recorder:
+    """The firmware's USB output stream, noting when each write happened (bus time)."""
+
+    def __init__(self, stream: Any, host: FirmwareHost) -> None:
+        self.stream, self.host = stream, host
+
+    def write(self, data: bytes) -> int:
+        self.host.sent.append((self.host.bus.now, bytes(data)))
+        return int(self.stream.write(data))
+
+    def close(self) -> None:
+        self.stream.close()
 
 
 @contextmanager

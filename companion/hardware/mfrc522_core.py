@@ -100,6 +100,8 @@ ERR_FATAL = const(0x17)  # BufferOvfl | CRCErr | ParityErr | ProtocolErr
 TX_CONTROL_OFF = const(0x80)  # reset value: InvTx2RFOn, both drivers off
 TX_CONTROL_ON = const(0x83)  # + Tx1RFEn, Tx2RFEn: the antenna field is on
 
+LOOK = (COMM_IRQ, ERROR, FIFO_LEVEL, CONTROL)  # what one look at a transceive reads
+
 KNOWN_VERSIONS = {
     0x91: "MFRC522 v1.0",
     0x92: "MFRC522 v2.0",
@@ -189,6 +191,8 @@ class Chip:
         self.config = configuration(timeout_us)
         self.answer_at = 0
         self.expect_by = 0
+        self.framing = 0
+        self.tx_bytes = 0
         self.collisions = 0
         self.reset_polls = 0  # CommandReg reads spent waiting for the oscillator, last reset
 
@@ -198,6 +202,10 @@ class Chip:
 
     def read(self, reg: int) -> int:
         return int(self.xfer([((reg << 1) & 0x7E) | 0x80, 0])[1])
+
+    def read_regs(self, regs) -> bytes:  # type: ignore[no-untyped-def]
+        """Several registers in one transaction: each byte names the next one to read (DS §8.1.2.1)."""
+        return bytes(self.xfer([((reg << 1) & 0x7E) | 0x80 for reg in regs] + [0])[1:])
 
     def write_fifo(self, data) -> None:  # type: ignore[no-untyped-def]
         # One transaction: the MFRC522 writes every byte after the address to the same register.
@@ -251,6 +259,11 @@ class Chip:
     # --- transceive in two halves -------------------------------------------------------------
     def start(self, data, tx_last_bits: int = 0, rx_align: int = 0, fresh: bool = True, answer: int = 5) -> None:  # type: ignore[no-untyped-def]
         """Load the FIFO and send; ``answer`` = the longest answer expected, in bytes (for the first look)."""
+        self.prepare(data, tx_last_bits, rx_align, fresh)
+        self.send(answer)
+
+    def prepare(self, data, tx_last_bits: int = 0, rx_align: int = 0, fresh: bool = True) -> None:  # type: ignore[no-untyped-def]
+        """Everything but StartSend: nothing goes on air yet, so a sweep does this during the guard time."""
         framing = (rx_align << 4) | tx_last_bits
         if fresh:
             self.write(COMMAND, CMD_IDLE)
@@ -258,25 +271,34 @@ class Chip:
             self.write(FIFO_LEVEL, 0x80)
             self.write(BIT_FRAMING, framing)
             self.write_fifo(data)
-            self.write(COMMAND, CMD_TRANSCEIVE)
+            self.write(COMMAND, CMD_TRANSCEIVE)  # waits for StartSend (DS §10.3.1.8)
         else:
             self.write(COMM_IRQ, 0x7F)
             self.write(BIT_FRAMING, framing)
             self.write_fifo(data)
-        self.write(BIT_FRAMING, 0x80 | framing)
-        tx_end = self.ticks_us() + frame_us(len(data), tx_last_bits)
+        self.framing = framing
+        self.tx_bytes = len(data)
+
+    def send(self, answer: int = 5) -> None:
+        """StartSend: the prepared frame goes on air."""
+        self.write(BIT_FRAMING, 0x80 | self.framing)
+        tx_end = self.ticks_us() + frame_us(self.tx_bytes, self.framing & 0x07)
         self.answer_at = tx_end + FDT_US + frame_us(answer) + MARGIN_US
         self.expect_by = tx_end + self.timeout_us + MARGIN_US
 
     def finish(self):  # type: ignore[no-untyped-def]
-        """Wait for the end of the answer or the timer. Returns (status, data, bits, collision_bit)."""
-        irq = 0
+        """Wait for the end of the answer or the timer. Returns (status, data, bits, collision_bit).
+
+        Each look is one transaction reading CommIrqReg, ErrorReg, FIFOLevelReg and ControlReg; the
+        last three count only once RxIRq/IdleIRq says the frame is complete."""
+        irq = error = level = last = 0
         done = False
         for _ in range(self.max_polls):
             wait = self.ticks_diff(self.answer_at, self.ticks_us())
             if wait > 0:
                 self.sleep_us(wait)
-            irq = self.read(COMM_IRQ)
+            irq, error, level, control = self.read_regs(LOOK)
+            last = control & 0x07
             if irq & (IRQ_RX | IRQ_IDLE | IRQ_TIMER):
                 done = True  # ErrIRq alone is not the end: the frame may still be arriving
                 break
@@ -288,11 +310,8 @@ class Chip:
             return (ERROR_STATUS if irq & IRQ_ERR else NO_IRQ, b"", 0, None)
         if not irq & (IRQ_RX | IRQ_IDLE):
             return (TIMEOUT, b"", 0, None)
-        error = self.read(ERROR)
         if error & ERR_FATAL:
             return (ERROR_STATUS, b"", 0, None)
-        level = self.read(FIFO_LEVEL)
-        last = self.read(CONTROL) & 0x07
         if level == 0 or level > 64:
             return (ERROR_STATUS, b"", 0, None)
         data = self.read_fifo(level)
@@ -313,6 +332,13 @@ class Chip:
     def start_wakeup(self) -> None:
         """WUPA (7 bits): every tag in the field answers ATQA (2 bytes), halted ones too."""
         self.start(bytes((WUPA,)), 7, 0, True, 2)
+
+    def prepare_wakeup(self) -> None:
+        """WUPA loaded, not sent: :meth:`send_wakeup` sends it (after the guard time)."""
+        self.prepare(bytes((WUPA,)), 7, 0, True)
+
+    def send_wakeup(self) -> None:
+        self.send(2)
 
     def halt(self) -> None:
         """HLTA, sent and not waited for: the tag answers nothing and sleeps until the next WUPA."""

@@ -143,6 +143,13 @@ class Mfrc522Driver:
         """WUPA (7 bits): every tag in the field answers, halted ones too."""
         self.chip.start_wakeup()
 
+    def prepare_wakeup(self) -> None:
+        """WUPA loaded but not sent (nothing on air): done during the guard time."""
+        self.chip.prepare_wakeup()
+
+    def send_wakeup(self) -> None:
+        self.chip.send_wakeup()
+
     def halt(self) -> None:
         """HLTA, sent and not waited for (only needed when the antenna stays on between polls)."""
         self.chip.halt()

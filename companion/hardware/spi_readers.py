@@ -268,17 +268,25 @@ class SpiReaderArray:
             for reader in readers:
                 self.chip_select.select(reader.channel)
                 reader.driver.antenna(True)
-            self.sleep(self.guard_s)  # ISO/IEC 14443-3 §5.2.1: tags accept WUPA within 5 ms of the field
-            self._sweep(readers, now)
+            field_on = self.clock()
+            for reader in readers:  # nothing goes on air before StartSend: load WUPA during the guard
+                self.chip_select.select(reader.channel)
+                reader.driver.prepare_wakeup()
+            # ISO/IEC 14443-3 §5.2.1: tags accept WUPA within 5 ms of the field
+            self.sleep(max(0.0, self.guard_s - (self.clock() - field_on)))
+            self._sweep(readers, now, prepared=True)
             for reader in readers:
                 if not reader.faulted:
                     self.chip_select.select(reader.channel)
                     reader.driver.antenna(False)
 
-    def _sweep(self, readers: list[_Reader], now: float) -> None:
+    def _sweep(self, readers: list[_Reader], now: float, *, prepared: bool = False) -> None:
         for reader in readers:
             self.chip_select.select(reader.channel)
-            reader.driver.start_wakeup()
+            if prepared:
+                reader.driver.send_wakeup()
+            else:
+                reader.driver.start_wakeup()
         for reader in readers:
             self.chip_select.select(reader.channel)
             self._vote(reader, self._sample(reader, now))

@@ -137,9 +137,14 @@ class Bridge:
                 continue
             for reader in live:
                 reader.chip.antenna(True)
-            time.sleep_us(core.GUARD_US)  # ISO/IEC 14443-3 §5.2.1
+            field_on = time.ticks_us()
+            for reader in live:  # nothing goes on air until StartSend: use the guard time
+                reader.chip.prepare_wakeup()
+            wait = core.GUARD_US - time.ticks_diff(time.ticks_us(), field_on)
+            if wait > 0:
+                time.sleep_us(wait)  # ISO/IEC 14443-3 §5.2.1
             for reader in live:
-                reader.chip.start_wakeup()
+                reader.chip.send_wakeup()
             for reader in live:
                 placed, lifted = reader.vote.add(self.sample(reader))
                 if reader.is_card:

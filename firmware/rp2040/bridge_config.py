@@ -37,5 +37,7 @@ SWEEP_MS = 30  # one sweep of every reader, then the link: a sweep takes ~25 ms 
 RECEIVE_TIMEOUT_US = 1000
 CITY_DEBOUNCE = (4, 5, 3)  # K of N to place, M misses to lift: as the host's [debounce]
 CARD_DEBOUNCE = (2, 3, 3)
-REVERIFY = 10  # re-read a staying tag's UID every N sweeps
+# Re-read a staying tag's UID every N sweeps (the host's default is 10). The antennas go off after
+# every sweep, so a swap by hand always shows empty sweeps first; this only guards against a misread.
+REVERIFY = 40
 RETRY_MS = 5000  # a reader that stopped answering: its bank is reset and it is tried again this often
