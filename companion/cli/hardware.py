@@ -447,6 +447,12 @@ def _run_flash(args: argparse.Namespace) -> int:
 
         raw = tomllib.loads(Path(args.adjacency).read_text(encoding="utf-8"))
         adjacency = {str(k): [str(n) for n in v] for k, v in raw.items() if isinstance(v, list)}
+    if adjacency is None and config.rf.rf_safe:
+        print(
+            "WARNING: no --adjacency: only the [rf] close pairs are kept apart, so neighbouring cities may "
+            "transmit together and ghost-read each other's tags. Pass a TOML of neighbouring cities.",
+            file=sys.stderr,
+        )
     files = firmware_files(config, adjacency)
     with tempfile.TemporaryDirectory(prefix="companion-firmware-") as tmp:
         directory = Path(args.output) if args.output else Path(tmp)
