@@ -25,6 +25,7 @@ PINS = {
     "rst": (16, 17, 18, 19, 20, 21),  # NRSTPD of bank 0..5 (high = running)
     "led_sck": 14,  # SPI1 SCK → 74HC595 SRCLK
     "led_mosi": 15,  # SPI1 TX → SER of the first 595
+    "led_miso": 12,  # SPI1 RX: claimed by the LED SPI (else it may take a default pin), not connected
     "led_latch": 13,  # RCLK
     "led_oe": 22,  # OE (active low; 10 kOhm pull-up keeps the LEDs dark while booting)
 }

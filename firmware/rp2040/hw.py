@@ -68,7 +68,11 @@ class LedChain:
     def __init__(self, cfg):  # type: ignore[no-untyped-def]
         pins = cfg.PINS
         self.spi = machine.SPI(
-            1, baudrate=cfg.LED_BAUD, sck=machine.Pin(pins["led_sck"]), mosi=machine.Pin(pins["led_mosi"])
+            1,
+            baudrate=cfg.LED_BAUD,
+            sck=machine.Pin(pins["led_sck"]),
+            mosi=machine.Pin(pins["led_mosi"]),
+            miso=machine.Pin(pins["led_miso"]),  # named, so the port does not pick a default (GP8 = A2)
         )
         self.latch = machine.Pin(pins["led_latch"], machine.Pin.OUT, value=0)
         self.enable = machine.Pin(pins["led_oe"], machine.Pin.OUT, value=0)

@@ -15,7 +15,7 @@ class UsbPort:
         self.out = stream_out if stream_out is not None else sys.stdout.buffer
         self.chunk = chunk
         self.poller = select.poll()
-        self.poller.register(self.inp, select.POLLIN)
+        self.poller.register(sys.stdin if stream_in is None else stream_in, select.POLLIN)
         self.written = 0
 
     def read(self):  # type: ignore[no-untyped-def]

@@ -119,3 +119,30 @@ def test_grouped_sweep_never_ghost_reads(grid: tuple[int, int], tagged: set[int]
         placed = {i.city: i.uid for i in table.intents() if isinstance(i, TagPlaced)}
         assert placed == truth
         assert table.bus.rf_overlaps == 0
+
+
+def test_a_neighbours_frames_knock_a_tag_back_to_idle() -> None:
+    """ISO/IEC 14443-3 §6.3: a READY tag that receives a WUPA it cannot take goes back to IDLE; with
+    both antennas on, reader B's WUPA does that to the tag that reader A just woke."""
+    from companion.hardware.emulated_mfrc522 import EmulatedSpiBus, EmulatedTag, TagState
+    from companion.hardware.mfrc522_core import Chip
+
+    bus = EmulatedSpiBus(0)
+    a, b = bus.add_chip(0), bus.add_chip(1)
+    bus.couple(0, 1, 0.5)
+    chips = [
+        Chip(lambda d, ch=ch: bus.xfer(ch, list(d), 1_000_000), lambda: round(bus.now * 1e6),
+             lambda us: bus.sleep(us / 1e6), antenna_idle=True)
+        for ch in (0, 1)
+    ]  # fmt: skip
+    for chip in chips:
+        assert chip.init()
+    tag = EmulatedTag.from_hex(NTAG)
+    a.place(tag)
+    bus.sleep(0.01)
+    chips[0].start_wakeup()
+    assert chips[0].finish()[0] == 0 and tag.state is TagState.READY
+    chips[1].start_wakeup()  # B's frame reaches A's tag
+    assert tag.state is TagState.IDLE
+    assert chips[0].read_uid()[0] is None  # A lost its tag in the middle of reading it
+    assert b.tags == []
