@@ -1,29 +1,182 @@
-"""SPI cost of polling MFRC522 readers: our driver vs mfrc522 0.0.7's own path, on the emulator.
+"""Reader sweeps, end-to-end latency, host CPU and the hostile-link test, on the emulators.
 
-Counts register transfers (one ``spidev.xfer2`` call each) per empty poll and per tag change, then
-estimates a 40-reader sweep on a Pi 4 at 1 MHz and 8 MHz. The emulator's bus clock advances by each
-transfer's bit time plus an assumed fixed cost per ``xfer2`` call (Python + ioctl), and by the
-driver's waits, so overlapping receive timers are accounted for; decoder GPIO writes are added.
+Every figure is printed on its own line as ``<name>: <number> <unit>``. Nothing here runs on real
+hardware: times are *estimates* from counted SPI transactions and the costs below, on the emulated
+bus clock (which also advances by every sleep the code does, so overlapping receive timers and the
+RF guard time are accounted for).
 
-Run: ``.venv/bin/python benchmarks/readers.py``
+Assumed costs (guesses, not measured on the devices):
+
+* ``RP2040_XFER_S`` (40 us): one register transaction of the MicroPython firmware on a 125 MHz
+  RP2040, all in: the Python calls down to ``machine.SPI.write_readinto``, the two strobe pin writes,
+  the buffer allocations, and the reader's share of the sweep logic (sample, vote). The bits
+  themselves are added at the firmware's SPI clock (4 MHz).
+* ``PI4_XFER_S`` (25 us): one ``spidev.xfer2()`` from Python on a Pi 4 (ioctl + Python), and
+  ``PI4_GPIO_S`` (10 us) per decoder address-line write through gpiozero/lgpio.
+* ``PI4_PER_X86`` (4): how much slower a Pi 4 runs the host's Python than the machine running this
+  benchmark, to turn measured host CPU time into a Pi 4 estimate.
+
+Run: ``.venv/bin/python benchmarks/readers.py`` (about a minute).
 """
 
 from __future__ import annotations
 
+import logging
+import random
 import statistics
+import time
+import tomllib
+from collections.abc import Callable
+from pathlib import Path
 
+from companion.hardware.config import REFERENCE, load
 from companion.hardware.emulated import EmulatedTable
 from companion.hardware.emulated_mfrc522 import EmulatedSpiBus, EmulatedTag, installed
+from companion.hardware.firmware_host import FirmwareHost
+from companion.hardware.link_sim import FAULTS, FaultRates, simulate
 from companion.hardware.mfrc522_driver import Mfrc522Driver
+from companion.hardware.serial_bridge import SerialBridge
+from companion.hardware.spi_readers import rf_scan_groups
+from companion.intents import Intent, TagPlaced
 
-XFER_OVERHEAD_S = 25e-6  # assumed cost of one spidev.xfer2() call from Python on a Pi 4
-GPIO_WRITE_S = 10e-6  # assumed cost of one gpiozero DigitalOutputDevice.value write (lgpio) on a Pi 4
+RP2040_XFER_S = 40e-6
+PI4_XFER_S = 25e-6
+PI4_GPIO_S = 10e-6
+PI4_PER_X86 = 4.0
+BOARD = Path(__file__).parents[1] / "companion" / "data" / "on-the-way.board.toml"
 NTAG, CLASSIC = "04A1B2C3D4E5F6", "DEADBEEF"
 
 
+def figure(name: str, value: float, unit: str, digits: int = 1) -> None:
+    print(f"{name}: {value:.{digits}f} {unit}")
+
+
+def board_adjacency() -> dict[str, set[str]]:
+    """Neighbouring cities = cities joined by a road on the reference board (the caller's job)."""
+    board = tomllib.loads(BOARD.read_text(encoding="utf-8"))
+    adjacency: dict[str, set[str]] = {}
+    for road in board["roads"]:
+        a, b = road["between"]
+        adjacency.setdefault(a, set()).add(b)
+        adjacency.setdefault(b, set()).add(a)
+    return adjacency
+
+
+def tag_channels(count: int, total: int = 44) -> list[int]:
+    return list(range(total)) if count >= total else [i * (total // count) for i in range(count)]
+
+
+# --- the bridge ---------------------------------------------------------------------------------
+class _NoPort:
+    def read(self) -> bytes:
+        return b""
+
+    def write(self, data: bytes) -> None:
+        pass
+
+
+def bridge_sweep(groups: list[list[int]], tags: int) -> tuple[float, float]:
+    """(ms per RF-safe sweep, transactions per sweep) of the firmware, steady state."""
+    with FirmwareHost(config={"GROUPS": groups, "LED_BITS": 104}, pty=False, xfer_overhead_s=RP2040_XFER_S) as fw:
+        bridge = fw.modules["bridge"].Bridge(port=_NoPort())
+        for i, channel in enumerate(tag_channels(tags)):
+            fw.place(channel, f"04A1B2C3D4E5{i:02X}")
+        for _ in range(15):
+            bridge.sweep()
+        assert len(bridge.link.tags) == tags
+        n = 80  # two full re-verify rounds (REVERIFY = 40)
+        start, xfers = fw.bus.now, fw.bus.transfers
+        for _ in range(n):
+            bridge.sweep()
+        return (fw.bus.now - start) / n * 1000, (fw.bus.transfers - xfers) / n
+
+
+def placement_latency(groups: list[list[int]], host_poll_s: float, samples: int = 200) -> list[float]:
+    """Placement → TagPlaced on the host (ms): firmware main loop + pty + SerialBridge + debounce.
+
+    Each tag lands at a random moment (inside a sweep, not between two); the host sees the TAG line
+    at its next poll on a ``host_poll_s`` grid of random phase (the Pi's loop does not wait for us)."""
+    cities = {ch: f"C{ch}" for ch in range(44)}
+    latencies: list[float] = []
+    rnd = random.Random(1)
+    with FirmwareHost(config={"GROUPS": groups, "LED_BITS": 104}, xfer_overhead_s=RP2040_XFER_S) as fw:
+        got: list[Intent] = []
+        host = SerialBridge(got.append, fw.url, cities=cities, card_channel=44).open(fw.now)
+
+        def run_until(done: Callable[[], bool], limit: float) -> None:
+            until = fw.now + limit
+            while not done() and fw.now < until:
+                fw.step()
+                host.poll(fw.now)
+
+        run_until(lambda: False, 1.0)
+        phase = rnd.uniform(0, host_poll_s)
+        for i in range(samples):
+            channel = rnd.randrange(44)
+            uid = f"04A1B2C3D4E6{i % 256:02X}"
+            placed_at = fw.now + rnd.uniform(0.0, 0.06)
+            fw.at(placed_at, lambda channel=channel, uid=uid: fw.place(channel, uid))
+            got.clear()
+            sent_before = len(fw.sent)
+            run_until(lambda: any(isinstance(g, TagPlaced) for g in got), 2.0)
+            assert [g for g in got if isinstance(g, TagPlaced)] == [TagPlaced(cities[channel], uid)]
+            written = next(t for t, data in fw.sent[sent_before:] if f" {channel} {uid}*".encode() in data)
+            seen = written + (phase - written) % host_poll_s  # the host's next poll after the write
+            latencies.append((seen - placed_at) * 1000)
+            fw.lift(channel)
+            run_until(lambda: False, 0.3)
+        host.close()
+    return latencies
+
+
+def host_cpu_bridge(groups: list[list[int]], host_poll_s: float, seconds: float = 5.0) -> float:
+    """Measured CPU time of SerialBridge.poll per second of table time, with tags coming and going."""
+    cities = {ch: f"C{ch}" for ch in range(44)}
+    with FirmwareHost(config={"GROUPS": groups, "LED_BITS": 104}, xfer_overhead_s=RP2040_XFER_S) as fw:
+        got: list[Intent] = []
+        host = SerialBridge(got.append, fw.url, cities=cities, card_channel=44).open(fw.now)
+        for channel in tag_channels(8):
+            fw.place(channel, f"04A1B2C3D4E5{channel:02X}")
+        cpu = 0.0
+        next_poll = 0.0
+        start = fw.now
+        while fw.now < start + seconds:
+            fw.step()
+            if fw.now >= next_poll:
+                t = time.process_time()
+                host.poll(fw.now)
+                cpu += time.process_time() - t
+                next_poll = fw.now + host_poll_s
+        host.close()
+    return cpu / seconds
+
+
+# --- the Pi 4 direct path -----------------------------------------------------------------------
+def direct_sweep(speed_hz: int, tags: int, adjacency: dict[str, set[str]]) -> tuple[float, float, float]:
+    """(ms per RF-safe sweep on a Pi 4, transfers per sweep, GPIO writes per sweep), 44 + 1 readers."""
+    config = load(REFERENCE, env={})
+    cities = [config.readers[ch] for ch in sorted(config.readers)]
+    from dataclasses import replace
+
+    config = replace(config, backend="emulated", spi=replace(config.spi, speed_hz=speed_hz))
+    with EmulatedTable(config=config, xfer_overhead_s=PI4_XFER_S, adjacency=adjacency) as table:
+        table.readers.lib.spi.max_speed_hz = speed_hz
+        for i, channel in enumerate(tag_channels(tags)):
+            table.place_tag(cities[channel], f"04A1B2C3D4E5{i:02X}", settle=False)
+        table.step(12)
+        bus, cs = table.bus, table.readers.chip_select
+        n = 20
+        start, xfers, writes = bus.now, bus.transfers, cs.line_writes
+        for _ in range(n):
+            table.readers.poll(table.now)
+        gpio = (cs.line_writes - writes) / n
+        return ((bus.now - start) / n + gpio * PI4_GPIO_S) * 1000, (bus.transfers - xfers) / n, gpio
+
+
 def single_reader(speed_hz: int) -> dict[str, float]:
+    """Register transfers of one reader: mfrc522 0.0.7's own path vs ours."""
     out: dict[str, float] = {}
-    bus = EmulatedSpiBus(0)
+    bus = EmulatedSpiBus(0, xfer_overhead_s=PI4_XFER_S)
     chip = bus.add_chip(0)
     with installed(bus):
         from mfrc522 import MFRC522, SimpleMFRC522
@@ -32,94 +185,82 @@ def single_reader(speed_hz: int) -> dict[str, float]:
         simple.READER = MFRC522(bus=0, device=0, spd=speed_hz)
         bus.reset_counters()
         simple.read_id_no_block()
-        out["library: empty poll"] = bus.transfers
-        chip.place(EmulatedTag.from_hex(CLASSIC))
-        counts = []
-        for _ in range(6):
-            bus.reset_counters()
-            simple.read_id_no_block()
-            counts.append(bus.transfers)
-        out["library: tag present, per poll (mean; misses every other REQA)"] = statistics.mean(counts)
-        chip.tags.clear()
-        chip.place(EmulatedTag.from_hex(NTAG))
+        out["library empty poll"] = bus.transfers
+        driver = Mfrc522Driver(simple.READER, clock=bus.clock, sleep=bus.sleep, antenna_idle=False)
+        assert driver.init()
         bus.reset_counters()
-        got = simple.read_id_no_block()
-        out["library: 7-byte tag read (returns a wrong id from the cascade tag)"] = bus.transfers
-        assert got != int(NTAG, 16)
-
-        chip.tags.clear()
-        driver = Mfrc522Driver(simple.READER, clock=bus.clock, sleep=bus.sleep)
-        driver.init()
-        bus.reset_counters()
+        driver.antenna(True)
         driver.start_wakeup()
         driver.finish()
-        out["ours: empty poll"] = bus.transfers
+        driver.antenna(False)
+        out["ours empty poll (field on, WUPA, look, field off)"] = bus.transfers
         for uid, label in ((CLASSIC, "4-byte"), (NTAG, "7-byte")):
             chip.tags.clear()
             chip.place(EmulatedTag.from_hex(uid))
             bus.reset_counters()
+            driver.antenna(True)
+            bus.sleep(0.0051)
             driver.start_wakeup()
             driver.finish()
-            result = driver.read_uid()
-            assert result.uid == bytes.fromhex(uid)
-            out[f"ours: tag change, {label} UID read"] = bus.transfers
-        bus.reset_counters()
-        driver.start_wakeup()
-        driver.finish()
-        driver.halt()
-        out["ours: tag present, unchanged (WUPA + HLTA)"] = bus.transfers
+            assert driver.read_uid().uid == bytes.fromhex(uid)
+            driver.antenna(False)
+            out[f"ours tag change, {label} UID read"] = bus.transfers
     return out
 
 
-def sweep(speed_hz: int, tags: int, overhead: float) -> tuple[float, float, int, int]:
-    """(ms per sweep, transfers per sweep, GPIO writes per sweep) for 40 readers + card reader."""
-    cities = [f"C{i}" for i in range(40)]
-    with EmulatedTable(cities, xfer_overhead_s=overhead) as table:
-        table.readers.speed_hz = speed_hz
-        table.readers.lib.spi.max_speed_hz = speed_hz
-        for i in range(tags):
-            table.place_tag(cities[i * 5], f"04A1B2C3D4E5{i:02X}", settle=False)
-        table.step(12)  # settle and get past the first UID reads
-        bus, cs = table.bus, table.readers.chip_select
-        n = 20
-        start, xfers, writes = bus.now, bus.transfers, cs.line_writes
-        for _ in range(n):
-            table.readers.poll(table.now)
-        spi_s = (bus.now - start) / n
-        gpio = (cs.line_writes - writes) / n
-        return (
-            (spi_s + gpio * (GPIO_WRITE_S if overhead else 0)) * 1000,
-            (bus.transfers - xfers) / n,
-            int(gpio),
-            table.readers.stats.uid_reads,
-        )
-
-
 def main() -> None:
-    print("Register transfers (one xfer2 each), single reader, emulated MFRC522:")
-    for label, value in single_reader(1_000_000).items():
-        print(f"  {label:66s} {value:7.1f}")
-    print()
-    print(
-        "40 city readers + 1 card reader, one sweep (mean of 20), Pi 4 estimate with "
-        f"{XFER_OVERHEAD_S * 1e6:.0f} us per xfer2 and {GPIO_WRITE_S * 1e6:.0f} us per decoder GPIO write:"
-    )
+    logging.disable(logging.WARNING)  # the reference TOML knows two markers: every test tag is "unknown"
+    adjacency = board_adjacency()
+    config = load(REFERENCE, env={})
+    groups = rf_scan_groups(config, adjacency)
+    assert groups is not None
+    figure("rf groups, reference board (roads + card reader)", len(groups), "groups", 0)
+
+    for tags in (8, 44):
+        ms, xfers = bridge_sweep(groups, tags)
+        figure(f"bridge rf-safe sweep, 44+1 readers, {tags} tags", ms, "ms")
+        figure(f"bridge rf-safe sweep, {tags} tags, transactions", xfers, "per sweep", 0)
     for speed in (1_000_000, 8_000_000):
-        for tags in (0, 8):
-            ms, xfers, gpio, _ = sweep(speed, tags, XFER_OVERHEAD_S)
-            raw_ms, *_ = sweep(speed, tags, 0.0)
-            print(
-                f"  {speed / 1e6:.0f} MHz, {tags} tags on the board: {xfers:6.1f} transfers, "
-                f"{gpio:3d} GPIO writes, {ms:6.2f} ms per sweep ({ms / 41:.2f} ms per reader); "
-                f"bus time alone {raw_ms:5.2f} ms"
-            )
-    lib = single_reader(1_000_000)["library: empty poll"]
-    for speed in (1_000_000, 8_000_000):
-        per = lib * (XFER_OVERHEAD_S + 16 / speed)
-        print(
-            f"  library read_id_no_block, 41 empty readers at {speed / 1e6:.0f} MHz: "
-            f"~{41 * per * 1000:.0f} ms per sweep"
+        for tags in (8, 44):
+            ms, xfers, gpio = direct_sweep(speed, tags, adjacency)
+            figure(f"pi4 direct rf-safe sweep, 44+1 readers, {tags} tags, {speed // 1_000_000} MHz", ms, "ms")
+            if speed == 1_000_000:
+                figure(f"pi4 direct rf-safe sweep, {tags} tags, transfers", xfers, "per sweep", 0)
+
+    for poll_s in (0.02, 0.05):
+        lat = sorted(placement_latency(groups, poll_s))
+        p99 = lat[min(len(lat) - 1, round(0.99 * (len(lat) - 1)))]
+        figure(f"placement to TagPlaced, bridge, host poll {poll_s * 1000:.0f} ms, max", lat[-1], "ms", 0)
+        figure(f"placement to TagPlaced, bridge, host poll {poll_s * 1000:.0f} ms, p99", p99, "ms", 0)
+        figure(
+            f"placement to TagPlaced, bridge, host poll {poll_s * 1000:.0f} ms, median", statistics.median(lat), "ms", 0
         )
+
+    cpu = host_cpu_bridge(groups, 0.02)
+    figure("host cpu, bridge (SerialBridge.poll at 50 Hz), this machine", cpu * 100, "%", 2)
+    figure("host cpu, bridge, pi4 estimate", cpu * 100 * PI4_PER_X86, "%", 2)
+    ms, xfers, gpio = direct_sweep(1_000_000, 8, adjacency)
+    direct_cpu = (xfers * PI4_XFER_S + gpio * PI4_GPIO_S) * 20  # 20 sweeps per second; waits sleep
+    figure("host cpu, direct spi at 20 Hz, pi4 estimate (transfers + gpio only)", direct_cpu * 100, "%", 1)
+
+    runs, phantoms, lines = 300, 0, dict.fromkeys(FAULTS, 0)
+    failures = 0
+    for seed in range(runs):
+        rnd = random.Random(seed)
+        rates = FaultRates(*(rnd.uniform(0.0, 0.15) for _ in FAULTS))
+        result = simulate(seed, rates)
+        phantoms += len(result.phantoms)
+        failures += result.host_view != result.true_view or result.cards_host != result.cards_true
+        for name in FAULTS:
+            lines[name] += result.injected[name]
+    figure("link property test, hostile runs", runs, "runs", 0)
+    for name in FAULTS:
+        figure(f"link property test, lines hit by {name}", lines[name], "lines", 0)
+    figure("link property test, phantom intents", phantoms, "intents", 0)
+    figure("link property test, runs not converged after one snapshot period", failures, "runs", 0)
+
+    for label, value in single_reader(1_000_000).items():
+        figure(f"single reader, {label}", value, "transfers", 0)
 
 
 if __name__ == "__main__":

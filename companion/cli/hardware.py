@@ -11,7 +11,7 @@ import queue
 import re
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import replace
 from pathlib import Path
 from typing import TextIO
@@ -19,6 +19,7 @@ from typing import TextIO
 from companion.hardware.config import REFERENCE, HardwareConfig, load, write_card, write_readers
 from companion.hardware.errors import ConfigError
 from companion.hardware.rig import HardwareRig
+from companion.hardware.serial_bridge import SerialBridge
 from companion.intents import ButtonPressed, CardScanned, DeviceFault, Intent, TagLifted, TagPlaced
 from companion.ledframe import EVENT_KINDS, TIME_TRACK_LENGTH, CityLight, LedFrame
 
@@ -68,6 +69,38 @@ def frames_to_walk(config: HardwareConfig) -> list[tuple[str, LedFrame]]:
     return frames
 
 
+def link_check(
+    rig: HardwareRig,
+    intents: queue.Queue[Intent],
+    config: HardwareConfig,
+    *,
+    out: TextIO,
+    clock: Clock = time.monotonic,
+    sleep: Sleep = time.sleep,
+    timeout_s: float = 5.0,
+) -> bool | None:
+    """With a serial bridge: wait until it answers our HELLO and say what it is (None: no bridge)."""
+    bridge = rig.readers
+    if not isinstance(bridge, SerialBridge):
+        return None
+    until = clock() + timeout_s
+    early: list[Intent] = []
+    while not bridge.linked and clock() < until:
+        early += list(_drain(rig, intents, clock, sleep, config.poll_interval_s))
+    for intent in early:
+        print(_describe(intent, config), file=out)
+    stats = bridge.stats
+    if not bridge.linked:
+        print(f"bridge on {bridge.url}: NO LINK (no answer to HELLO in {timeout_s:g} s)", file=out)
+        return False
+    print(
+        f"bridge on {bridge.url}: linked, firmware {stats.firmware}, {stats.readers} readers; "
+        f"{stats.lines} lines, {stats.bad_checksum} bad CRC, {stats.garbage} garbage",
+        file=out,
+    )
+    return True
+
+
 def hardware_test(
     rig: HardwareRig,
     intents: queue.Queue[Intent],
@@ -78,8 +111,14 @@ def hardware_test(
     sleep: Sleep = time.sleep,
     led_step_s: float = 0.5,
     seconds: float = 30.0,
+    crosstalk_check: bool = False,
+    prompt: Callable[[str, str], None] | None = None,
 ) -> int:
-    """Readers that answer, every LED in turn, then live tag/card/button events for ``seconds``."""
+    """The bridge link (serial backend), readers that answer (SPI), every LED in turn, the crosstalk
+    check (``crosstalk_check``: a tag on each city in turn), then live tag/card/button events for
+    ``seconds``. Returns 2 without a link to the bridge, 1 if there was crosstalk, else 0."""
+    if link_check(rig, intents, config, out=out, clock=clock, sleep=sleep) is False:
+        return 2
     answering = getattr(rig.readers, "answering", None)
     if answering is not None:
         found = answering()
@@ -104,12 +143,121 @@ def hardware_test(
             for intent in _drain(rig, intents, clock, sleep, config.poll_interval_s):
                 print(_describe(intent, config), file=out)
     rig.show(LedFrame(), clock())
+    status = 0
+    if crosstalk_check:
+        found = crosstalk(
+            rig,
+            intents,
+            config.cities,
+            out=out,
+            clock=clock,
+            sleep=sleep,
+            poll_interval_s=config.poll_interval_s,
+            prompt=prompt,
+        )
+        status = 1 if any(found.values()) else 0
     print(f"Live events for {seconds:g} s: place tags, scan cards, press buttons.", file=out)
     until = clock() + seconds
     while clock() < until:
         for intent in _drain(rig, intents, clock, sleep, config.poll_interval_s):
             print(_describe(intent, config), file=out)
-    return 0
+    return status
+
+
+def crosstalk(
+    rig: HardwareRig,
+    intents: queue.Queue[Intent],
+    cities: list[str],
+    *,
+    out: TextIO,
+    clock: Clock = time.monotonic,
+    sleep: Sleep = time.sleep,
+    poll_interval_s: float = 0.05,
+    timeout_s: float = 30.0,
+    listen_s: float = 1.0,
+    prompt: Callable[[str, str], None] | None = None,
+) -> dict[str, set[str]]:
+    """One tag on each city in turn (and no other tag on the board): every *other* reader that reports
+    a tag meanwhile is crosstalk (antennas too close, or transmitting together); so is a city whose
+    own reader never sees it while another does (the neighbour's frames knock the tag back to IDLE).
+    Returns city → the other readers that saw its tag."""
+    found: dict[str, set[str]] = {}
+    for city in cities:
+        print(f"Crosstalk: put one tag on {city} ...", file=out)
+        if prompt is not None:
+            prompt("place", city)
+        uid: str | None = None
+        others: set[str] = set()
+        until = clock() + timeout_s
+        while clock() < until:
+            for intent in _drain(rig, intents, clock, sleep, poll_interval_s):
+                if isinstance(intent, TagPlaced) and intent.city == city and uid is None:
+                    uid = intent.uid
+                    until = clock() + listen_s  # keep listening: do its neighbours see it too?
+                elif isinstance(intent, TagPlaced):
+                    others.add(intent.city)  # only one tag is on the board: any other reader is crosstalk
+                    until = min(until, clock() + listen_s) if uid is None and len(others) == 1 else until
+        if uid is None and not others:
+            print(f"  no tag seen on {city}; skipped", file=out)
+        else:
+            found[city] = others
+            if uid is None:
+                print(f"  CROSSTALK: {city} never sees its tag, {', '.join(sorted(others))} does", file=out)
+            elif others:
+                print(f"  CROSSTALK: the tag on {city} is also seen by {', '.join(sorted(others))}", file=out)
+            else:
+                print(f"  {city}: seen by its own reader only", file=out)
+        if prompt is not None:
+            prompt("lift", city)
+        until = clock() + timeout_s
+        lifted = uid is None
+        while not lifted and clock() < until:
+            for intent in _drain(rig, intents, clock, sleep, poll_interval_s):
+                lifted = lifted or (isinstance(intent, TagLifted) and intent.city == city)
+        settle = clock() + listen_s  # let the ghosts go too, so the next city starts clean
+        while clock() < settle:
+            list(_drain(rig, intents, clock, sleep, poll_interval_s))
+    bad = sum(bool(v) for v in found.values())
+    print(f"Crosstalk: {bad} of {len(found)} cities seen by another reader", file=out)
+    return found
+
+
+def firmware_files(config: HardwareConfig, adjacency: Mapping[str, Iterable[str]] | None = None) -> dict[str, str]:
+    """File name → text of everything the Pico needs: the firmware, the shared register/protocol
+    modules, and a ``bridge_config.py`` written from this hardware config (channels, card reader,
+    RF groups coloured from ``adjacency`` and ``[rf] close``, LED bits, debounce)."""
+    from companion.hardware.firmware_host import FIRMWARE_DIR, SHARED_MODULES
+    from companion.hardware.spi_readers import rf_scan_groups
+
+    files = {p.name: p.read_text(encoding="utf-8") for p in sorted(FIRMWARE_DIR.glob("*.py"))}
+    for name, module in SHARED_MODULES.items():
+        files[f"{name}.py"] = Path(module.__file__ or "").read_text(encoding="utf-8")
+    channels = [*config.readers, *([config.card_channel] if config.card_channel is not None else [])]
+    readers = max(channels, default=-1) + 1
+    groups = rf_scan_groups(config, adjacency)
+    d, c = config.debounce, config.card_debounce
+    generated = [
+        "",
+        f"# --- written by `companion hardware flash` from {config.path} ---",
+        f"READERS = {readers}",
+        f"CARD_CHANNEL = {config.card_channel if config.card_channel is not None else -1}",
+        f"GROUPS = {groups!r}",
+        f"LED_BITS = {config.leds.led_map.size}",
+        f"CITY_DEBOUNCE = ({d.place_votes}, {d.window}, {d.lift_misses})",
+        f"CARD_DEBOUNCE = ({c.place_votes}, {c.window}, {c.lift_misses})",
+        f"REVERIFY = {config.reverify_every}",
+        f"RECEIVE_TIMEOUT_US = {round(config.spi.receive_timeout_s * 1e6)}",
+        "",
+    ]
+    files["bridge_config.py"] += "\n".join(generated)
+    return files
+
+
+def flash_commands(port: str, directory: Path, names: Iterable[str]) -> list[list[str]]:
+    """The mpremote command lines that copy the files to the Pico's flash and restart it."""
+    connect = ["mpremote", "connect", port]
+    copy = [*connect, "cp", *(str(directory / n) for n in sorted(names)), ":"]
+    return [copy, [*connect, "reset"]]
 
 
 def calibration_config(config: HardwareConfig, channels: range) -> HardwareConfig:
@@ -224,7 +372,15 @@ def _run_test(args: argparse.Namespace) -> int:
         print(exc, file=sys.stderr)
         return 2
     with rig:
-        return hardware_test(rig, intents, config, out=sys.stdout, seconds=args.seconds, led_step_s=args.led_step)
+        return hardware_test(
+            rig,
+            intents,
+            config,
+            out=sys.stdout,
+            seconds=args.seconds,
+            led_step_s=args.led_step,
+            crosstalk_check=args.crosstalk,
+        )
 
 
 def _run_calibrate(args: argparse.Namespace) -> int:
@@ -275,6 +431,51 @@ def _run_enroll(args: argparse.Namespace) -> int:
     return 0
 
 
+def _run_flash(args: argparse.Namespace) -> int:
+    import shutil
+    import subprocess
+    import tempfile
+
+    try:
+        config = load(args.config)
+    except ConfigError as exc:
+        print(exc, file=sys.stderr)
+        return 2
+    adjacency = None
+    if args.adjacency:
+        import tomllib
+
+        raw = tomllib.loads(Path(args.adjacency).read_text(encoding="utf-8"))
+        adjacency = {str(k): [str(n) for n in v] for k, v in raw.items() if isinstance(v, list)}
+    if adjacency is None and config.rf.rf_safe:
+        print(
+            "WARNING: no --adjacency: only the [rf] close pairs are kept apart, so neighbouring cities may "
+            "transmit together and ghost-read each other's tags. Pass a TOML of neighbouring cities.",
+            file=sys.stderr,
+        )
+    files = firmware_files(config, adjacency)
+    with tempfile.TemporaryDirectory(prefix="companion-firmware-") as tmp:
+        directory = Path(args.output) if args.output else Path(tmp)
+        directory.mkdir(parents=True, exist_ok=True)
+        for name, text in files.items():
+            (directory / name).write_text(text, encoding="utf-8")
+        commands = flash_commands(args.port, directory, files)
+        for command in commands:
+            print(" ".join(command))
+        if args.dry_run:
+            return 0
+        if shutil.which("mpremote") is None:
+            print(
+                "mpremote is not installed: pip install mpremote (or use --dry-run and copy by hand)", file=sys.stderr
+            )
+            return 2
+        for command in commands:
+            if subprocess.run(command, check=False).returncode != 0:
+                return 1
+    print("Flashed. Check the link with: companion hardware test --config " + args.config)
+    return 0
+
+
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     hw = sub.add_parser("hardware", help="check and set up the readers, LEDs and buttons")
     hw_sub = hw.add_subparsers(dest="hardware_command", metavar="COMMAND", required=True)
@@ -282,7 +483,17 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     test.add_argument("--config", default=str(REFERENCE), help="hardware TOML (default: the reference board)")
     test.add_argument("--seconds", type=float, default=30.0, help="how long to show live events")
     test.add_argument("--led-step", type=float, default=0.5, help="seconds per LED in the walk")
+    test.add_argument(
+        "--crosstalk", action="store_true", help="put one tag on each city in turn; report other readers that see it"
+    )
     test.set_defaults(handler=_run_test)
+    flash = hw_sub.add_parser("flash", help="copy the RP2040 bridge firmware to a Pico with mpremote")
+    flash.add_argument("--config", default=str(REFERENCE), help="hardware TOML (channels, card reader, [rf])")
+    flash.add_argument("--port", default="auto", help="mpremote device (default: auto, the first Pico found)")
+    flash.add_argument("--adjacency", help='TOML of neighbouring cities, City = ["Neighbour", ...] (RF groups)')
+    flash.add_argument("--output", help="also keep the files in this directory")
+    flash.add_argument("--dry-run", action="store_true", help="write the files and print the commands only")
+    flash.set_defaults(handler=_run_flash)
     cal = hw_sub.add_parser("calibrate", help="put a tag on each city in turn; writes [readers]")
     cal.add_argument("--config", required=True, help="hardware TOML to update")
     cal.add_argument("--cities", help="comma-separated cities to ask for (default: those in the file)")

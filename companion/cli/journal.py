@@ -143,8 +143,12 @@ def run_kiosk(args: argparse.Namespace) -> int:
     if hardware:
         from companion.kiosk.hardware import open_box
 
+        neighbours: dict[str, set[str]] = {}
+        for name in settings.games or games.names():
+            for city, near in games.get(name).neighbours().items():
+                neighbours.setdefault(city, set()).update(near)
         try:
-            tags, leds = open_box(Path(hardware), intents)
+            tags, leds = open_box(Path(hardware), intents, neighbours)
         except (HardwareError, OSError) as exc:
             print(f"companion kiosk: {exc}", file=sys.stderr)
             return 2

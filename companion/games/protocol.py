@@ -97,6 +97,11 @@ class GamePlugin(Protocol):
     # -- data -------------------------------------------------------------------------------
     def check_files(self, paths: Sequence[Path]) -> CheckReport: ...
 
+    def neighbours(self, setup: GameSetup | None = None) -> dict[str, frozenset[str]]:
+        """Each city with a reader under it and the cities next to it on the board (None: the reference
+        board): the readers that must never have their antennas on together (RF-safe scanning)."""
+        ...
+
     def card_ids(self, setup: GameSetup | None = None) -> tuple[str, ...]:
         """Every card of the set-up's decks (None: the reference decks): what a card tag may stand for."""
         ...

@@ -8,8 +8,11 @@ when a bridge is opened.
 
 Modules: ``config`` (TOML), ``factory.build_rig`` (devices from a config; ``COMPANION_HARDWARE``
 picks the backend), ``spi_readers`` + ``mfrc522_driver`` + ``chip_select`` (direct SPI),
-``serial_bridge`` + ``serial_protocol`` (microcontroller bridge), ``leds`` + ``shift_register``
-(LED outputs), ``buttons``, ``debounce``; emulators: ``emulated_mfrc522`` (fake spidev/RPi.GPIO),
-``serial_peer``, ``shift_register.Emulated595Chain``, and ``emulated.EmulatedTable`` for a whole
-table. See ``docs/hardware.md``.
+``mfrc522_core`` + ``iso14443`` (the MFRC522 register logic, shared with the RP2040 firmware),
+``rf_groups`` (which readers may transmit together), ``serial_bridge`` + ``serial_protocol``
+(microcontroller bridge, protocol v2; ``serial_protocol.BridgeLink`` is the firmware's side),
+``leds`` + ``shift_register`` (LED outputs), ``buttons``, ``debounce``; emulators:
+``emulated_mfrc522`` (fake spidev/RPi.GPIO, RF coupling), ``serial_peer``, ``link_sim`` (a hostile
+wire), ``firmware_host`` (the real firmware under CPython), ``shift_register.Emulated595Chain``, and
+``emulated.EmulatedTable`` for a whole table. See ``docs/hardware.md``.
 """

@@ -3,8 +3,11 @@
 * :class:`DecoderChipSelect`: address lines into a 74HC138 cascade or 74HC4067 muxes; the bus's own
   CE0 gates the decoder, so the selected reader's NSS still goes high between transactions (the
   MFRC522 needs that: one transaction = one register). Channel number = binary value of the lines.
-* :class:`GpioChipSelect`: one GPIO per reader (small builds); the spidev is used with ``no_cs`` and
-  the line is pulled low around every transfer by :class:`_ChipSelectedSpi`.
+* :class:`GpioChipSelect`: one GPIO per reader (small builds); the line is pulled low around every
+  transfer by :class:`_ChipSelectedSpi`. The spidev keeps its own chip select: ``SPI_NO_CS``
+  (spidev's ``no_cs``) is refused by the Pi 5's SPI controller driver (RP1/DesignWare), so the
+  spidev's CE line must simply be left unconnected: use ``dtoverlay=spi0-0cs`` (no CE pin at all) or
+  ``device = 1`` with nothing on CE1 (BCM 7). The config check reserves that pin.
 """
 
 from __future__ import annotations
@@ -68,8 +71,7 @@ class _ChipSelectedSpi:
 
     def __init__(self, spi: Any, owner: GpioChipSelect) -> None:
         self._spi = spi
-        self._owner = owner
-        spi.no_cs = True
+        self._owner = owner  # no ``spi.no_cs = True``: the Pi 5 refuses it (EINVAL)
 
     def xfer2(self, data: list[int]) -> list[int]:
         line = self._owner.current_line()

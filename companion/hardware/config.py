@@ -25,7 +25,8 @@ BACKENDS = ("spi", "serial", "emulated")
 LED_BACKENDS = ("shift_register", "gpio", "serial", "none")
 ENV_BACKEND = "COMPANION_HARDWARE"
 REFERENCE = Path(__file__).parent / "examples" / "reference.toml"
-SPI0_PINS = {8: "SPI0 CE0", 9: "SPI0 MISO", 10: "SPI0 MOSI", 11: "SPI0 SCLK"}
+SPI0_PINS = {9: "SPI0 MISO", 10: "SPI0 MOSI", 11: "SPI0 SCLK"}
+SPI0_CE = {0: 8, 1: 7}  # spidev0.<device> drives this CE pin on every transfer
 RESERVED_PINS = {0: "ID EEPROM SDA", 1: "ID EEPROM SCL"}
 
 T = TypeVar("T")
@@ -41,6 +42,16 @@ class SpiSettings:
     address_pins: tuple[int, ...] = ()
     cs_pins: tuple[int, ...] = ()
     receive_timeout_s: float = 0.001
+
+
+@dataclass(frozen=True)
+class RfSettings:
+    """``[rf]``: RF-safe scanning. ``close``: reader pairs (city names or ``card``) whose antennas
+    couple although the cities are not neighbours on the board (the card reader beside a city)."""
+
+    rf_safe: bool = True
+    guard_s: float = 0.0051  # ISO/IEC 14443-3 §5.2.1: tags accept REQA/WUPA within 5 ms of the field
+    close: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -84,6 +95,7 @@ class HardwareConfig:
     reverify_every: int = 10
     retry_interval_s: float = 5.0
     spi: SpiSettings = field(default_factory=SpiSettings)
+    rf: RfSettings = field(default_factory=RfSettings)
     serial: SerialSettings = field(default_factory=SerialSettings)
     readers: Mapping[int, str] = field(default_factory=dict)  # channel → city
     card_channel: int | None = None
@@ -236,6 +248,7 @@ def parse(text: str, path: str = "<string>", *, env: Mapping[str, str] | None = 
         "cards",
         "bank_cards",
         "admin",
+        "rf",
     }
     for section in data:
         if section not in known:
@@ -267,6 +280,8 @@ def parse(text: str, path: str = "<string>", *, env: Mapping[str, str] | None = 
         cs_pins=r.pins("spi", "cs_pins"),
         receive_timeout_s=r.positive("spi", "receive_timeout_ms", 1.0) / 1000,
     )
+    if spi.device not in SPI0_CE:
+        raise r.fail("spi", "device", f"SPI0 has CE0 and CE1 (device 0 or 1), not {spi.device}")
     if not 100_000 <= spi.speed_hz <= 10_000_000:
         raise r.fail("spi", "speed_hz", f"the MFRC522 works from 100 kHz to 10 MHz, not {spi.speed_hz}")
 
@@ -295,6 +310,8 @@ def parse(text: str, path: str = "<string>", *, env: Mapping[str, str] | None = 
                 )
         elif max(channels) >= len(spi.cs_pins):
             raise r.fail("spi", "cs_pins", f"{len(spi.cs_pins)} pins, but channel {max(channels)} is used")
+
+    rf = _rf(r, [*readers.values(), *(["card"] if card is not None else [])])
 
     serial = SerialSettings(
         url=r.get("serial", "url", str, "/dev/ttyACM0"),
@@ -339,6 +356,7 @@ def parse(text: str, path: str = "<string>", *, env: Mapping[str, str] | None = 
         reverify_every=r.get("debounce", "reverify_every", int, 10),
         retry_interval_s=r.positive("hardware", "retry_interval", 5.0),
         spi=spi,
+        rf=rf,
         serial=serial,
         readers=readers,
         card_channel=card,
@@ -349,6 +367,25 @@ def parse(text: str, path: str = "<string>", *, env: Mapping[str, str] | None = 
         admin_cards=admin,
         bank_cards=bank,
     )
+
+
+def _rf(r: _Reader, names: list[str]) -> RfSettings:
+    guard_ms = r.positive("rf", "guard_ms", 5.1)
+    if guard_ms < 5.0:
+        raise r.fail(
+            "rf", "guard_ms", f"ISO/IEC 14443-3 gives tags up to 5 ms to wake in a field; {guard_ms} is too short"
+        )
+    pairs: list[tuple[str, str]] = []
+    for pair in r.get("rf", "close", list, []):
+        if not (isinstance(pair, list) and len(pair) == 2 and all(isinstance(n, str) for n in pair)):
+            raise r.fail(
+                "rf", "close", f'every entry is a pair of reader names, e.g. ["card", "Antwerp"], not {pair!r}'
+            )
+        for name in pair:
+            if names and name not in names:
+                raise r.fail("rf", "close", f"{name!r} has no reader (readers: cities in [readers], and card)")
+        pairs.append((pair[0], pair[1]))
+    return RfSettings(rf_safe=r.get("rf", "rf_safe", bool, True), guard_s=guard_ms / 1000, close=tuple(pairs))
 
 
 def _leds(r: _Reader, cities: list[str]) -> LedSettings:
@@ -414,6 +451,12 @@ def _check_pins(r: _Reader, backend: str, spi: SpiSettings, leds: LedSettings, b
         reserved = dict(RESERVED_PINS)
         if backend == "spi":
             reserved.update(SPI0_PINS)
+            ce = SPI0_CE.get(spi.device)
+            if ce is not None:  # gates the decoders, or (gpio chip select) must stay unconnected
+                what = (
+                    "gates the decoders" if spi.chip_select == "decoder" else "toggled by spidev, leave it unconnected"
+                )
+                reserved[ce] = f"SPI0 CE{spi.device} ({what})"
         if pin in reserved:
             raise r.fail(section, key, f"BCM {pin} is {reserved[pin]}")
         if pin in owners:

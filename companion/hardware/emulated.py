@@ -17,7 +17,7 @@ import contextlib
 import gc
 import math
 import queue
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from gpiozero.pins.mock import MockFactory
@@ -25,7 +25,13 @@ from gpiozero.pins.mock import MockFactory
 from companion.hardware.buttons import GpioButtons
 from companion.hardware.chip_select import ChipSelect, DecoderChipSelect, GpioChipSelect
 from companion.hardware.config import ButtonSettings, HardwareConfig, LedSettings, SpiSettings
-from companion.hardware.emulated_mfrc522 import EmulatedMfrc522, EmulatedSpiBus, EmulatedTag, installed
+from companion.hardware.emulated_mfrc522 import (
+    TAG_READY_WORST_S,
+    EmulatedMfrc522,
+    EmulatedSpiBus,
+    EmulatedTag,
+    installed,
+)
 from companion.hardware.leds import DECODE_PHASES, GpioLeds, LedMap, decode_bits
 from companion.hardware.protocols import IntentSink
 from companion.hardware.rig import HardwareRig
@@ -78,6 +84,7 @@ class EmulatedTable:
         sink: IntentSink | None = None,
         xfer_overhead_s: float = 0.0,
         dead: Sequence[str] = (),
+        adjacency: Mapping[str, Iterable[str]] | None = None,
     ) -> None:
         # Objects of an earlier emulated table that are only waiting for the cycle collector still hold
         # gpiozero devices; collect them now, not in the middle of this table's sweeps.
@@ -85,6 +92,7 @@ class EmulatedTable:
         if config is None:
             config = config_for(list(cities or []), card_reader=card_reader)
         self.config = config
+        self.adjacency = adjacency
         self.queue: queue.Queue[Intent] = queue.Queue()
         self.sink: IntentSink = sink if sink is not None else self.queue.put
         self.now = 0.0
@@ -122,7 +130,7 @@ class EmulatedTable:
 
         self.bus.selector = selector
         self.readers = SpiReaderArray.from_config(
-            config, self.sink, chip_select, clock=self.bus.clock, sleep=self.bus.sleep
+            config, self.sink, chip_select, adjacency=self.adjacency, clock=self.bus.clock, sleep=self.bus.sleep
         )
         self._stack.callback(self.readers.close)
         self.readers.open(self.now)
@@ -162,6 +170,7 @@ class EmulatedTable:
     def step(self, polls: int = 1) -> None:
         """Advance the table clock by ``polls`` poll intervals, polling every device each time."""
         for _ in range(polls):
+            self.bus.now = max(self.bus.now, self.now)  # the idle time between polls passes for the chips too
             self.rig.poll(self.now)
             self.now += self.config.poll_interval_s
 
@@ -183,7 +192,9 @@ class EmulatedTable:
         return self.bus.chips[self.channels[city]]
 
     def place_tag(self, city: str, uid: str, *, settle: bool = True) -> None:
-        self.chip(city).place(EmulatedTag.from_hex(normalise_uid(uid)))
+        tag = EmulatedTag.from_hex(normalise_uid(uid))
+        tag.ready_after_s = TAG_READY_WORST_S  # as slow as ISO/IEC 14443-3 allows: the guard time must cover it
+        self.chip(city).place(tag)
         if settle:
             self.step(self.settle_polls)
 
@@ -207,7 +218,11 @@ class EmulatedTable:
         tag = EmulatedTag.from_hex(normalise_uid(uid))
         chip = self.chip(city)
         for seen in pattern:
-            chip.tags = [tag] if seen == "1" else []
+            if seen == "1" and tag not in chip.tags:
+                chip.place(tag)
+            elif seen != "1":
+                chip.tags = []
+                tag.set_power(False, self.bus.now)  # taken out of the field
             self.step()
 
     def kill_reader(self, city: str, stuck_at: int = 0x00) -> None:
@@ -222,6 +237,13 @@ class EmulatedTable:
     def brownout_reader(self, city: str) -> None:
         """A power dip: the chip keeps answering but is back to its reset values (antenna off)."""
         self.chip(city).soft_reset()
+
+    def couple(self, a: str, b: str, strength: float = 0.5) -> None:
+        """RF coupling between the antennas under ``a`` and ``b`` (see ``emulated_mfrc522``)."""
+        channel = dict(self.channels)
+        if self.config.card_channel is not None:
+            channel["card"] = self.config.card_channel
+        self.bus.couple(channel[a], channel[b], strength)
 
     def inject_read_errors(self, city: str, count: int) -> None:
         self.chip(city).read_errors += count

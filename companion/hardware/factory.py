@@ -6,6 +6,7 @@ the ``COMPANION_HARDWARE`` environment variable (``emulated``, ``spi``, ``serial
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from companion.hardware.buttons import GpioButtons
@@ -19,12 +20,22 @@ from companion.hardware.shift_register import ShiftRegisterLeds
 from companion.hardware.spi_readers import SpiReaderArray
 
 
-def build_rig(config: HardwareConfig, sink: IntentSink, *, pin_factory: Any | None = None) -> HardwareRig:
-    """Open every device the config describes. Close the returned rig (it is a context manager)."""
+def build_rig(
+    config: HardwareConfig,
+    sink: IntentSink,
+    *,
+    pin_factory: Any | None = None,
+    adjacency: Mapping[str, Iterable[str]] | None = None,
+) -> HardwareRig:
+    """Open every device the config describes. Close the returned rig (it is a context manager).
+
+    ``adjacency``: city → neighbouring cities on the board, built by the caller from the game's board
+    (this package knows no game). With ``[rf] close`` it decides which readers may transmit together;
+    without it only the declared pairs are kept apart."""
     if config.backend == "emulated":
         from companion.hardware.emulated import EmulatedTable
 
-        table = EmulatedTable(config=config, sink=sink)
+        table = EmulatedTable(config=config, sink=sink, adjacency=adjacency)
         return HardwareRig(
             readers=table.readers,
             card_reader=table.readers,
@@ -56,7 +67,7 @@ def build_rig(config: HardwareConfig, sink: IntentSink, *, pin_factory: Any | No
                 else DecoderChipSelect(config.spi.address_pins, pin_factory=pin_factory)
             )
             stack.callback(chip_select.close)
-            readers = SpiReaderArray.from_config(config, sink, chip_select)
+            readers = SpiReaderArray.from_config(config, sink, chip_select, adjacency=adjacency)
             stack.callback(readers.close)
             readers.open()
         leds = build_leds(config, pin_factory=pin_factory, bridge=bridge)

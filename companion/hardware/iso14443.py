@@ -1,6 +1,5 @@
-"""ISO/IEC 14443-3 type A framing shared by the driver and the emulator: CRC_A, BCC, command bytes."""
-
-from __future__ import annotations
+"""ISO/IEC 14443-3 type A framing shared by the driver, the emulator and the firmware (copied to the
+Pico as it is, so MicroPython-clean): CRC_A, BCC, command bytes."""
 
 REQA = 0x26  # 7-bit short frame: wakes tags in IDLE
 WUPA = 0x52  # 7-bit short frame: wakes tags in IDLE and HALT

@@ -1,18 +1,23 @@
 """Serial-bridge backend: a microcontroller scans the readers and drives the LEDs; we speak
-:mod:`~companion.hardware.serial_protocol` with it over pyserial's ``serial_for_url`` (a real port,
-``socket://host:port`` or ``loop://``).
+:mod:`~companion.hardware.serial_protocol` (version 2) with it over pyserial's ``serial_for_url`` (a
+real port, ``socket://host:port`` or ``loop://``).
 
-The port is read without blocking from :meth:`SerialBridge.poll`. Garbage, partial lines and bad
-checksums are counted and dropped; a port that fails is closed, reported once, and reopened every
-``retry_interval_s``; after each (re)connect we send HELLO, the bridge re-reports every reader, and
-we emit only the differences with what we had reported before (a tag lifted while unplugged gives
-its ``TagLifted``). One object serves as city readers, card reader and LED output.
+The link carries state, not edges. On every (re)connect, and whenever the bridge stops answering or
+answers for another session, we send ``HELLO`` with a fresh session nonce, again every
+``hello_interval_s`` until it is answered. Each reader's state is applied only when its generation
+is newer than the one we hold, so duplicates, replays and reorderings are dropped; a sequence gap, or
+a heartbeat announcing a generation we never saw, asks for a snapshot (``RESYNC``), and the bridge
+sends one every few seconds anyway. Intents are the differences between what we reported and the
+bridge's state, so a lost line is late, never invented. No valid line for ``link_timeout_s`` gives
+one ``DeviceFault``; the next answered ``HELLO`` its recovery. Malformed lines are counted and dropped:
+nothing raises out of :meth:`SerialBridge.poll`.
 """
 
 from __future__ import annotations
 
 import contextlib
 import logging
+import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -23,13 +28,18 @@ from companion.hardware.serial_protocol import (
     BRIDGE_VERBS,
     MAX_LINE,
     PROTOCOL_VERSION,
+    SEQ_WINDOW,
     Line,
     LineError,
     bits_to_hex,
     encode,
+    is_uid,
     parse,
+    parse_channels,
+    parse_map,
+    seq_delta,
 )
-from companion.intents import CardScanned, DeviceFault, TagLifted, TagPlaced, normalise_uid
+from companion.intents import CardScanned, DeviceFault, TagLifted, TagPlaced
 from companion.ledframe import LedFrame
 
 log = logging.getLogger(__name__)
@@ -41,8 +51,15 @@ class BridgeStats:
     garbage: int = 0
     bad_checksum: int = 0
     partial: int = 0
-    lost: int = 0  # sequence-number gaps
+    malformed: int = 0  # valid CRC, but arguments that make no sense
+    lost: int = 0  # lines missing from sequence-number gaps
+    duplicates: int = 0  # old or repeated sequence numbers
+    stale: int = 0  # lines of another session (an earlier connection, a rebooted bridge)
+    outdated: int = 0  # state lines older than what we hold
+    resyncs: int = 0
+    hellos: int = 0
     connects: int = 0
+    link_faults: int = 0
     unknown_uids: int = 0
     firmware: str = ""
     readers: int = 0
@@ -60,6 +77,13 @@ class SerialBridge:
         baudrate: int = 115200,
         retry_interval_s: float = 2.0,
         known_uids: Callable[[str], bool] | None = None,
+        hello_interval_s: float = 1.0,
+        beat_interval_s: float = 0.5,
+        link_timeout_s: float = 2.0,
+        led_refresh_s: float = 1.0,
+        resync_interval_s: float = 0.25,
+        opener: Callable[[], Any] | None = None,
+        nonce: Callable[[], str] | None = None,
     ) -> None:
         self.sink = sink
         self.url = url
@@ -69,17 +93,39 @@ class SerialBridge:
         self.baudrate = baudrate
         self.retry_interval_s = retry_interval_s
         self.known_uids = known_uids
+        self.hello_interval_s = hello_interval_s
+        self.beat_interval_s = beat_interval_s
+        self.link_timeout_s = link_timeout_s
+        self.led_refresh_s = led_refresh_s
+        self.resync_interval_s = resync_interval_s
+        self._opener = opener
+        self._nonce = nonce or (lambda: os.urandom(4).hex().upper())
         self.stats = BridgeStats()
         self.port: Any = None
         self._buffer = bytearray()
         self._tx_seq = 0
         self._rx_seq: int | None = None
+        # the session
+        self.session: str | None = None  # established (HELLO answered)
+        self._pending: str | None = None  # nonce of the HELLO we are waiting on
+        self._hello_at = 0.0
+        self._beat_at = 0.0
+        self._resync_at = 0.0
+        self._heard_at = 0.0  # last valid line of the session (or when we started waiting)
+        self._boot: str | None = None
+        # what we know of the bridge, and what we reported
+        self._ver: dict[int, int] = {}  # channel → generation of the tag state we hold
+        self._fver: dict[int, int] = {}  # channel → generation of the fault state we hold
+        self._max_gen = -1
+        self._card_n = 0
         self._state: dict[int, str] = {}  # channel → UID as last reported to the sink
-        self._sync: dict[int, str] | None = None  # full report being collected
+        self._faults: set[int] = set()
         self._retry_at = 0.0
-        self._fault_reported = False
+        self._port_fault = False
+        self._link_fault = False
         self._frame = LedFrame()
         self._bits: tuple[bool, ...] | None = None
+        self._led_at = 0.0
         self._closed = False
         self._now = 0.0
 
@@ -87,6 +133,11 @@ class SerialBridge:
     @property
     def connected(self) -> bool:
         return self.port is not None
+
+    @property
+    def linked(self) -> bool:
+        """Connected and the bridge answers our session."""
+        return self.port is not None and self.session is not None
 
     def open(self, now: float = 0.0) -> SerialBridge:
         self._connect(now)
@@ -101,20 +152,36 @@ class SerialBridge:
     def _connect(self, now: float) -> None:
         import serial
 
+        self._now = now
         try:
-            self.port = serial.serial_for_url(self.url, baudrate=self.baudrate, timeout=0, write_timeout=1)
+            if self._opener is not None:
+                self.port = self._opener()
+            else:
+                self.port = serial.serial_for_url(self.url, baudrate=self.baudrate, timeout=0, write_timeout=1)
         except (serial.SerialException, OSError, ValueError) as exc:
             self._lost(now, f"cannot open {self.url}: {exc}")
             return
         self.stats.connects += 1
         self._buffer.clear()
-        self._rx_seq = None
-        self._sync = None
-        if self._fault_reported:
-            self._fault_reported = False
+        if self._port_fault:
+            self._port_fault = False
             self.sink(DeviceFault("serial bridge", f"reconnected on {self.url}", recovered=True))
-        self._send("HELLO", PROTOCOL_VERSION)
-        self._bits = None  # the bridge may have rebooted: send the LEDs again on the next poll
+        self._restart_session(now)
+
+    def _restart_session(self, now: float) -> None:
+        """A fresh nonce; HELLO now and every ``hello_interval_s`` until the bridge answers it."""
+        self.session = None
+        self._pending = self._nonce()
+        self._rx_seq = None
+        self._heard_at = now
+        self._hello_at = now
+        self._send_hello(now)
+
+    def _send_hello(self, now: float) -> None:
+        if self._pending is not None and now >= self._hello_at:
+            self.stats.hellos += 1
+            self._send("HELLO", PROTOCOL_VERSION, self._pending)
+            self._hello_at = now + self.hello_interval_s
 
     def _lost(self, now: float, why: str) -> None:
         if self.port is not None:
@@ -124,10 +191,12 @@ class SerialBridge:
         if self._buffer:
             self.stats.partial += 1
             self._buffer.clear()
+        self.session = self._pending = None
         self._retry_at = now + self.retry_interval_s
-        if not self._fault_reported:
-            self._fault_reported = True
+        if not self._port_fault and not self._link_fault:
             self.sink(DeviceFault("serial bridge", f"{why}; retrying every {self.retry_interval_s:g} s"))
+        self._port_fault = True
+        self._link_fault = False
 
     def _send(self, verb: str, *args: object) -> bool:
         if self.port is None:
@@ -139,17 +208,18 @@ class SerialBridge:
         except (serial.SerialException, OSError) as exc:
             self._lost(self._now, str(exc))
             return False
-        self._tx_seq = (self._tx_seq + 1) & 0xFF
+        self._tx_seq = (self._tx_seq + 1) & 0xFFFF
         return True
 
     def close(self) -> None:
         if self._closed:
             return
         self._closed = True
-        if self.port is not None and self.led_map is not None:
-            self._send("LED", self.led_map.size, bits_to_hex((False,) * self.led_map.size))
+        if self.port is not None and self.led_map is not None and self.session is not None:
+            self._send("LED", self.session, self.led_map.size, bits_to_hex((False,) * self.led_map.size))
         if self.port is not None:
-            self.port.close()
+            with contextlib.suppress(Exception):
+                self.port.close()
             self.port = None
 
     # --- polling -----------------------------------------------------------------------------
@@ -171,11 +241,35 @@ class SerialBridge:
             self._lost(now, str(exc))
             return
         self._feed(data)
+        if self.port is None:
+            return
+        self._timers(now)
         self._refresh_leds(now)
+
+    def _timers(self, now: float) -> None:
+        if now - self._heard_at > self.link_timeout_s:
+            if not self._link_fault:
+                self._link_fault = True
+                self.stats.link_faults += 1
+                what = "no heartbeat" if self.session is not None else "no answer to HELLO"
+                self.sink(DeviceFault("serial bridge", f"{what} for {self.link_timeout_s:g} s on {self.url}"))
+            if self.session is not None:
+                self._restart_session(now)
+        if self._pending is not None:
+            self._send_hello(now)
+        elif self.session is not None and now >= self._beat_at:
+            self._send("BEAT", self.session, self._card_n)  # acknowledges the cards we reported
+            self._beat_at = now + self.beat_interval_s
+
+    def _request_resync(self) -> None:
+        if self.session is not None and self._now >= self._resync_at:
+            self.stats.resyncs += 1
+            self._send("RESYNC", self.session)
+            self._resync_at = self._now + self.resync_interval_s
 
     def _feed(self, data: bytes) -> None:
         self._buffer += data
-        while True:
+        while self.port is not None:
             newline = self._buffer.find(b"\n")
             if newline < 0:
                 if len(self._buffer) > MAX_LINE:
@@ -196,64 +290,146 @@ class SerialBridge:
                 self.stats.garbage += 1
             log.debug("serial bridge: dropped line: %s", exc)
             return
-        if self._rx_seq is not None and line.seq != (self._rx_seq + 1) & 0xFF:
-            self.stats.lost += (line.seq - self._rx_seq - 1) & 0xFF
+        try:
+            self._accept(line)
+        except (ValueError, KeyError, IndexError) as exc:
+            self.stats.malformed += 1
+            log.debug("serial bridge: malformed %s line: %s", line.verb, exc)
+
+    def _accept(self, line: Line) -> None:
+        if line.verb == "HELLO":
+            self._hello(line)
+            return
+        session = line.args[0]
+        if session != self.session:
+            self.stats.stale += 1
+            if self.session is not None and self._pending is None:
+                self._restart_session(self._now)  # the bridge rebooted, or serves an older connection
+            return
+        if self._rx_seq is not None:
+            delta = seq_delta(line.seq, self._rx_seq)
+            if delta == 0 or delta >= SEQ_WINDOW:
+                self.stats.duplicates += 1
+                return
+            if delta > 1:
+                self.stats.lost += delta - 1
+                self._request_resync()
         self._rx_seq = line.seq
         self.stats.lines += 1
+        self._heard_at = self._now
         self._apply(line)
+
+    def _hello(self, line: Line) -> None:
+        protocol, firmware, readers, boot, session, cards = line.args
+        if session != self._pending:
+            self.stats.stale += 1  # an answer to an older HELLO, or a repeat of the one we have
+            return
+        if protocol != str(PROTOCOL_VERSION):
+            self.sink(DeviceFault("serial bridge", f"speaks protocol {protocol}, we speak {PROTOCOL_VERSION}"))
+            self._pending = None  # do not retry a bridge that cannot understand us
+            return
+        readers_n, card_n = int(readers), int(cards)
+        self.stats.lines += 1
+        self.stats.firmware, self.stats.readers = firmware, readers_n
+        if boot != self._boot:  # a new power-up: its generations and card counter start afresh
+            self._boot = boot
+            self._ver.clear()
+            self._fver.clear()
+            self._max_gen = -1
+            self._card_n = card_n
+        self.session, self._pending = session, None
+        self._rx_seq = line.seq
+        self._heard_at = self._now
+        self._beat_at = self._now
+        self._bits = None  # the bridge may have rebooted: send the LEDs again
+        if self._link_fault:
+            self._link_fault = False
+            self.sink(DeviceFault("serial bridge", f"answering again on {self.url}", recovered=True))
 
     def _apply(self, line: Line) -> None:
         match line.verb:
-            case "HELLO":
-                self.stats.firmware, self.stats.readers = line.args[1], int(line.args[2])
-                if line.args[0] != str(PROTOCOL_VERSION):
-                    self.sink(
-                        DeviceFault("serial bridge", f"speaks protocol {line.args[0]}, we speak {PROTOCOL_VERSION}")
-                    )
-                self._sync = {}
             case "TAG":
-                channel, uid = self._channel(line.args[0]), self._uid(line.args[1])
-                if channel is None:
-                    return
-                if self._sync is not None:
-                    if uid is not None:
-                        self._sync[channel] = uid
-                else:
+                gen, channel = int(line.args[1]), int(line.args[2])
+                uid = self._uid(line.args[3])
+                self._seen(gen)
+                if gen > self._ver.get(channel, -1):
+                    self._ver[channel] = gen
                     self._set(channel, uid)
-            case "SYNC":
-                report, self._sync = self._sync or {}, None
-                for channel in sorted(set(self._state) | set(report)):
-                    self._set(channel, report.get(channel))
+                else:
+                    self.stats.outdated += 1
             case "CARD":
-                uid = self._uid(line.args[0])
-                if uid is not None:
-                    self._check_known(uid)
-                    self.sink(CardScanned(uid))
+                gen, n = int(line.args[1]), int(line.args[2])
+                uid = self._uid(line.args[3])
+                if uid is None:
+                    raise ValueError("CARD without a UID")
+                self._seen(gen)
+                if n == self._card_n + 1:
+                    self._cards({n: uid})
+                elif n > self._card_n:
+                    self._request_resync()  # one before it was lost: the snapshot has both, in order
+                else:
+                    self.stats.outdated += 1
             case "FAULT":
-                self.sink(DeviceFault(self._device(line.args[0]), " ".join(line.args[1:])))
-            case "RECOVERED":
-                self.sink(DeviceFault(self._device(line.args[0]), "answering again", recovered=True))
+                gen, channel, flag = int(line.args[1]), int(line.args[2]), line.args[3]
+                if flag not in ("0", "1"):
+                    raise ValueError(f"fault flag {flag!r}")
+                self._seen(gen)
+                if gen > self._fver.get(channel, -1):
+                    self._fver[channel] = gen
+                    self._fault(channel, " ".join(line.args[4:]) if flag == "1" else None)
+                else:
+                    self.stats.outdated += 1
+            case "SNAP":
+                gen = int(line.args[1])
+                tags, cards = parse_map(line.args[2]), parse_map(line.args[3])
+                faults = set(parse_channels(line.args[4]))
+                self._seen(gen)
+                for channel in sorted(set(self._state) | set(tags) | set(self._ver)):
+                    if channel == self.card_channel:
+                        continue
+                    if self._ver.get(channel, -1) <= gen:
+                        self._ver[channel] = gen
+                        self._set(channel, tags.get(channel))
+                for channel in sorted(self._faults | faults | set(self._fver)):
+                    if self._fver.get(channel, -1) <= gen:
+                        self._fver[channel] = gen
+                        self._fault(channel, "not answering" if channel in faults else None)
+                self._cards(cards)
+            case "BEAT":
+                gen = int(line.args[1])
+                if gen > self._max_gen:
+                    self._request_resync()  # a change we never heard about
 
-    def _device(self, channel: str) -> str:
-        name = "?"
-        if channel.isdigit():
-            name = self.cities.get(int(channel), "card" if int(channel) == self.card_channel else "?")
+    def _seen(self, gen: int) -> None:
+        self._max_gen = max(self._max_gen, gen)
+
+    def _cards(self, cards: Mapping[int, str]) -> None:
+        for n in sorted(cards):
+            if n > self._card_n:
+                self._card_n = n
+                self._check_known(cards[n])
+                self.sink(CardScanned(cards[n]))
+
+    def _fault(self, channel: int, text: str | None) -> None:
+        if (channel in self._faults) == (text is not None):
+            return
+        if text is None:
+            self._faults.discard(channel)
+            self.sink(DeviceFault(self._device(channel), "answering again", recovered=True))
+        else:
+            self._faults.add(channel)
+            self.sink(DeviceFault(self._device(channel), text))
+
+    def _device(self, channel: int) -> str:
+        name = self.cities.get(channel, "card" if channel == self.card_channel else "?")
         return f"bridge reader {channel} ({name})"
-
-    def _channel(self, text: str) -> int | None:
-        if not text.isdigit():
-            self.stats.garbage += 1
-            return None
-        return int(text)
 
     def _uid(self, text: str) -> str | None:
         if text == "-":
             return None
-        try:
-            return normalise_uid(text)
-        except ValueError:
-            self.stats.garbage += 1
-            return None
+        if not is_uid(text):
+            raise ValueError(f"not a UID: {text[:24]!r}")
+        return text
 
     def _check_known(self, uid: str) -> None:
         if self.known_uids is not None and not self.known_uids(uid):
@@ -263,15 +439,6 @@ class SerialBridge:
     def _set(self, channel: int, uid: str | None) -> None:
         old = self._state.get(channel)
         if old == uid:
-            return
-        if channel == self.card_channel:
-            if uid is not None:
-                self._check_known(uid)
-                self.sink(CardScanned(uid))
-            if uid is None:
-                self._state.pop(channel, None)
-            else:
-                self._state[channel] = uid
             return
         city = self.cities.get(channel)
         if city is None:
@@ -296,8 +463,11 @@ class SerialBridge:
             self._refresh_leds(now)
 
     def _refresh_leds(self, now: float) -> None:
-        if self.led_map is None:
+        if self.led_map is None or self.session is None:
             return
         bits = render_bits(self._frame, self.led_map, now)
-        if bits != self._bits and self._send("LED", len(bits), bits_to_hex(bits)):
+        if (bits != self._bits or now >= self._led_at) and self._send(
+            "LED", self.session, len(bits), bits_to_hex(bits)
+        ):
             self._bits = bits
+            self._led_at = now + self.led_refresh_s

@@ -1,10 +1,13 @@
 """An emulated bridge microcontroller on a local TCP socket (``socket://127.0.0.1:<port>``).
 
-:class:`PtyBridgePeer` is the same firmware on a pseudo-terminal, for code that wants a device path.
-Usable at the REPL and in tests: ``place``/``lift``/``scan_card`` change what its readers see,
-``send_raw`` injects garbage, ``unplug``/``replug`` drop and restore the link, ``led_bits`` is the
-last LED vector the host sent. It is driven by :meth:`BridgePeer.pump` (no thread), so a test
-alternates ``peer.pump()`` and ``bridge.poll(now)``.
+:class:`PtyBridgePeer` is the same on a pseudo-terminal, for code that wants a device path. The
+protocol side is :class:`~companion.hardware.serial_protocol.BridgeLink`, the very class the RP2040
+firmware runs, so the peer and the firmware cannot drift apart; only the readers are missing (the
+caller says what they see). Usable at the REPL and in tests: ``place``/``lift``/``scan_card``/``fault``
+change the reported state, ``send_raw`` injects garbage, ``unplug``/``replug`` drop and restore the
+link, ``reboot`` forgets the session (as a power cycle does), ``led_bits`` is the last LED vector the
+host sent. It is driven by :meth:`BridgePeer.pump` (no thread), so a test alternates
+``peer.pump(now=t)`` and ``bridge.poll(t)``.
 """
 
 from __future__ import annotations
@@ -13,36 +16,36 @@ import contextlib
 import os
 import select
 import socket
+import time
 import tty
 
-from companion.hardware.serial_protocol import (
-    HOST_VERBS,
-    PROTOCOL_VERSION,
-    LineError,
-    encode,
-    hex_to_bits,
-    parse,
-)
+from companion.hardware.serial_protocol import HOST_VERBS, BridgeLink, Line, LineError, parse
 
 
 class BridgePeer:
-    def __init__(self, readers: int = 41, firmware: str = "emulated/1.0", port: int = 0) -> None:
+    def __init__(self, readers: int = 41, firmware: str = "emulated/2.0", port: int = 0, boot: str = "B007") -> None:
         self.readers = readers
         self.firmware = firmware
-        self.tags: dict[int, str] = {}
         self.led_bits: tuple[bool, ...] = ()
         self.host_lines: list[str] = []
-        self.host_bad_lines = 0
-        self._seq = 0
+        self.link = BridgeLink(readers, firmware, boot, self._write, on_led=self._on_led)
         self._listener: socket.socket | None = None
         self._conn: socket.socket | None = None
-        self._buffer = bytearray()
         self.port = port
         self._listen()
 
     @property
     def url(self) -> str:
         return f"socket://127.0.0.1:{self.port}"
+
+    @property
+    def tags(self) -> dict[int, str]:
+        """Channel → UID the bridge reports (change it with ``place``/``lift``)."""
+        return self.link.tags
+
+    @property
+    def host_bad_lines(self) -> int:
+        return self.link.bad_lines
 
     def _listen(self) -> None:
         listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
@@ -55,18 +58,23 @@ class BridgePeer:
 
     # --- test / REPL helpers -----------------------------------------------------------------
     def place(self, channel: int, uid: str) -> None:
-        self.tags[channel] = uid
-        self._line("TAG", channel, uid)
+        self.link.set_tag(channel, uid)
 
     def lift(self, channel: int) -> None:
-        self.tags.pop(channel, None)
-        self._line("TAG", channel, "-")
+        self.link.set_tag(channel, None)
 
     def scan_card(self, uid: str) -> None:
-        self._line("CARD", uid)
+        self.link.card(uid)
 
-    def fault(self, channel: int, text: str) -> None:
-        self._line("FAULT", channel, text)
+    def fault(self, channel: int, text: str | None) -> None:
+        self.link.set_fault(channel, text)
+
+    def reboot(self, boot: str = "B008") -> None:
+        """A power cycle: same tags, new boot id, no session, sequence numbers from 0."""
+        old = self.link
+        self.link = BridgeLink(self.readers, self.firmware, boot, self._write, on_led=self._on_led)
+        for channel, uid in old.tags.items():
+            self.link.tags[channel] = uid
 
     def send_raw(self, data: bytes) -> None:
         if self._conn is not None:
@@ -90,57 +98,48 @@ class BridgePeer:
         return self._conn is not None
 
     # --- the firmware loop -------------------------------------------------------------------
-    def _line(self, verb: str, *args: object) -> None:
-        if self._conn is None:
-            return  # nobody listening: a real bridge would re-report on the next HELLO anyway
-        self._conn.sendall(encode(self._seq, verb, *args))
-        self._seq = (self._seq + 1) & 0xFF
+    def _write(self, data: bytes) -> None:
+        if self._conn is not None:  # nobody listening: the host's next HELLO gets a snapshot anyway
+            with contextlib.suppress(OSError):
+                self._conn.sendall(data)
 
-    def pump(self, timeout: float = 0.05) -> None:
-        """Accept a connection and answer whatever the host sent (waits up to ``timeout`` for it)."""
+    def _on_led(self, nbits: int, data: bytes) -> None:
+        self.led_bits = tuple(bool(data[i // 8] >> (i % 8) & 1) for i in range(nbits))
+
+    def pump(self, timeout: float = 0.05, now: float | None = None) -> None:
+        """Accept a connection, answer what the host sent (waiting up to ``timeout``), run the timers."""
+        now_ms = int((time.monotonic() if now is None else now) * 1000)
         if self._conn is None and self._listener is not None:
             ready, _, _ = select.select([self._listener], [], [], timeout)
             if ready:
                 self._conn, _ = self._listener.accept()
-                self._buffer.clear()
+                self.link.buffer = bytearray()
         if self._conn is None:
             return
         ready, _, _ = select.select([self._conn], [], [], timeout)
+        data = b""
         while ready:
             try:
-                data = self._conn.recv(4096)
+                chunk = self._conn.recv(4096)
             except OSError:
-                data = b""
-            if not data:  # host closed
+                chunk = b""
+            if not chunk:  # host closed
                 self._conn.close()
                 self._conn = None
                 return
-            self._buffer += data
+            data += chunk
             ready, _, _ = select.select([self._conn], [], [], 0)
-        while b"\n" in self._buffer:
-            raw, _, rest = bytes(self._buffer).partition(b"\n")
-            self._buffer = bytearray(rest)
-            self._host_line(raw)
+        for raw in data.split(b"\n")[:-1]:
+            self._record(raw)
+        self.link.feed(data, now_ms)
+        self.link.tick(now_ms)
 
-    def _host_line(self, raw: bytes) -> None:
+    def _record(self, raw: bytes) -> None:
         try:
-            line = parse(raw, HOST_VERBS)
+            line: Line = parse(raw, HOST_VERBS)
         except LineError:
-            self.host_bad_lines += 1
             return
         self.host_lines.append(f"{line.verb} {' '.join(line.args)}".strip())
-        if line.verb == "HELLO":
-            self._line("HELLO", PROTOCOL_VERSION, self.firmware, self.readers)
-            self._report()
-        elif line.verb == "RESYNC":
-            self._report()
-        elif line.verb == "LED":
-            self.led_bits = hex_to_bits(int(line.args[0]), line.args[1])
-
-    def _report(self) -> None:
-        for channel, uid in sorted(self.tags.items()):
-            self._line("TAG", channel, uid)
-        self._line("SYNC", len(self.tags))
 
     def close(self) -> None:
         for sock in (self._conn, self._listener):
@@ -182,7 +181,7 @@ class PtyBridgePeer(BridgePeer):
     """The same emulated bridge on a pseudo-terminal: ``peer.url`` is a device path such as
     ``/dev/pts/5`` that pyserial opens like a USB serial port (POSIX only; no unplugging)."""
 
-    def __init__(self, readers: int = 41, firmware: str = "emulated/1.0") -> None:
+    def __init__(self, readers: int = 41, firmware: str = "emulated/2.0") -> None:
         master, slave = os.openpty()
         tty.setraw(slave)  # no echo, no line discipline: bytes pass through as on a real UART
         self._slave_fd = slave

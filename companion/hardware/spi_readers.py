@@ -1,17 +1,22 @@
-"""Direct-SPI backend: many MFRC522 on one bus, swept in two phases, debounced into intents.
+"""Direct-SPI backend: many MFRC522 on one bus, swept group by group, debounced into intents.
 
-A sweep first sends WUPA to every live reader (a few register writes each), then goes round again
-to collect the answers; the 1 ms receive timers of all readers run in parallel, so an empty reader
-costs about eight register transfers. The UID is read only when it may have changed (the reader was
-empty, the ATQA changed, or every ``reverify_every`` polls to catch a quick swap). ``mfrc522``,
-``RPi.GPIO`` and ``spidev`` are imported in :meth:`SpiReaderArray.open` only.
+RF-safe sweep (the default): the readers are split into groups with no two *close* readers in one
+(:mod:`.rf_groups`: neighbouring cities, plus the hardware file's ``[rf] close`` pairs). Per group:
+antennas on, wait the ISO/IEC 14443-3 guard time (5.1 ms), WUPA to every reader of the group, collect
+the answers (the 1 ms receive timers run in parallel, so an empty reader costs a few register
+transfers), read a UID only when it may have changed (the reader was empty, the ATQA changed, or
+every ``reverify_every`` polls to catch a quick swap), antennas off. A tag whose field goes off falls
+back to IDLE, so HLTA is not needed. ``scan_groups=None`` keeps the old always-on sweep (antennas on
+all the time, HLTA after each read), which ghost-reads a neighbour's tag when antennas couple.
+
+``mfrc522``, ``RPi.GPIO`` and ``spidev`` are imported in :meth:`SpiReaderArray.open` only.
 """
 
 from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -24,8 +29,10 @@ from companion.hardware.debounce import (
     Sample,
     TagVote,
 )
+from companion.hardware.mfrc522_core import GUARD_US
 from companion.hardware.mfrc522_driver import KNOWN_VERSIONS, Mfrc522Driver, Status
 from companion.hardware.protocols import IntentSink
+from companion.hardware.rf_groups import colour_groups
 from companion.intents import CardScanned, DeviceFault, TagLifted, TagPlaced, normalise_uid
 
 if TYPE_CHECKING:
@@ -58,6 +65,7 @@ class SweepStats:
     faults: int = 0
     unknown_uids: int = 0
     reinits: int = 0
+    groups: int = 0  # RF groups per sweep (0: the always-on sweep)
 
 
 class SpiReaderArray:
@@ -87,6 +95,8 @@ class SpiReaderArray:
         known_uids: Callable[[str], bool] | None = None,
         clock: Callable[[], float] = time.monotonic,
         sleep: Callable[[float], None] = time.sleep,
+        scan_groups: Sequence[Sequence[int]] | None = None,
+        guard_s: float = GUARD_US / 1e6,
     ) -> None:
         self.sink = sink
         self.cities = dict(cities)
@@ -100,16 +110,26 @@ class SpiReaderArray:
         self.health_every = health_every  # sweeps between checks that every chip kept its set-up
         self.known_uids = known_uids
         self.clock, self.sleep = clock, sleep
-        self.stats = SweepStats()
+        self.scan_groups = None if scan_groups is None else [list(g) for g in scan_groups]
+        self.guard_s = guard_s
+        self.stats = SweepStats(groups=len(self.scan_groups or []))
         self.lib: Any = None
         self.readers: list[_Reader] = []
         self._closed = False
 
     @classmethod
     def from_config(
-        cls, config: HardwareConfig, sink: IntentSink, chip_select: ChipSelect, **overrides: Any
+        cls,
+        config: HardwareConfig,
+        sink: IntentSink,
+        chip_select: ChipSelect,
+        *,
+        adjacency: Mapping[str, Iterable[str]] | None = None,
+        **overrides: Any,
     ) -> SpiReaderArray:
-        """The array a hardware TOML describes (``overrides``: e.g. the emulator's clock and sleep)."""
+        """The array a hardware TOML describes. ``adjacency``: city → neighbouring cities on the board
+        (built by the caller; with ``[rf] close`` it decides the RF groups). ``overrides``: e.g. the
+        emulator's clock and sleep."""
         options: dict[str, Any] = {
             "cities": config.readers,
             "card_channel": config.card_channel,
@@ -124,6 +144,8 @@ class SpiReaderArray:
             "reverify_every": config.reverify_every,
             "retry_interval_s": config.retry_interval_s,
             "known_uids": config.known_uid if (config.markers or config.cards) else None,
+            "scan_groups": rf_scan_groups(config, adjacency),
+            "guard_s": config.rf.guard_s,
         }
         options.update(overrides)
         return cls(sink, **options)
@@ -140,9 +162,21 @@ class SpiReaderArray:
         roles = dict(self.cities)
         if self.card_channel is not None:
             roles[self.card_channel] = "card"
+        if self.scan_groups is not None:  # readers in no group (not coloured) get one of their own
+            grouped = {ch for g in self.scan_groups for ch in g}
+            self.scan_groups += [[ch] for ch in sorted(roles) if ch not in grouped]
+            self.scan_groups = [[ch for ch in g if ch in roles] for g in self.scan_groups]
+            self.scan_groups = [g for g in self.scan_groups if g]
+            self.stats.groups = len(self.scan_groups)
         for channel, name in sorted(roles.items()):
             is_card = channel == self.card_channel
-            driver = Mfrc522Driver(self.lib, timeout_s=self.timeout_s, clock=self.clock, sleep=self.sleep)
+            driver = Mfrc522Driver(
+                self.lib,
+                timeout_s=self.timeout_s,
+                clock=self.clock,
+                sleep=self.sleep,
+                antenna_idle=self.scan_groups is None,
+            )
             vote = TagVote(self.card_debounce if is_card else self.city_debounce)
             reader = _Reader(channel, name, vote, driver, is_card=is_card)
             self.readers.append(reader)
@@ -203,7 +237,9 @@ class SpiReaderArray:
                 )
             reader.retry_at = now + self.retry_interval_s
             return
-        reader.driver.init()
+        if not reader.driver.init():
+            self.stats.reinits += 1
+            log.warning("%s: settings did not stick after a reset; trying again next time", self._device(reader))
         if reader.faulted:
             reader.faulted = False
             self.sink(DeviceFault(self._device(reader), f"answering again ({KNOWN_VERSIONS[version]})", recovered=True))
@@ -221,25 +257,54 @@ class SpiReaderArray:
             for reader in live:
                 self.chip_select.select(reader.channel)
                 self._check_settings(reader)
-        for reader in live:
+        if self.scan_groups is None:
+            self._sweep(live, now)
+            return
+        by_channel = {r.channel: r for r in live}
+        for group in self.scan_groups:
+            readers = [by_channel[ch] for ch in group if ch in by_channel]
+            if not readers:
+                continue
+            for reader in readers:
+                self.chip_select.select(reader.channel)
+                reader.driver.antenna(True)
+            field_on = self.clock()
+            for reader in readers:  # nothing goes on air before StartSend: load WUPA during the guard
+                self.chip_select.select(reader.channel)
+                reader.driver.prepare_wakeup()
+            # ISO/IEC 14443-3 §5.2.1: tags accept WUPA within 5 ms of the field
+            self.sleep(max(0.0, self.guard_s - (self.clock() - field_on)))
+            self._sweep(readers, now, prepared=True)
+            for reader in readers:
+                if not reader.faulted:
+                    self.chip_select.select(reader.channel)
+                    reader.driver.antenna(False)
+
+    def _sweep(self, readers: list[_Reader], now: float, *, prepared: bool = False) -> None:
+        for reader in readers:
             self.chip_select.select(reader.channel)
-            reader.driver.start_wakeup()
-        for reader in live:
+            if prepared:
+                reader.driver.send_wakeup()
+            else:
+                reader.driver.start_wakeup()
+        for reader in readers:
             self.chip_select.select(reader.channel)
             self._vote(reader, self._sample(reader, now))
 
-    def _check_settings(self, reader: _Reader) -> None:
+    def _check_settings(self, reader: _Reader, *, field_on: bool = False) -> None:
         if not reader.driver.configured():
             self.stats.reinits += 1
             log.warning("%s lost its settings (power dip?); set up again", self._device(reader))
             reader.driver.init()
+            if field_on and self.scan_groups is not None:
+                reader.driver.antenna(True)  # in the middle of its group's turn
 
     def _sample(self, reader: _Reader, now: float) -> Sample:
         driver = reader.driver
         answer = driver.finish()
         if answer.status is Status.TIMEOUT:
             if reader.vote.current is not None and reader.last_uid is not None:
-                self._check_settings(reader)  # a settled tag just went missing: did the chip reset?
+                self._check_settings(reader, field_on=True)  # a settled tag just went missing: did the chip reset?
             reader.last_uid = None
             return None
         if answer.status in (Status.NO_IRQ, Status.ERROR) and driver.version() not in KNOWN_VERSIONS:
@@ -253,7 +318,8 @@ class SpiReaderArray:
         )
         if not need_read:
             reader.polls_since_read += 1
-            driver.halt()
+            if self.scan_groups is None:
+                driver.halt()  # the field stays on: without HLTA the tag would answer only every other WUPA
             return reader.last_uid
         reader.last_atqa = atqa
         result = driver.read_uid()
@@ -263,7 +329,8 @@ class SpiReaderArray:
         if result.uid is None:
             self.stats.read_errors += 1
             reader.last_uid = None
-            driver.halt()
+            if self.scan_groups is None:
+                driver.halt()
             return UNKNOWN
         self.stats.uid_reads += 1
         reader.polls_since_read = 0
@@ -282,3 +349,20 @@ class SpiReaderArray:
                 self.sink(CardScanned(change.placed))
             else:
                 self.sink(TagPlaced(reader.name, change.placed))
+
+
+def rf_scan_groups(
+    config: HardwareConfig, adjacency: Mapping[str, Iterable[str]] | None = None
+) -> list[list[int]] | None:
+    """Channels per RF group for this box (None when ``[rf] rf_safe = false``: the always-on sweep).
+
+    Reader names are the cities and ``card``; ``adjacency`` (city → neighbours on the board) and the
+    file's ``[rf] close`` pairs say which readers are close."""
+    if not config.rf.rf_safe:
+        return None
+    names = {city: ch for ch, city in config.readers.items()}
+    if config.card_channel is not None:
+        names["card"] = config.card_channel
+    adjacency_sets = {k: set(v) for k, v in adjacency.items()} if adjacency else None
+    groups = colour_groups(sorted(names), adjacency_sets, config.rf.close)
+    return [sorted(names[n] for n in group) for group in groups]

@@ -8,6 +8,7 @@ runs with simulated tags and no LEDs (a laptop, a screen-only box).
 from __future__ import annotations
 
 import queue
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 from companion.hardware.config import load
@@ -33,10 +34,14 @@ class BoxLeds:
         self.rig.close()  # LEDs dark, pins and ports released; safe twice
 
 
-def open_box(path: Path, intents: queue.Queue[KioskIntent]) -> tuple[TagDirectory, BoxLeds]:
-    """Load the hardware TOML (file/line/field errors on a bad file), build and start the rig."""
+def open_box(
+    path: Path, intents: queue.Queue[KioskIntent], neighbours: Mapping[str, Iterable[str]] | None = None
+) -> tuple[TagDirectory, BoxLeds]:
+    """Load the hardware TOML (file/line/field errors on a bad file), build and start the rig.
+    ``neighbours``: the cities next to each other on the board (the games' ``neighbours()``), so that
+    neighbouring readers are never scanned together (RF-safe scanning)."""
     config = load(path)
-    rig = build_rig(config, intents.put)
+    rig = build_rig(config, intents.put, adjacency=neighbours)
     poller = PollingThread(rig, config.poll_interval_s)
     tags = directory_from_hardware(config.markers, config.cards, config.admin_cards, config.bank_cards)
     return tags, BoxLeds(rig, poller)

@@ -10,7 +10,7 @@ Places that have no reader (Auf Achse's plain spaces, chosen on the screen) stay
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from companion.hardware.emulated import EmulatedTable
 from companion.hardware.emulated_mfrc522 import EmulatedTag
@@ -23,8 +23,14 @@ POLL_S = 0.05  # the readers' sweep interval (20 Hz, as on the box)
 class EmulatedReaders:
     """Routes the window's intents to the emulated hardware; ``rig`` goes to the TableSession."""
 
-    def __init__(self, cities: Sequence[str], sink: Callable[[Intent], None]) -> None:
-        self.hw = EmulatedTable(list(cities), sink=sink)
+    def __init__(
+        self,
+        cities: Sequence[str],
+        sink: Callable[[Intent], None],
+        neighbours: Mapping[str, Iterable[str]] | None = None,
+    ) -> None:
+        # ``neighbours``: the board's neighbouring cities, so the sweep is RF-safe as on the box
+        self.hw = EmulatedTable(list(cities), sink=sink, adjacency=neighbours)
         self.rig = self.hw.rig
         self._card_off_at: float | None = None
 

@@ -93,7 +93,7 @@ class Simulator:
         self.readers: EmulatedReaders | None = None
         options: dict[str, Any] = {"language": language, "settle_s": settle_s, "on_admin": self._on_admin}
         if emulated_readers:  # opt-in: through the MFRC522 emulators and the 595 chain (docs/simulator.md)
-            self.readers = EmulatedReaders(self.props.reader_cities, intents.put)
+            self.readers = EmulatedReaders(self.props.reader_cities, intents.put, plugin.neighbours())
             options["leds"] = self.readers.rig
         controller = plugin.table(game, self.tags, **options)
         self.session = TableSession(controller, None if self.readers is None else self.readers.rig, intents)

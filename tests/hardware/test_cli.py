@@ -111,3 +111,33 @@ def test_commands_register() -> None:
     args = parser.parse_args(["hardware", "calibrate", "--config", "x.toml", "--cities", "A,B"])
     assert args.cities == "A,B" and callable(args.handler)
     assert parser.parse_args(["cards", "enroll", "--config", "x.toml"]).handler.__name__ == "_run_enroll"
+
+
+def test_crosstalk_step_reports_readers_that_see_a_neighbours_tag() -> None:
+    from dataclasses import replace
+
+    from companion.cli.hardware import crosstalk
+    from companion.hardware.config import RfSettings
+
+    cities = ["A", "B", "C"]
+    adjacency = {"A": {"B"}, "B": {"A", "C"}, "C": {"B"}}
+    reports = {}
+    for rf_safe in (False, True):
+        config = replace(config_for(cities), rf=RfSettings(rf_safe=rf_safe))
+        intents: queue.Queue[Intent] = queue.Queue()
+        with EmulatedTable(config=config, sink=intents.put, adjacency=adjacency) as table:
+            table.couple("A", "B")
+            table.couple("B", "C")
+
+            def hobbyist(action: str, city: str, table: EmulatedTable = table) -> None:
+                if action == "place":
+                    table.chip(city).place(EmulatedTag.from_hex("04A1B2C3D4E5F6"))
+                else:
+                    table.chip(city).tags.clear()
+
+            out = io.StringIO()
+            reports[rf_safe] = crosstalk(
+                table.rig, intents, cities, out=out, timeout_s=2.0, prompt=hobbyist, **clocked(table)
+            )
+    assert any(reports[False].values())  # always-on antennas: a neighbour reads the tag too
+    assert reports[True] == {"A": set(), "B": set(), "C": set()}

@@ -33,7 +33,8 @@ menu = 21
 
 def test_reference_config_loads() -> None:
     config = load(REFERENCE, env={})
-    assert config.backend == "spi"
+    assert config.backend == "serial" and config.leds.backend == "serial"  # the bridge build
+    assert config.poll_interval_s == 0.02  # the port is read at 50 Hz: placement p99 within 150 ms
     board, _ = load_reference()
     assert set(config.cities) == set(board.names)  # one reader under every city of the reference board
     assert len(config.readers) == 44 and config.card_channel == 44
@@ -114,3 +115,11 @@ def test_rewrite_readers_and_cards_keeps_the_rest(tmp_path: Path) -> None:
     assert config.cards == {"04AABBCCDDEEFF": "otw-contract-7"}
     assert "# my comment" in path.read_text(encoding="utf-8")
     assert config.buttons.pins[ButtonName.OK] == 4
+
+
+def test_direct_spi_example_loads_and_keeps_the_ce_pin_free() -> None:
+    config = load(REFERENCE.with_name("direct-spi.toml"), env={})
+    assert config.backend == "spi" and config.spi.chip_select == "gpio" and config.spi.device == 1
+    assert 7 not in config.spi.cs_pins and len(config.spi.cs_pins) == len(config.readers) + 1
+    assert config.rf.close == (("card", "Lublin"),)
+    assert config.leds.led_map.size == 6 * 2 + 15 + 5 + 4

@@ -11,7 +11,7 @@ from companion.hardware.emulated_mfrc522 import EmulatedSpiBus, EmulatedTag, ins
 
 @pytest.fixture
 def bus() -> Iterator[EmulatedSpiBus]:
-    bus = EmulatedSpiBus(0)
+    bus = EmulatedSpiBus(0, xfer_overhead_s=25e-6)  # a Pi's Python + ioctl per transfer
     bus.add_chip(0)
     with installed(bus):
         yield bus

@@ -1,15 +1,25 @@
-"""The serial bridge against an emulated microcontroller on a local socket (pyserial socket://)."""
+"""The serial bridge (protocol v2) against the emulated bridge on a local socket (pyserial socket://)."""
 
 from __future__ import annotations
 
+import binascii
 from collections.abc import Iterator
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from companion.hardware.leds import LedMap, render_bits
 from companion.hardware.serial_bridge import SerialBridge
 from companion.hardware.serial_peer import BridgePeer
-from companion.hardware.serial_protocol import BRIDGE_VERBS, LineError, encode, parse
+from companion.hardware.serial_protocol import (
+    BRIDGE_VERBS,
+    LineError,
+    crc32,
+    crc32_soft,
+    encode,
+    parse,
+)
 from companion.intents import CardScanned, DeviceFault, Intent, TagLifted, TagPlaced
 from companion.ledframe import CityLight, LedFrame
 
@@ -24,7 +34,7 @@ class Rig:
 
     def exchange(self, now: float, rounds: int = 4) -> list[Intent]:
         for _ in range(rounds):
-            self.peer.pump(0.02)
+            self.peer.pump(0.02, now=now)
             self.bridge.poll(now)
         out, self.got[:] = list(self.got), []
         return out
@@ -34,16 +44,17 @@ class Rig:
 def rig() -> Iterator[Rig]:
     got: list[Intent] = []
     with BridgePeer() as peer:
-        peer.tags[1] = NTAG  # already on the board when the box starts
+        peer.place(1, NTAG)  # already on the board when the box starts
         with SerialBridge(got.append, peer.url, cities=CITIES, card_channel=40, led_map=MAP).open() as bridge:
-            rig = Rig(peer, bridge, got)
-            yield rig
+            yield Rig(peer, bridge, got)
 
 
-def test_protocol_round_trip_and_checksum() -> None:
-    line = encode(0x2A, "TAG", 3, NTAG)
-    assert line.startswith(b"2A TAG 3 04A1B2C3D4E5F6*") and line.endswith(b"\n")
-    assert parse(line, BRIDGE_VERBS).args == ("3", NTAG)
+def test_protocol_round_trip_and_crc() -> None:
+    line = encode(0x2A, "TAG", "S1", 7, 3, NTAG)
+    assert line.startswith(b"002A TAG S1 7 3 04A1B2C3D4E5F6*") and line.endswith(b"\n")
+    payload = line[: line.rindex(b"*")]
+    assert line[-9:-1] == b"%08X" % (binascii.crc32(payload) & 0xFFFFFFFF)
+    assert parse(line, BRIDGE_VERBS).args == ("S1", "7", "3", NTAG)
     with pytest.raises(LineError) as exc:
         parse(line.replace(b"3", b"4", 1), BRIDGE_VERBS)
     assert exc.value.kind == "checksum"
@@ -51,10 +62,29 @@ def test_protocol_round_trip_and_checksum() -> None:
         parse(b"\x00\xff\xfe", BRIDGE_VERBS)
 
 
+@given(st.binary(max_size=300))
+def test_soft_crc32_matches_binascii(data: bytes) -> None:
+    """The firmware falls back to crc32_soft where binascii.crc32 is missing: both must agree."""
+    assert crc32_soft(data) == crc32(data) == binascii.crc32(data) & 0xFFFFFFFF
+
+
+@given(st.data())
+def test_every_two_bit_flip_is_caught(data: st.DataObject) -> None:
+    """Version 1's XOR missed two flips in the same bit column; CRC-32 catches all 1-3 bit errors."""
+    line = bytearray(encode(0x10, "TAG", "S1", 12, 3, NTAG)[:-1])
+    first = data.draw(st.integers(0, len(line) * 8 - 1))
+    second = data.draw(st.integers(0, len(line) * 8 - 1).filter(lambda b: b != first))
+    for bit in (first, second):
+        line[bit // 8] ^= 1 << (bit % 8)
+    with pytest.raises(LineError):
+        parse(bytes(line), BRIDGE_VERBS)
+
+
 def test_hello_and_initial_state(rig: Rig) -> None:
     assert rig.exchange(0.0) == [TagPlaced("Warsaw", NTAG)]
-    assert rig.bridge.stats.firmware == "emulated/1.0"
-    assert rig.peer.host_lines[0] == "HELLO 1"
+    assert rig.bridge.stats.firmware == "emulated/2.0"
+    assert rig.bridge.linked
+    assert rig.peer.host_lines[0] == f"HELLO 2 {rig.bridge.session}"
 
 
 def test_live_tags_and_cards(rig: Rig) -> None:
@@ -70,22 +100,108 @@ def test_live_tags_and_cards(rig: Rig) -> None:
     assert rig.bridge.present() == {"Bremen": "DEADBEEF"}
 
 
+def test_replayed_and_duplicated_lines_change_nothing(rig: Rig) -> None:
+    rig.exchange(0.0)
+    session = rig.bridge.session
+    rig.peer.place(0, "DEADBEEF")
+    rig.peer.lift(0)
+    rig.peer.scan_card("04C0FFEE123456")
+    assert rig.exchange(0.1) == [
+        TagPlaced("Bremen", "DEADBEEF"),
+        TagLifted("Bremen", "DEADBEEF"),
+        CardScanned("04C0FFEE123456"),
+    ]
+    gen = rig.peer.link.gen
+    # The attack of issue #10: replay the TAG and CARD lines (new sequence numbers, old generations),
+    # and the first snapshot (gen 1: only Warsaw) twice. Nothing may move.
+    rig.peer.link.send("TAG", session, gen - 2, 0, "DEADBEEF")
+    rig.peer.link.send("CARD", session, gen, 1, "04C0FFEE123456")
+    rig.peer.link.send("SNAP", session, 1, f"1={NTAG}", "-", "-")
+    rig.peer.link.send("SNAP", session, 1, f"1={NTAG}", "-", "-")
+    assert rig.exchange(0.2) == []
+    assert rig.bridge.present() == {"Warsaw": NTAG}
+    assert rig.bridge.stats.outdated >= 1
+
+
+def test_lost_line_is_recovered_by_resync_without_waiting_for_a_snapshot(rig: Rig) -> None:
+    rig.exchange(0.0)
+    conn = rig.peer._conn
+    rig.peer._conn = None  # the TAG line is lost on the wire
+    rig.peer.place(2, "DEADBEEF")
+    rig.peer._conn = conn
+    rig.peer.link.send("BEAT", rig.bridge.session, rig.peer.link.gen)  # announces a generation we missed
+    assert rig.exchange(0.1) == [TagPlaced("Kyiv", "DEADBEEF")]
+    assert rig.bridge.stats.lost == 1 and rig.bridge.stats.resyncs == 1
+
+
 def test_garbage_partial_lines_and_bad_checksums_are_counted_and_dropped(rig: Rig) -> None:
     rig.exchange(0.0)
+    session = rig.bridge.session
     rig.peer.send_raw(b"\x00\xffnoise\n")
-    rig.peer.send_raw(b"05 TAG 2 DEADBEEF*00\n")  # bad checksum
-    rig.peer.send_raw(b"06 TAG 2 DEAD")  # cut off ...
+    rig.peer.send_raw(b"0005 TAG S 1 2 DEADBEEF*00000000\n")  # bad CRC
+    rig.peer.send_raw(b"0006 TAG 2 DEAD")  # cut off ...
     rig.peer.send_raw(b"\n")  # ... and ended by a newline
-    rig.peer.send_raw(b"x" * 300)  # no newline at all
+    rig.peer.send_raw(b"x" * 3000)  # no newline at all
     rig.peer.send_raw(b"\n")
     rig.peer.send_raw(encode(0x30, "WHAT", 1))
-    rig.peer._seq += 5  # five lines lost on the wire
+    rig.peer.link.send("HELLO", "x", "y", "z", "w", session, "v")  # HELLO with bad fields: raised in v1
+    rig.peer.link.send("TAG", session, "x", 2, "DEADBEEF")  # valid CRC, nonsense generation
+    rig.peer.link.send("TAG", session, 99, 2, "NOTAUID!")
+    rig.peer.link.seq += 5  # five lines lost on the wire
     rig.peer.place(2, "DEADBEEF")
     assert rig.exchange(0.1) == [TagPlaced("Kyiv", "DEADBEEF")]
     stats = rig.bridge.stats
     assert stats.bad_checksum == 1
     assert stats.garbage >= 4
-    assert stats.lost == 5
+    assert stats.malformed == 2
+    assert stats.lost == 6  # the five, and the number of the HELLO dropped as stale
+    assert stats.stale == 1
+
+
+def test_a_bridge_that_misses_the_first_hello_is_asked_again() -> None:
+    got: list[Intent] = []
+    with BridgePeer() as peer:
+        peer.place(0, NTAG)
+        with SerialBridge(got.append, peer.url, cities=CITIES).open(0.0) as bridge:
+            peer.pump(0.05, now=0.0)
+            peer.link.session = "-"  # the board reset on connect and forgot the HELLO it got
+            peer.link.tags[0] = NTAG
+            for t in (0.0, 0.5, 1.0, 1.5):
+                bridge.poll(t)
+                peer.pump(0.02, now=t)
+            bridge.poll(1.5)
+            assert bridge.linked and got == [TagPlaced("Bremen", NTAG)]
+            assert bridge.stats.hellos == 2
+
+
+def test_rebooted_bridge_is_noticed_and_its_state_taken_over(rig: Rig) -> None:
+    rig.exchange(0.0)
+    rig.peer.reboot()  # same tags, new boot id, no session
+    rig.peer.link.tags.pop(1)
+    rig.peer.link.tags[0] = "DEADBEEF"
+    assert rig.exchange(0.6, rounds=6) == [TagPlaced("Bremen", "DEADBEEF"), TagLifted("Warsaw", NTAG)]
+    assert rig.bridge.stats.stale >= 1
+
+
+def test_silent_bridge_is_a_device_fault_and_recovers(rig: Rig) -> None:
+    rig.exchange(0.0)
+    for t in (0.5, 1.0, 1.5, 2.0, 2.6):  # the bridge hangs: no lines at all
+        rig.bridge.poll(t)
+    assert rig.got == [DeviceFault("serial bridge", f"no heartbeat for 2 s on {rig.peer.url}")]
+    rig.got.clear()
+    assert rig.exchange(3.0, rounds=6) == [
+        DeviceFault("serial bridge", f"answering again on {rig.peer.url}", recovered=True)
+    ]
+
+
+def test_bridge_darkens_leds_when_the_host_goes_silent(rig: Rig) -> None:
+    rig.exchange(0.0)
+    frame = LedFrame.build({"Kyiv": CityLight.HINT})
+    rig.bridge.show(frame, 0.0)
+    rig.exchange(0.0)
+    assert any(rig.peer.led_bits)
+    rig.peer.pump(0.02, now=4.0)  # 4 s without a host line
+    assert rig.peer.led_bits and not any(rig.peer.led_bits)
 
 
 def test_unplug_reconnect_and_rereport(rig: Rig) -> None:
@@ -96,16 +212,17 @@ def test_unplug_reconnect_and_rereport(rig: Rig) -> None:
     assert not rig.bridge.connected
     rig.exchange(3.5)  # retry fails: still unplugged, and not reported twice
     assert not rig.bridge.connected
-    rig.peer.tags.pop(1)  # lifted while unplugged
-    rig.peer.tags[2] = "DEADBEEF"  # placed while unplugged
+    rig.peer.lift(1)  # lifted while unplugged
+    rig.peer.place(2, "DEADBEEF")  # placed while unplugged
+    rig.peer.scan_card("04C0FFEE123456")  # and a card: the snapshot still carries it
     rig.peer.replug()
     events = rig.exchange(6.0)
     assert events[0] == DeviceFault("serial bridge", f"reconnected on {rig.peer.url}", recovered=True)
-    assert events[1:] == [TagLifted("Warsaw", NTAG), TagPlaced("Kyiv", "DEADBEEF")]
+    assert events[1:] == [TagLifted("Warsaw", NTAG), TagPlaced("Kyiv", "DEADBEEF"), CardScanned("04C0FFEE123456")]
     assert rig.bridge.stats.connects == 2
 
 
-def test_led_frames_reach_the_bridge_and_blink(rig: Rig) -> None:
+def test_led_frames_reach_the_bridge_blink_and_are_resent(rig: Rig) -> None:
     rig.exchange(0.0)
     frame = LedFrame.build({"Kyiv": CityLight.SELECTED}, seat=0)
     rig.bridge.show(frame, 0.0)
@@ -114,7 +231,23 @@ def test_led_frames_reach_the_bridge_and_blink(rig: Rig) -> None:
     rig.exchange(0.6)
     assert rig.peer.led_bits == render_bits(frame, MAP, 0.6)
     assert rig.peer.led_bits != render_bits(frame, MAP, 0.0)
+    before = sum(line.startswith("LED") for line in rig.peer.host_lines)
+    rig.peer.led_bits = ()  # the bridge lost its LED state (brown-out of the LED chain)
+    rig.exchange(1.7)  # same bits as at 0.6, but a second has passed: sent again
+    assert sum(line.startswith("LED") for line in rig.peer.host_lines) > before
+    assert rig.peer.led_bits == render_bits(frame, MAP, 1.7)
     assert rig.peer.host_bad_lines == 0
+
+
+def test_fault_lines_are_state_too(rig: Rig) -> None:
+    rig.exchange(0.0)
+    rig.peer.fault(2, "not answering (version 0x00)")
+    rig.peer.link.send("FAULT", rig.bridge.session, rig.peer.link.gen, 2, 1, "again")  # duplicate
+    rig.peer.fault(2, None)
+    assert rig.exchange(0.1) == [
+        DeviceFault("bridge reader 2 (Kyiv)", "not answering (version 0x00)"),
+        DeviceFault("bridge reader 2 (Kyiv)", "answering again", recovered=True),
+    ]
 
 
 def test_port_that_cannot_be_opened_is_reported_not_raised() -> None:
@@ -138,13 +271,13 @@ def test_bridge_over_a_pty() -> None:
 
     got: list[Intent] = []
     with PtyBridgePeer() as peer:
-        peer.tags[2] = NTAG
+        peer.place(2, NTAG)
         with SerialBridge(got.append, peer.url, cities=CITIES).open() as bridge:
             for _ in range(4):
-                peer.pump(0.02)
+                peer.pump(0.02, now=0.0)
                 bridge.poll(0.0)
             peer.place(0, "DEADBEEF")
             for _ in range(4):
-                peer.pump(0.02)
+                peer.pump(0.02, now=0.1)
                 bridge.poll(0.1)
     assert got == [TagPlaced("Kyiv", NTAG), TagPlaced("Bremen", "DEADBEEF")]

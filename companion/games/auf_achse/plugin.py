@@ -35,6 +35,25 @@ class AufAchse(PluginBase):
         problems, summary = inspect_aa_files(list(paths) or [role.reference for role in self.data_roles])
         return CheckReport(tuple(str(p) for p in problems), summary)
 
+    def neighbours(self, setup: GameSetup | None = None) -> dict[str, frozenset[str]]:
+        """Cities are next to each other when a road of plain spaces (through junctions) joins them."""
+        board = self.config(setup or GameSetup(self.name, self.colours[:2])).board
+        near: dict[str, frozenset[str]] = {}
+        for city in board.cities:
+            found: set[str] = set()
+            seen, stack = {city}, [city]
+            while stack:
+                for nxt in board.neighbours[stack.pop()]:
+                    if nxt in seen:
+                        continue
+                    seen.add(nxt)
+                    if board.is_city(nxt):
+                        found.add(nxt)
+                    else:
+                        stack.append(nxt)
+            near[city] = frozenset(found)
+        return near
+
     def card_ids(self, setup: GameSetup | None = None) -> tuple[str, ...]:
         deck = self.config(setup or GameSetup(self.name, self.colours[:2])).deck
         return tuple(c.id for c in deck.contracts) + tuple(a.id for a in deck.actions)

@@ -35,6 +35,14 @@ class OnTheWay(PluginBase):
         result = inspect_files(list(paths) or [role.reference for role in self.data_roles])
         return CheckReport(tuple(str(p) for p in result.problems), result.summary())
 
+    def neighbours(self, setup: GameSetup | None = None) -> dict[str, frozenset[str]]:
+        board = self.config(setup or GameSetup(self.name, self.colours[:2])).board
+        near: dict[str, set[str]] = {name: set() for name in board.names}
+        for road in board.roads:
+            near[road.a].add(road.b)
+            near[road.b].add(road.a)
+        return {name: frozenset(n) for name, n in near.items()}
+
     def card_ids(self, setup: GameSetup | None = None) -> tuple[str, ...]:
         deck = self.config(setup or GameSetup(self.name, self.colours[:2])).deck
         return tuple(c.id for c in deck.contracts) + tuple(e.id for e in deck.events)

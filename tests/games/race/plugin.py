@@ -37,6 +37,9 @@ class Race(PluginBase):
     def card_ids(self, setup: GameSetup | None = None) -> tuple[str, ...]:
         return ()
 
+    def neighbours(self, setup: GameSetup | None = None) -> dict[str, frozenset[str]]:
+        return {}  # no board, no readers
+
     def new_game(self, setup: GameSetup) -> Game[Any]:
         return engine.new_game(setup.players)
 

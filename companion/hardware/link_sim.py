@@ -1,0 +1,226 @@
+"""A hostile wire between the host's :class:`SerialBridge` and a :class:`BridgeLink`, in memory.
+
+Used by the link property test and by ``benchmarks/readers.py``: random table changes on the bridge
+side, and on both directions of the wire random drops, duplicates, reorderings, bit flips, cut lines
+and garbage. :func:`simulate` then checks, poll by poll, that every intent the host emitted is a state
+the table really went through, in order (no phantom ``TagPlaced``/``TagLifted``/``CardScanned``, no
+step backwards), and that once the wire is clean the host's view equals the true table within one
+snapshot period.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+
+from companion.hardware.serial_bridge import SerialBridge
+from companion.hardware.serial_protocol import NO_SESSION, BridgeLink, Line
+from companion.intents import CardScanned, Intent, TagLifted, TagPlaced
+
+FAULTS = ("drop", "duplicate", "reorder", "flip", "cut", "garbage")
+
+
+@dataclass
+class FaultRates:
+    """Probability per line of each fault (a line suffers at most one)."""
+
+    drop: float = 0.0
+    duplicate: float = 0.0
+    reorder: float = 0.0
+    flip: float = 0.0
+    cut: float = 0.0
+    garbage: float = 0.0
+
+
+@dataclass
+class Wire:
+    """One direction: lines written are held until :meth:`deliver`, which applies the faults."""
+
+    rnd: random.Random
+    rates: FaultRates
+    faulty: bool = True
+    lines: list[bytes] = field(default_factory=list)
+    injected: dict[str, int] = field(default_factory=lambda: dict.fromkeys(FAULTS, 0))
+
+    def write(self, data: bytes) -> None:
+        self.lines.append(bytes(data))
+
+    def deliver(self) -> bytes:
+        lines, self.lines = self.lines, []
+        if not self.faulty:
+            return b"".join(lines)
+        out: list[bytes] = []
+        i = 0
+        while i < len(lines):
+            line = lines[i]
+            fault = self._pick()
+            if fault is not None:
+                self.injected[fault] += 1
+            if fault == "drop":
+                pass
+            elif fault == "duplicate":
+                out += [line, line]
+            elif fault == "reorder" and i + 1 < len(lines):
+                out += [lines[i + 1], line]
+                i += 1
+            elif fault == "flip":
+                data = bytearray(line)
+                for _ in range(self.rnd.randint(1, 3)):
+                    bit = self.rnd.randrange(len(data) * 8)
+                    data[bit // 8] ^= 1 << (bit % 8)
+                out.append(bytes(data))
+            elif fault == "cut":
+                out.append(line[: self.rnd.randrange(1, len(line))])
+            elif fault == "garbage":
+                out.append(bytes(self.rnd.randrange(256) for _ in range(self.rnd.randint(1, 40))))
+                out.append(line)
+            else:
+                out.append(line)
+            i += 1
+        return b"".join(out)
+
+    def _pick(self) -> str | None:
+        x = self.rnd.random()
+        for name in FAULTS:
+            x -= getattr(self.rates, name)
+            if x < 0:
+                return name
+        return None
+
+
+class _Port:
+    """What :class:`SerialBridge` sees of a serial port."""
+
+    def __init__(self, outbound: Wire) -> None:
+        self.inbound = bytearray()
+        self.outbound = outbound
+
+    def read(self, size: int) -> bytes:
+        data, self.inbound = bytes(self.inbound[:size]), self.inbound[size:]
+        return data
+
+    def write(self, data: bytes) -> int:
+        self.outbound.write(data)
+        return len(data)
+
+    def close(self) -> None:
+        pass
+
+
+@dataclass
+class SimResult:
+    phantoms: list[str] = field(default_factory=list)
+    converged_after_s: float | None = None
+    host_view: dict[str, str] = field(default_factory=dict)
+    true_view: dict[str, str] = field(default_factory=dict)
+    cards_true: list[str] = field(default_factory=list)
+    cards_host: list[str] = field(default_factory=list)
+    injected: dict[str, int] = field(default_factory=dict)
+    intents: int = 0
+
+
+def simulate(
+    seed: int,
+    rates: FaultRates,
+    *,
+    cities: Mapping[int, str] | None = None,
+    fault_s: float = 6.0,
+    quiet_s: float = 3.0,
+    step_s: float = 0.05,
+    change_p: float = 0.15,
+    card_p: float = 0.03,
+    snapshot_ms: int = 2000,
+    host_hook: Callable[[SerialBridge], None] | None = None,
+    host_class: type[SerialBridge] = SerialBridge,
+) -> SimResult:
+    """Run one hostile session; see the module docstring for what is checked."""
+    rnd = random.Random(seed)
+    cities = dict(cities or {0: "A", 1: "B", 2: "C", 3: "D", 4: "E", 5: "F"})
+    card_channel = 9
+    uids = ["04A1B2C3D4E501", "04A1B2C3D4E502", "DEADBEEF", "04A1B2C3D4E5F60718A9"]
+    to_host, to_bridge = Wire(rnd, rates), Wire(rnd, rates)
+    link = BridgeLink(len(cities) + 1, "sim/2", "B1", to_host.write, snapshot_ms=snapshot_ms)
+    got: list[Intent] = []
+    port = _Port(to_bridge)
+    bridge = host_class(got.append, "sim://", cities=cities, card_channel=card_channel, opener=lambda: port).open(0.0)
+    if host_hook is not None:
+        host_hook(bridge)
+    result = SimResult()
+    history: dict[int, list[str | None]] = {ch: [None] for ch in cities}
+    position = dict.fromkeys(cities, 0)
+    host: dict[int, str] = {}
+    card_pos = 0
+    by_city = {city: ch for ch, city in cities.items()}
+    now = 0.0
+    while now < fault_s + quiet_s:
+        faulty = now < fault_s
+        to_host.faulty = to_bridge.faulty = faulty
+        if faulty and rnd.random() < change_p:
+            ch = rnd.choice(list(cities))
+            uid = rnd.choice([None, *uids])
+            if link.tags.get(ch) != uid:
+                link.set_tag(ch, uid)
+                history[ch].append(uid)
+        if faulty and rnd.random() < card_p:
+            uid = rnd.choice(uids)
+            if link.session != NO_SESSION:  # before any HELLO arrived, a card predates the link
+                result.cards_true.append(uid)
+            link.card(uid)
+        ms = round(now * 1000)
+        link.feed(to_bridge.deliver(), ms)
+        link.tick(ms)
+        port.inbound += to_host.deliver()
+        bridge.poll(now)
+        # --- check what came out of this poll ---
+        changed: set[int] = set()
+        for intent in got:
+            result.intents += 1
+            match intent:
+                case TagLifted(city, uid):
+                    ch = by_city[city]
+                    if host.get(ch) != uid:
+                        result.phantoms.append(f"{now:.2f}: {intent!r} but the host had {host.get(ch)}")
+                    host.pop(ch, None)
+                    changed.add(ch)
+                case TagPlaced(city, uid):
+                    ch = by_city[city]
+                    if ch in host:
+                        result.phantoms.append(f"{now:.2f}: {intent!r} over {host[ch]}")
+                    host[ch] = uid
+                    changed.add(ch)
+                case CardScanned(uid):
+                    result.cards_host.append(uid)
+                    if card_pos >= len(result.cards_true) or result.cards_true[card_pos] != uid:
+                        result.phantoms.append(f"{now:.2f}: {intent!r} is not the next card scanned")
+                    card_pos += 1
+        got.clear()
+        for ch in changed:
+            state = host.get(ch)
+            later = [j for j in range(position[ch] + 1, len(history[ch])) if history[ch][j] == state]
+            if not later:
+                result.phantoms.append(f"{now:.2f}: reader {ch} shown as {state}, never true after that")
+            else:
+                position[ch] = later[0]
+        true_view = {cities[ch]: uid for ch, uid in link.tags.items()}
+        if not faulty and result.converged_after_s is None and bridge.present() == true_view:
+            result.converged_after_s = now - fault_s
+        if not faulty and result.converged_after_s is not None and bridge.present() != true_view:
+            result.converged_after_s = None  # must stay converged
+        now = round(now + step_s, 6)
+    result.host_view = bridge.present()
+    result.true_view = {cities[ch]: uid for ch, uid in link.tags.items()}
+    result.injected = {k: to_host.injected[k] + to_bridge.injected[k] for k in FAULTS}
+    bridge.close()
+    return result
+
+
+class ForgetfulBridge(SerialBridge):
+    """A deliberately broken host that applies every state line, as protocol version 1 did (no
+    sequence-number or generation checks): the property test shows the checker catches it."""
+
+    def _accept(self, line: Line) -> None:
+        self._rx_seq = None
+        self._ver.clear()
+        self._card_n = min(self._card_n, 0)
+        super()._accept(line)

@@ -1,0 +1,406 @@
+"""The MFRC522 register logic: one specification for the host's direct-SPI driver and the firmware.
+
+``companion.hardware.mfrc522_driver`` wraps :class:`Chip` for the Pi (spidev), the RP2040 firmware
+runs it on ``machine.SPI`` (``firmware/rp2040``; this file is copied to the Pico as it is), and the
+emulator takes its register numbers from here. So it is written in the subset MicroPython has (no
+``typing``, ``dataclasses``, ``enum``, ``__future__``); time is integer microseconds from the caller's
+``ticks_us`` / ``sleep_us`` / ``ticks_diff`` (``time.ticks_*`` on the Pico).
+
+Where the numbers come from (NXP MFRC522 datasheet rev. 3.9, "DS"; ISO/IEC 14443-3, "ISO"; the
+miguelbalboa/rfid Arduino driver ``src/MFRC522.cpp``, "MB"):
+
+* register addresses and bits: DS §9.2 (table 20) and §9.3; commands: DS §10.3 (table 149).
+* SPI address byte ``(reg << 1) & 0x7E``, bit 7 = read: DS §8.1.2.3.
+* one bit on air = 128/fc = 9.44 µs at 106 kbit/s; a byte is 8 data bits + an odd parity bit, and a
+  standard frame adds a start and an end bit: (9n + 2) bit times; a short frame (REQA/WUPA) is
+  S + 7 + E = 9: ISO §6.1, §6.2.3.
+* the tag answers 1236/fc (91 µs; 1172/fc when the last bit was 0) after the end of our frame
+  (frame delay time): ISO §6.2.1.2.
+* a tag must accept REQA/WUPA within 5 ms of an unmodulated field; the PCD should leave the field
+  unmodulated for at least 5.1 ms: ISO §5.2.1 (the guard time of the RF-safe sweep).
+* soft reset: the oscillator starts in the crystal's start-up time + 37.74 µs (DS §8.8.2) and the
+  PowerDown bit of CommandReg reads 1 until it runs (DS §9.3.1.2); MB's ``PCD_Reset`` waits and polls
+  that bit a bounded number of times. We poll every ``RESET_POLL_US`` up to ``RESET_POLLS`` times.
+* configuration (MB ``PCD_Init``): TxModeReg = RxModeReg = 0x00 (106 kbit/s), ModWidthReg = 0x26,
+  TxASKReg = 0x40 (100 % ASK), ModeReg = 0x3D (CRC preset 0x6363), the timer with TAuto; our timer
+  reloads after ``timeout_us`` (prescaler 169: 25 µs per tick, DS §8.5 f = 13.56 MHz / (2·169+1)).
+* the wait: MB's ``PCD_CommunicateWithPICC`` ends on RxIRq/IdleIRq or TimerIRq and reads ErrorReg
+  only then; ErrIRq alone is not the end of a frame (a parity or collision error is flagged while
+  the frame is still arriving, DS §9.3.1.5), so neither do we.
+
+Guesses (not from a document): ``MARGIN_US`` = 150 µs of slack on top of the frame times (the
+review's figure: SPI latency and clock granularity), ``RESET_POLL_US``/``RESET_POLLS`` (1 ms × 50:
+50 ms as MB allows), and the 1 ms receive timer.
+"""
+
+try:
+    from companion.hardware.iso14443 import CASCADE_TAG, HLTA, NVB_SELECT, SAK_CASCADE, SEL_CL, WUPA, bcc, crc_a
+except ImportError:  # on the Pico, next to iso14443.py
+    from iso14443 import CASCADE_TAG, HLTA, NVB_SELECT, SAK_CASCADE, SEL_CL, WUPA, bcc, crc_a  # type: ignore[no-redef,import-not-found]
+
+try:
+    from micropython import const  # type: ignore[import-not-found]
+except ImportError:  # CPython
+
+    def const(value):  # type: ignore[no-untyped-def]
+        return value
+
+
+# --- registers (DS §9.2) -------------------------------------------------------------------------
+COMMAND = const(0x01)
+COMM_IEN = const(0x02)
+DIV_IEN = const(0x03)
+COMM_IRQ = const(0x04)
+DIV_IRQ = const(0x05)
+ERROR = const(0x06)
+STATUS1 = const(0x07)
+STATUS2 = const(0x08)
+FIFO_DATA = const(0x09)
+FIFO_LEVEL = const(0x0A)
+CONTROL = const(0x0C)
+BIT_FRAMING = const(0x0D)
+COLL = const(0x0E)
+MODE = const(0x11)
+TX_MODE = const(0x12)
+RX_MODE = const(0x13)
+TX_CONTROL = const(0x14)
+TX_ASK = const(0x15)
+CRC_RESULT_M = const(0x21)
+CRC_RESULT_L = const(0x22)
+MOD_WIDTH = const(0x24)
+RF_CFG = const(0x26)
+T_MODE = const(0x2A)
+T_PRESCALER = const(0x2B)
+T_RELOAD_H = const(0x2C)
+T_RELOAD_L = const(0x2D)
+VERSION = const(0x37)
+
+# --- commands (DS §10.3) -------------------------------------------------------------------------
+CMD_IDLE = const(0x00)
+CMD_CALC_CRC = const(0x03)
+CMD_TRANSMIT = const(0x04)
+CMD_RECEIVE = const(0x08)
+CMD_TRANSCEIVE = const(0x0C)
+CMD_AUTHENT = const(0x0E)
+CMD_SOFT_RESET = const(0x0F)
+POWER_DOWN = const(0x10)  # CommandReg bit 4: reads 1 until the oscillator runs (DS §9.3.1.2)
+
+# --- ComIrqReg (DS §9.3.1.5), ErrorReg (DS §9.3.1.7), TxControlReg (DS §9.3.2.5) -------------------
+IRQ_TX = const(0x40)
+IRQ_RX = const(0x20)
+IRQ_IDLE = const(0x10)
+IRQ_ERR = const(0x02)
+IRQ_TIMER = const(0x01)
+ERR_PROTOCOL = const(0x01)
+ERR_PARITY = const(0x02)
+ERR_CRC = const(0x04)
+ERR_COLL = const(0x08)
+ERR_BUFFER = const(0x10)
+ERR_FATAL = const(0x17)  # BufferOvfl | CRCErr | ParityErr | ProtocolErr
+TX_CONTROL_OFF = const(0x80)  # reset value: InvTx2RFOn, both drivers off
+TX_CONTROL_ON = const(0x83)  # + Tx1RFEn, Tx2RFEn: the antenna field is on
+
+LOOK = (COMM_IRQ, ERROR, FIFO_LEVEL, CONTROL)  # what one look at a transceive reads
+
+KNOWN_VERSIONS = {
+    0x91: "MFRC522 v1.0",
+    0x92: "MFRC522 v2.0",
+    0x88: "FM17522 clone",
+    0x12: "counterfeit",
+    0xB2: "FM17522 clone",
+}
+
+# --- timing --------------------------------------------------------------------------------------
+CARRIER_HZ = const(13560000)
+ETU_NS = const(9439)  # 128 / 13.56 MHz, ISO §6.1
+FDT_US = const(92)  # 1236/fc rounded up, ISO §6.2.1.2
+GUARD_US = const(5100)  # ISO §5.2.1
+MARGIN_US = const(150)  # guess: SPI latency, clock granularity
+TIMER_PRESCALER = const(169)  # 25 µs per timer tick
+RESET_POLL_US = const(1000)  # guess
+RESET_POLLS = const(50)  # guess: 50 ms in all, as MB allows
+
+# --- results -------------------------------------------------------------------------------------
+OK = const(0)
+TIMEOUT = const(1)  # nobody answered before the receive timer ran out: no tag
+COLLISION = const(2)  # two tags answered with different bits
+ERROR_STATUS = const(3)  # parity/CRC/protocol error, or a frame that makes no sense
+NO_IRQ = const(4)  # the chip never signalled anything: dead reader, or MISO held by another
+STATUS_NAMES = ("ok", "timeout", "collision", "error", "no_irq")
+
+
+def frame_bits(nbytes: int, last_bits: int = 0) -> int:
+    """Bit times on air of a frame of ``nbytes`` (the last one ``last_bits`` long, 0 = whole): ISO §6.2.3."""
+    if nbytes == 1 and last_bits == 7:
+        return 9  # short frame: S + 7 data bits + E
+    if last_bits:
+        return 2 + 9 * (nbytes - 1) + last_bits  # bit-oriented frame: no parity after a split byte
+    return 2 + 9 * nbytes
+
+
+def frame_us(nbytes: int, last_bits: int = 0) -> int:
+    return (frame_bits(nbytes, last_bits) * ETU_NS + 999) // 1000
+
+
+def timer_reload(timeout_us: int) -> int:
+    """TReloadReg value for a receive timer of ``timeout_us`` (DS §8.5: (2·presc+1)·(reload+1)/fc)."""
+    ticks = (timeout_us * CARRIER_HZ // 1000000 + TIMER_PRESCALER) // (2 * TIMER_PRESCALER + 1)
+    return max(1, ticks) - 1
+
+
+def configuration(timeout_us: int) -> tuple:  # type: ignore[type-arg]
+    """(register, value) written by :meth:`Chip.init` and read back by :meth:`Chip.configured`."""
+    reload = timer_reload(timeout_us)
+    return (
+        (TX_MODE, 0x00),
+        (RX_MODE, 0x00),
+        (MOD_WIDTH, 0x26),
+        (T_MODE, 0x80 | (TIMER_PRESCALER >> 8)),  # TAuto: the timer starts when our frame ends
+        (T_PRESCALER, TIMER_PRESCALER & 0xFF),
+        (T_RELOAD_H, reload >> 8),
+        (T_RELOAD_L, reload & 0xFF),
+        (TX_ASK, 0x40),
+        (MODE, 0x3D),
+    )
+
+
+class Chip:
+    """One MFRC522, reached by ``xfer(list_of_bytes) -> list_of_bytes`` (one chip-select-low transaction).
+
+    ``antenna_idle`` is the antenna state :meth:`init` leaves: off for the RF-safe sweep (the scanner
+    switches it on per group), on for the old always-on sweep.
+    """
+
+    def __init__(
+        self,
+        xfer,  # type: ignore[no-untyped-def]
+        ticks_us,  # type: ignore[no-untyped-def]
+        sleep_us,  # type: ignore[no-untyped-def]
+        ticks_diff=None,  # type: ignore[no-untyped-def]
+        timeout_us: int = 1000,
+        max_polls: int = 4,
+        antenna_idle: bool = False,
+    ) -> None:
+        self.xfer = xfer
+        self.ticks_us = ticks_us
+        self.sleep_us = sleep_us
+        self.ticks_diff = ticks_diff or (lambda a, b: a - b)
+        self.timeout_us = timeout_us
+        self.max_polls = max_polls
+        self.antenna_idle = antenna_idle
+        self.config = configuration(timeout_us)
+        self.answer_at = 0
+        self.expect_by = 0
+        self.framing = 0
+        self.tx_bytes = 0
+        self.collisions = 0
+        self.reset_polls = 0  # CommandReg reads spent waiting for the oscillator, last reset
+
+    # --- register access (DS §8.1.2.3) --------------------------------------------------------
+    def write(self, reg: int, value: int) -> None:
+        self.xfer([(reg << 1) & 0x7E, value & 0xFF])
+
+    def read(self, reg: int) -> int:
+        return int(self.xfer([((reg << 1) & 0x7E) | 0x80, 0])[1])
+
+    def read_regs(self, regs) -> bytes:  # type: ignore[no-untyped-def]
+        """Several registers in one transaction: each byte names the next one to read (DS §8.1.2.1)."""
+        return bytes(self.xfer([((reg << 1) & 0x7E) | 0x80 for reg in regs] + [0])[1:])
+
+    def write_fifo(self, data) -> None:  # type: ignore[no-untyped-def]
+        # One transaction: the MFRC522 writes every byte after the address to the same register.
+        self.xfer([(FIFO_DATA << 1) & 0x7E] + list(data))  # noqa: RUF005 (MicroPython: no starred lists)
+
+    def read_fifo(self, count: int) -> bytes:
+        addr = ((FIFO_DATA << 1) & 0x7E) | 0x80
+        return bytes(self.xfer([addr] * count + [0])[1:])
+
+    # --- set-up --------------------------------------------------------------------------------
+    def version(self) -> int:
+        return self.read(VERSION)
+
+    def wait_awake(self) -> bool:
+        """Poll CommandReg until PowerDown reads 0 (the oscillator runs), bounded. False: it never did."""
+        for _ in range(RESET_POLLS):
+            if not self.read(COMMAND) & POWER_DOWN:
+                return True
+            self.sleep_us(RESET_POLL_US)
+            self.reset_polls += 1
+        return not self.read(COMMAND) & POWER_DOWN
+
+    def soft_reset(self) -> bool:
+        """SoftReset, then wait (bounded) until the oscillator runs. False: it never came back.
+
+        It waits before the command too: just after power-up or NRSTPD the chip may still be starting,
+        and a command written then is lost."""
+        self.reset_polls = 0
+        if not self.wait_awake():
+            return False
+        self.write(COMMAND, CMD_SOFT_RESET)
+        self.sleep_us(50)  # DS §8.8.2: at least the internal 37.74 us
+        return self.wait_awake()
+
+    def init(self) -> bool:
+        """Reset, write every configuration register, read them all back. True if they all stuck."""
+        if not self.soft_reset():
+            return False
+        for reg, value in self.config:
+            self.write(reg, value)
+        self.antenna(self.antenna_idle)
+        return self.configured()
+
+    def configured(self) -> bool:
+        """Every configuration register still holds what :meth:`init` wrote (a power dip resets them)."""
+        return all(self.read(reg) == value for reg, value in self.config)
+
+    def antenna(self, on: bool) -> None:
+        self.write(TX_CONTROL, TX_CONTROL_ON if on else TX_CONTROL_OFF)
+
+    # --- transceive in two halves -------------------------------------------------------------
+    def start(self, data, tx_last_bits: int = 0, rx_align: int = 0, fresh: bool = True, answer: int = 5) -> None:  # type: ignore[no-untyped-def]
+        """Load the FIFO and send; ``answer`` = the longest answer expected, in bytes (for the first look)."""
+        self.prepare(data, tx_last_bits, rx_align, fresh)
+        self.send(answer)
+
+    def prepare(self, data, tx_last_bits: int = 0, rx_align: int = 0, fresh: bool = True) -> None:  # type: ignore[no-untyped-def]
+        """Everything but StartSend: nothing goes on air yet, so a sweep does this during the guard time."""
+        framing = (rx_align << 4) | tx_last_bits
+        if fresh:
+            self.write(COMMAND, CMD_IDLE)
+            self.write(COMM_IRQ, 0x7F)
+            self.write(FIFO_LEVEL, 0x80)
+            self.write(BIT_FRAMING, framing)
+            self.write_fifo(data)
+            self.write(COMMAND, CMD_TRANSCEIVE)  # waits for StartSend (DS §10.3.1.8)
+        else:
+            self.write(COMM_IRQ, 0x7F)
+            self.write(BIT_FRAMING, framing)
+            self.write_fifo(data)
+        self.framing = framing
+        self.tx_bytes = len(data)
+
+    def send(self, answer: int = 5) -> None:
+        """StartSend: the prepared frame goes on air."""
+        self.write(BIT_FRAMING, 0x80 | self.framing)
+        tx_end = self.ticks_us() + frame_us(self.tx_bytes, self.framing & 0x07)
+        self.answer_at = tx_end + FDT_US + frame_us(answer) + MARGIN_US
+        self.expect_by = tx_end + self.timeout_us + MARGIN_US
+
+    def finish(self):  # type: ignore[no-untyped-def]
+        """Wait for the end of the answer or the timer. Returns (status, data, bits, collision_bit).
+
+        Each look is one transaction reading CommIrqReg, ErrorReg, FIFOLevelReg and ControlReg; the
+        last three count only once RxIRq/IdleIRq says the frame is complete."""
+        irq = error = level = last = 0
+        done = False
+        for _ in range(self.max_polls):
+            wait = self.ticks_diff(self.answer_at, self.ticks_us())
+            if wait > 0:
+                self.sleep_us(wait)
+            irq, error, level, control = self.read_regs(LOOK)
+            last = control & 0x07
+            if irq & (IRQ_RX | IRQ_IDLE | IRQ_TIMER):
+                done = True  # ErrIRq alone is not the end: the frame may still be arriving
+                break
+            left = self.ticks_diff(self.expect_by, self.ticks_us())
+            if left <= 0:
+                break
+            self.answer_at = self.expect_by  # nothing yet: the next look is at the timeout
+        if not done:
+            return (ERROR_STATUS if irq & IRQ_ERR else NO_IRQ, b"", 0, None)
+        if not irq & (IRQ_RX | IRQ_IDLE):
+            return (TIMEOUT, b"", 0, None)
+        if error & ERR_FATAL:
+            return (ERROR_STATUS, b"", 0, None)
+        if level == 0 or level > 64:
+            return (ERROR_STATUS, b"", 0, None)
+        data = self.read_fifo(level)
+        bits = (level - 1) * 8 + last if last else level * 8
+        if error & ERR_COLL:
+            coll = self.read(COLL)
+            if coll & 0x20:  # CollPosNotValid
+                return (ERROR_STATUS, b"", 0, None)
+            pos = (coll & 0x1F) or 32
+            return (COLLISION, data, bits, pos - 1)
+        return (OK, data, bits, None)
+
+    def transceive(self, data, tx_last_bits: int = 0, rx_align: int = 0, fresh: bool = True, answer: int = 5):  # type: ignore[no-untyped-def]
+        self.start(data, tx_last_bits, rx_align, fresh, answer)
+        return self.finish()
+
+    # --- ISO 14443-3 ---------------------------------------------------------------------------
+    def start_wakeup(self) -> None:
+        """WUPA (7 bits): every tag in the field answers ATQA (2 bytes), halted ones too."""
+        self.start(bytes((WUPA,)), 7, 0, True, 2)
+
+    def prepare_wakeup(self) -> None:
+        """WUPA loaded, not sent: :meth:`send_wakeup` sends it (after the guard time)."""
+        self.prepare(bytes((WUPA,)), 7, 0, True)
+
+    def send_wakeup(self) -> None:
+        self.send(2)
+
+    def halt(self) -> None:
+        """HLTA, sent and not waited for: the tag answers nothing and sleeps until the next WUPA."""
+        frame = bytes((HLTA, 0))
+        self.write(BIT_FRAMING, 0x00)
+        self.write_fifo(frame + crc_a(frame))
+        self.write(BIT_FRAMING, 0x80)
+
+    def read_uid(self):  # type: ignore[no-untyped-def]
+        """Anticollision and SELECT over the cascade levels (tags READY after WUPA).
+
+        Returns (uid bytes or None, collided, status)."""
+        uid = b""
+        collided = False
+        for sel in SEL_CL:
+            level, status, coll = self._anticollision(sel)
+            collided = collided or coll
+            if level is None:
+                return (None, collided, status)
+            head = bytes((sel, NVB_SELECT)) + level
+            status, data, bits, _ = self.transceive(head + crc_a(head), 0, 0, False, 3)
+            if status != OK or bits != 24 or crc_a(data[:1]) != data[1:3]:
+                return (None, collided, ERROR_STATUS if status == OK else status)
+            sak = data[0]
+            if level[0] == CASCADE_TAG and sak & SAK_CASCADE:
+                uid += level[1:4]
+                continue
+            return (uid + level[:4], collided, OK)
+        return (None, collided, ERROR_STATUS)
+
+    def _anticollision(self, sel: int):  # type: ignore[no-untyped-def]
+        """One cascade level: the 4 UID bytes + BCC, walking the '1' branch at each collision."""
+        field = bytearray(5)
+        known = 0
+        collided = False
+        for _ in range(33):
+            nvb = ((2 + known // 8) << 4) | (known % 8)
+            partial = (known + 7) // 8
+            frame = bytes((sel, nvb)) + bytes(field[:partial])
+            status, data, bits, coll_bit = self.transceive(frame, known % 8, known % 8, False, 5)
+            if status not in (OK, COLLISION):
+                return (None, status, collided)
+            start_byte = known // 8
+            for i in range(len(data)):
+                if start_byte + i >= 5:
+                    break
+                byte = data[i]
+                if i == 0 and known % 8:
+                    keep = (1 << (known % 8)) - 1
+                    field[start_byte] = (field[start_byte] & keep) | (byte & ~keep & 0xFF)
+                else:
+                    field[start_byte + i] = byte
+            if status == OK:
+                if start_byte * 8 + bits < 40 or bcc(field[:4]) != field[4]:
+                    return (None, ERROR_STATUS, collided)
+                return (bytes(field), OK, collided)
+            position = start_byte * 8 + coll_bit
+            if position < known or position >= 40:
+                return (None, ERROR_STATUS, collided)
+            collided = True
+            self.collisions += 1
+            field[position // 8] |= 1 << (position % 8)  # take the '1' branch
+            field[position // 8] &= (1 << (position % 8 + 1)) - 1
+            known = position + 1
+        return (None, ERROR_STATUS, collided)
