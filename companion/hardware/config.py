@@ -274,7 +274,7 @@ def parse(text: str, path: str = "<string>", *, env: Mapping[str, str] | None = 
         bus=r.get("spi", "bus", int, 0),
         device=r.get("spi", "device", int, 0),
         speed_hz=r.get("spi", "speed_hz", int, 1_000_000),
-        reset_pin=r.pin("spi", "reset_pin", 25) or 25,
+        reset_pin=_with_default(r.pin("spi", "reset_pin", 25), 25),  # BCM 0 is a valid pin: not "or 25"
         chip_select=r.choice("spi", "chip_select", ("decoder", "gpio"), "decoder"),
         address_pins=r.pins("spi", "address_pins"),
         cs_pins=r.pins("spi", "cs_pins"),
@@ -512,3 +512,7 @@ def write_card(path: Path, uid: str, card_id: str, existing: Mapping[str, str]) 
 
 def _toml_str(value: str) -> str:
     return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def _with_default(value: int | None, default: int) -> int:
+    return default if value is None else value

@@ -12,7 +12,7 @@ steady and blinks the end mark slowly; the event kind and the seat on turn are s
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from companion.ledframe import EVENT_KINDS, TIME_TRACK_LENGTH, CityLight, LedFrame
@@ -124,11 +124,6 @@ def decode_bits(samples: Sequence[Sequence[bool]], led_map: LedMap) -> LedFrame:
     event = next((kind for kind, bit in led_map.events.items() if pattern(bit) == _STEADY), None)
     seat = next((i for i, bit in enumerate(led_map.seats) if pattern(bit) == _STEADY), None)
     return LedFrame.build(cities, time=time, time_end=time_end, event_kind=event, seat=seat)
-
-
-def decode_device(show_at: Callable[[float], Sequence[bool]], led_map: LedMap) -> LedFrame:
-    """Decode by asking a device for its output bits at each decode phase."""
-    return decode_bits([show_at(phase) for phase in DECODE_PHASES], led_map)
 
 
 class BlinkingOutput:

@@ -123,3 +123,15 @@ def test_direct_spi_example_loads_and_keeps_the_ce_pin_free() -> None:
     assert 7 not in config.spi.cs_pins and len(config.spi.cs_pins) == len(config.readers) + 1
     assert config.rf.close == (("card", "Lublin"),)
     assert config.leds.led_map.size == 6 * 2 + 15 + 5 + 4
+
+
+def test_a_reset_pin_of_zero_is_refused_not_turned_into_25(tmp_path: Path) -> None:
+    """The old ``r.pin(...) or 25`` silently turned 0 into 25; BCM 0 is the HAT ID EEPROM's line."""
+    text = REFERENCE.with_name("direct-spi.toml").read_text(encoding="utf-8")
+    path = tmp_path / "box.toml"
+    path.write_text(text.replace("reset_pin = 25", "reset_pin = 0"), encoding="utf-8")
+    with pytest.raises(ConfigError) as caught:
+        load(path, env={})
+    assert (caught.value.line, caught.value.field) == (21, "[spi] reset_pin") and "ID EEPROM" in caught.value.problem
+    path.write_text(text.replace("reset_pin = 25", "reset_pin = 24"), encoding="utf-8")
+    assert load(path, env={}).spi.reset_pin == 24
