@@ -24,6 +24,7 @@ from companion.games.on_the_way.data.check import (
     check_files,
     duplicate_ids_across,
     inspect_files,
+    other_game,
     unknown_sections,
 )
 from companion.games.on_the_way.data.deck_file import parse_contracts, parse_events
@@ -95,7 +96,8 @@ def load_reference() -> tuple[Board, Deck]:
 
 def _read(path: Path | str) -> SourceFile:
     source = SourceFile.read(path)
-    _raise_if(source.problems + unknown_sections(source))
+    foreign = other_game(source)
+    _raise_if(source.problems + ([foreign] if foreign else unknown_sections(source)))
     return source
 
 
