@@ -124,7 +124,7 @@ def run_script(plugin: GamePlugin, game: Game[Any], lines: Iterable[bytes | str]
     the game refuses its rule's error, and anything unexpected an ``internal`` error line.
     """
     for raw in lines:
-        if not raw.strip():
+        if _blank(raw):
             continue
         try:
             text = _dumps(_result(plugin, game, raw))
@@ -138,6 +138,16 @@ def run_script(plugin: GamePlugin, game: Game[Any], lines: Iterable[bytes | str]
     final = {"state": plugin.state_to_json(game.state)}
     out.write(_dumps(final) + "\n")
     return final
+
+
+def _blank(raw: bytes | str) -> bool:
+    """Blank as a text line is (``str.strip``: also U+2028, U+0085...); undecodable bytes are not."""
+    if isinstance(raw, bytes):
+        try:
+            raw = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            return False
+    return not raw.strip()
 
 
 def _result(plugin: GamePlugin, game: Game[Any], raw: bytes | str) -> dict[str, Any]:

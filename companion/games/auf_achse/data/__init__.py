@@ -57,6 +57,18 @@ def _read(path: Path | str, sections: tuple[str, ...]) -> SourceFile:
     return source
 
 
+def _unknown_sections(source: SourceFile) -> list[Problem]:
+    """A top-level key no Auf Achse file has; a file's kind is found from its sections."""
+    data = source.data or {}
+    sections = BOARD_SECTIONS if "board" in data else ("contracts",) if "contracts" in data else ("actions",)
+    expected = ", ".join(sections)
+    return [
+        Problem(source.label, source.locate(key), key, f"unknown section {shown(key)} (expected: {expected})")
+        for key in data
+        if key not in sections
+    ]
+
+
 def _raise_if(problems: list[Problem]) -> None:
     if problems:
         raise DataFileError(sorted(problems, key=lambda p: p.line))
@@ -293,6 +305,7 @@ def inspect_aa_files(paths: list[Path]) -> tuple[list[Problem], str]:
             problems.append(foreign)
             foreign_labels.add(source.label)
             continue
+        problems.extend(_unknown_sections(source))
         if source.data is not None and "board" in source.data:
             found_board, found = parse_aa_board(source)
             problems.extend(found)
