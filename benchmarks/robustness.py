@@ -97,7 +97,7 @@ class Tally:
 # -- play: bad script lines ------------------------------------------------------------------------
 
 
-def _typo(key: str, rng: random.Random) -> str:
+def _typo(key: str, rng: random.Random, avoid: frozenset[str] = frozenset()) -> str:
     while True:
         choice = rng.randrange(5)
         if choice == 0:
@@ -110,8 +110,8 @@ def _typo(key: str, rng: random.Random) -> str:
         elif choice == 3:
             new = key[:-1] if len(key) > 1 else key + "x"
         else:
-            new = rng.choice(["trucs", "cards", "plyer", "mraker", "colour", "amount", "extra", "x"])
-        if new not in FIELDS:
+            new = rng.choice(["trucs", "cards", "plyer", "mraker", "colour", "extra", "xx"])
+        if new != key and new not in FIELDS and new not in avoid:
             return new
 
 
@@ -175,7 +175,11 @@ def bad_line(command: dict[str, Any], rng: random.Random) -> tuple[str, bytes, s
     if kind == 9:
         raw = _dump(data)
         i = rng.randrange(1, len(raw))
-        return "invalid UTF-8", raw[:i] + rng.choice([b"\xff", b"\xc3", b"\xed\xa0\x80", b"\xc0\xaf", b"\x80"]) + raw[i:], None
+        return (
+            "invalid UTF-8",
+            raw[:i] + rng.choice([b"\xff", b"\xc3", b"\xed\xa0\x80", b"\xc0\xaf", b"\x80"]) + raw[i:],
+            None,
+        )
     if kind == 10:
         constant = rng.choice([b"NaN", b"Infinity", b"-Infinity"])
         return "NaN", _dump(data)[:-1] + b', "value": ' + constant + b"}", None
@@ -200,7 +204,11 @@ def bad_line(command: dict[str, Any], rng: random.Random) -> tuple[str, bytes, s
     if kind == 17:
         return "float number", _dump({**data, rng.choice(keys or ["marker"]): rng.choice([1e308, -0.0, 2.5])}), None
     if kind == 18:
-        return "bad JSON syntax", rng.choice([b"{'action': 'pass'}", b'{"action": pass}', b"{,}", b'{"a" 1}', b"}"]), None
+        return (
+            "bad JSON syntax",
+            rng.choice([b"{'action': 'pass'}", b'{"action": pass}', b"{,}", b'{"a" 1}', b"}"]),
+            None,
+        )
     data["player"] = rng.choice(["purple", "RED", " red", "", 7])
     if "player" not in command:
         data["action"] = "fly"
@@ -218,7 +226,7 @@ def play_campaign(game_name: str, size: int, seed: int, cli: bool = True) -> Tal
     plugin = games.get(game_name)
     alone = io.StringIO()
     run_script(plugin, plugin.new_game(GameSetup.with_files(game_name, colours, **options)), golden, alone)
-    expected = alone.getvalue().splitlines()
+    expected = alone.getvalue().split("\n")[:-1]
 
     # Bad lines interleaved with the golden ones: (is_bad, class, line, field)
     script: list[tuple[bool, str, bytes, str | None]] = []
@@ -240,12 +248,12 @@ def play_campaign(game_name: str, size: int, seed: int, cli: bool = True) -> Tal
         started = time.perf_counter()
         try:
             run_script(plugin, game, [line], out)
-        except Exception as exc:  # noqa: BLE001 - what the campaign counts
+        except Exception as exc:
             tally.fail("tracebacks", f"{kind}: {type(exc).__name__}: {exc} <- {line[:200]!r}")
             continue
         if time.perf_counter() - started > HANG_SECONDS:
             tally.fail("hangs", f"{kind}: {line[:200]!r}")
-        answers = out.getvalue().splitlines()[:-1]  # the last line is the state
+        answers = out.getvalue().split("\n")[:-2]  # then the state line, then the end of the text
         if not is_bad:
             valid_out.extend(answers)
             continue
@@ -262,7 +270,7 @@ def play_campaign(game_name: str, size: int, seed: int, cli: bool = True) -> Tal
             tally.fail("accepted", f"{kind}: field {must_name!r} not named: {answers[0][:200]} <- {line[:200]!r}")
     final = io.StringIO()
     run_script(plugin, game, [], final)
-    valid_out.append(final.getvalue().strip())
+    valid_out.append(final.getvalue()[:-1])
     if valid_out != expected:
         first = next((i for i, (a, b) in enumerate(zip(valid_out, expected, strict=False)) if a != b), len(expected))
         tally.fail("diverged", f"golden line {first + 1} answers differently with bad lines around it")
@@ -292,7 +300,7 @@ def _play_cli(
             return
     if proc.returncode != 0 or proc.stderr:
         tally.fail("tracebacks", f"CLI exit {proc.returncode}: {proc.stderr.decode('utf-8', 'replace')[-300:]}")
-    lines = proc.stdout.decode("utf-8").splitlines()
+    lines = proc.stdout.decode("utf-8").split("\n")[:-1]
     if len(lines) != len(script) + 1:
         tally.fail("accepted", f"CLI: {len(lines)} output lines for {len(script)} commands")
     valid = [line for (is_bad, *_), line in zip(script, lines, strict=False) if not is_bad] + lines[-1:]
@@ -318,7 +326,9 @@ def toml_value(value: object) -> str:
     if isinstance(value, str):
         return json.dumps(value, ensure_ascii=False)
     if isinstance(value, float):
-        return "nan" if value != value else ("inf" if value > 0 else "-inf") if abs(value) == float("inf") else repr(value)
+        return (
+            "nan" if value != value else ("inf" if value > 0 else "-inf") if abs(value) == float("inf") else repr(value)
+        )
     if isinstance(value, int):
         return str(value)
     if isinstance(value, list):
@@ -393,7 +403,8 @@ def bad_data_file(text: str, rng: random.Random) -> tuple[str, str, int | None]:
         return cls + (" (U+2028 above)" if shift else ""), "\n".join(lines), where
     if kind == 4:  # a misspelled key
         i, key, value = rng.choice(keyed)
-        lines[i] = f"{_typo(key, rng)} = {toml_value(value)}"
+        avoid = frozenset(k for _, k, _ in keyed)
+        lines[i] = f"{_typo(key, rng, avoid)} = {toml_value(value)}"
         return "typo key", "\n".join(lines), i + 1
     if kind == 5:  # a required key deleted
         candidates = [(i, k) for i, k, _ in keyed if k in REQUIRED]
@@ -403,7 +414,7 @@ def bad_data_file(text: str, rng: random.Random) -> tuple[str, str, int | None]:
     if kind == 6:  # invalid UTF-8 or a NUL or a syntax error on one line
         i = rng.choice([i for i, line in enumerate(lines) if line.strip() and not line.lstrip().startswith("#")])
         junk = rng.choice(["\udcff", "\x00", "= = =", "[[[", 'x = "unterminated', "[board]\n[board]", "\x7f"])
-        lines[i] = lines[i] + junk
+        lines[i] = junk + lines[i]
         return "syntax / encoding", "\n".join(lines), None
     if kind == 7:  # a duplicated block: duplicate id, city, road
         starts = [i for i, line in enumerate(lines) if line.startswith("[[")]
@@ -412,7 +423,11 @@ def bad_data_file(text: str, rng: random.Random) -> tuple[str, str, int | None]:
         block = lines[starts[a] : end]
         return "duplicate block", "\n".join(lines + [""] + block), None
     if kind == 8:  # an unknown section
-        return "unknown section", text + rng.choice(["\n[[contract]]\nid = 1\n", "\n[extra]\na = 1\n", "\ntitle = 'x'\n"]), None
+        return (
+            "unknown section",
+            text + rng.choice(["\n[[contract]]\nid = 1\n", "\n[extra]\na = 1\n", "\ntitle = 'x'\n"]),
+            None,
+        )
     # most blocks of one section removed: an empty or too-small deck, a board without roads
     section = rng.choice(sorted({line[2:-2] for line in lines if line.startswith("[[") and line.endswith("]]")}))
     keep = 0 if section == "actions" else rng.choice([0, 1, 2])  # Auf Achse reshuffles any action deck (AA-12)
@@ -455,7 +470,7 @@ def data_campaign(game_name: str, size: int, seed: int) -> Tally:
             started = time.perf_counter()
             try:
                 problems = plugin.check_files([paths["board"], paths["contracts"], paths["events"]]).problems
-            except Exception as exc:  # noqa: BLE001 - what the campaign counts
+            except Exception as exc:
                 tally.fail("tracebacks", f"{kind}: check: {type(exc).__name__}: {exc}")
                 continue
             try:
@@ -464,7 +479,7 @@ def data_campaign(game_name: str, size: int, seed: int) -> Tally:
                 loaded = True
             except (DataError, ValueError):
                 loaded = False
-            except Exception as exc:  # noqa: BLE001
+            except Exception as exc:
                 tally.fail("tracebacks", f"{kind}: load: {type(exc).__name__}: {exc}")
                 continue
             if time.perf_counter() - started > HANG_SECONDS:
@@ -536,4 +551,3 @@ def classes(tallies: list[Tally]) -> Iterator[tuple[str, str, int]]:
 
 if __name__ == "__main__":
     sys.exit(main())
-

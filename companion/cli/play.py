@@ -171,13 +171,19 @@ def _result(plugin: GamePlugin, game: Game[Any], raw: bytes | str) -> dict[str, 
         return {"ok": False, "error": error}
 
 
+# Characters that JSON leaves raw but that line readers (``str.splitlines``, JavaScript) take for line
+# breaks: escaped, so one result is always one line. They only ever occur inside JSON strings.
+_LINE_BREAKS = {"\x85": "\\u0085", "\u2028": "\\u2028", "\u2029": "\\u2029"}
+_LINE_BREAK_TABLE = str.maketrans(_LINE_BREAKS)
+
+
 def _dumps(result: dict[str, Any]) -> str:
     text = json.dumps(result, ensure_ascii=False)
     try:
         text.encode("utf-8")
     except UnicodeEncodeError:  # a lone surrogate got through: escape it rather than fail the write
         return json.dumps(result)
-    return text
+    return text.translate(_LINE_BREAK_TABLE)
 
 
 def open_script(name: str) -> BinaryIO:
