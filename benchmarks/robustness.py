@@ -50,7 +50,7 @@ from companion.engine.errors import DataError  # noqa: E402
 from companion.games.setup import GameSetup  # noqa: E402
 
 HANG_SECONDS = 2.0
-GOLDEN = {
+GOLDEN: dict[str, tuple[Path, tuple[str, ...], dict[str, Any]]] = {
     "on-the-way": (ROOT / "tests/otw/golden/three-players-end-at-4.jsonl", ("red", "blue", "green"), {"end_at": 4}),
     "auf-achse": (ROOT / "tests/aa/golden/two-players.jsonl", ("red", "blue"), {"seed": 7}),
 }
@@ -421,7 +421,7 @@ def bad_data_file(text: str, rng: random.Random) -> tuple[str, str, int | None]:
         a = rng.randrange(len(starts))
         end = starts[a + 1] if a + 1 < len(starts) else len(lines)
         block = lines[starts[a] : end]
-        return "duplicate block", "\n".join(lines + [""] + block), None
+        return "duplicate block", "\n".join([*lines, "", *block]), None
     if kind == 8:  # an unknown section
         return (
             "unknown section",

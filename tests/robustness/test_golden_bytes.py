@@ -13,7 +13,8 @@ TESTS = Path(__file__).parent.parent
 RUNS = [
     ("otw-golden", TESTS / "otw/golden/three-players-end-at-4.jsonl",
      ["--game", "on-the-way", "--players", "red,blue,green", "--end-at", "4"]),
-    ("aa-golden", TESTS / "aa/golden/two-players.jsonl", ["--game", "auf-achse", "--players", "red,blue", "--seed", "7"]),
+    ("aa-golden", TESTS / "aa/golden/two-players.jsonl",
+     ["--game", "auf-achse", "--players", "red,blue", "--seed", "7"]),
     ("mixed-otw", HERE / "mixed-otw.jsonl", ["--game", "on-the-way", "--players", "red,blue"]),
     ("mixed-aa", HERE / "mixed-aa.jsonl", ["--game", "auf-achse", "--players", "red,blue", "--seed", "1"]),
 ]  # fmt: skip
