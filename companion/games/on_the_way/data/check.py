@@ -205,20 +205,9 @@ def deck_size_problems(
     contract_source = next((s for s in sources if "contracts" in (s.data or {})), None)
     if contract_source is not None:
         line = contract_source.locate("contracts")
-        for players, removed in REMOVED_CONTRACTS.items():
-            for tier in Tier:
-                count = sum(1 for card in contracts if card.tier is tier)
-                if count <= removed[tier]:
-                    problems.append(
-                        Problem(
-                            contract_source.label,
-                            line,
-                            "contracts",
-                            f"{players} players: OTW-4 returns {removed[tier]} {tier.value} contracts to the box "
-                            f"and the deck has {count}, so no {tier.value} contract could be taken; "
-                            f"at least {removed[tier] + 1} needed",
-                        )
-                    )
+        for players in REMOVED_CONTRACTS:
+            for message in contract_shortfalls(contracts, players):
+                problems.append(Problem(contract_source.label, line, "contracts", message))
     event_source = next((s for s in sources if "events" in (s.data or {})), None)
     if event_source is not None:
         line = event_source.locate("events")
@@ -234,3 +223,22 @@ def deck_size_problems(
                     )
                 )
     return problems
+
+
+def contract_shortfalls(contracts: Sequence[ContractCard], players: int) -> list[str]:
+    """OTW-4 for one player count: a message per tier the box would leave with no card in play.
+
+    ``board check`` reports these for 2, 3 and 4 players; a game of ``players`` could refuse to
+    start with them (``OnTheWay.config`` does not call it yet: the plug-in is not part of the data package).
+    """
+    removed = REMOVED_CONTRACTS[players]
+    messages = []
+    for tier in Tier:
+        count = sum(1 for card in contracts if card.tier is tier)
+        if count <= removed[tier]:
+            messages.append(
+                f"{players} players: OTW-4 returns {removed[tier]} {tier.value} contracts to the box "
+                f"and the deck has {count}, so no {tier.value} contract could be taken; "
+                f"at least {removed[tier] + 1} needed"
+            )
+    return messages
