@@ -13,14 +13,18 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import stat
 import sys
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, BinaryIO, TextIO
 
 from companion import games
 from companion.engine.errors import DataError, GameError, IllegalAction
 from companion.engine.game import Game
+from companion.engine.jsonio import MAX_LINE_BYTES, parse_command_line
+from companion.games.base import unknown_field
 from companion.games.protocol import GamePlugin
 from companion.games.setup import GameSetup
 
@@ -90,33 +94,109 @@ def _query(plugin: GamePlugin, game: Game[Any], data: Mapping[str, Any]) -> dict
     return {"ok": True, "view": plugin.view_for(game.state, player)}
 
 
-def run_script(plugin: GamePlugin, game: Game[Any], lines: Iterable[str], out: TextIO) -> dict[str, Any]:
-    """Apply each non-blank line; write one result line per command and the final state line."""
+def script_lines(stream: BinaryIO) -> Iterator[bytes]:
+    """The lines of a script read as bytes, decoded later one by one (a bad byte costs one line).
+
+    Line breaks are ``\\n``, ``\\r\\n`` or ``\\r`` as in a text file. A line is read at most
+    ``MAX_LINE_BYTES`` + 1 bytes at a time, so an endless line costs bounded memory: its first chunk
+    is yielded (and refused as too long) and the rest is skipped up to the next line break.
+    """
+    limit = MAX_LINE_BYTES + 1
+    while True:
+        chunk = stream.readline(limit)
+        if not chunk:
+            return
+        if len(chunk) == limit and not chunk.endswith(b"\n"):
+            while True:  # the rest of an over-long line
+                more = stream.readline(limit)
+                if not more or more.endswith(b"\n"):
+                    break
+        yield from chunk.rstrip(b"\n").split(b"\r")
+
+
+def _text_lines(stream: TextIO) -> Iterator[bytes]:
+    for line in stream:  # a text stream (tests replace stdin with one): same lines as bytes
+        yield from line.rstrip("\n").encode("utf-8", "surrogatepass").split(b"\r")
+
+
+def run_script(plugin: GamePlugin, game: Game[Any], lines: Iterable[bytes | str], out: TextIO) -> dict[str, Any]:
+    """Apply each non-blank line; write one result line per command and the final state line.
+
+    No exception leaves the loop: a line that is not a command gets an ``input`` error, a command
+    the game refuses its rule's error, and anything unexpected an ``internal`` error line.
+    """
     for raw in lines:
-        line = raw.strip()
-        if not line:
+        if _blank(raw):
             continue
-        result: dict[str, Any]
         try:
-            data = json.loads(line)
-            answer = _query(plugin, game, data) if isinstance(data, Mapping) else None
-            if answer is not None:
-                result = answer
-            else:
-                events = game.push(plugin.command_from_json(data))
-                result = {"ok": True, "events": [plugin.event_to_json(e) for e in events]}
-        except json.JSONDecodeError as exc:
-            result = {"ok": False, "error": {"rule": "input", "message": f"not JSON: {exc.msg} at column {exc.colno}"}}
-        except IllegalAction as exc:
-            result = {"ok": False, "error": exc.to_json()}
-        except GameError as exc:  # a malformed command: names the field
-            to_json = getattr(exc, "to_json", None)
-            error = to_json() if callable(to_json) else {"rule": "input", "message": str(exc)}
-            result = {"ok": False, "error": error}
-        out.write(json.dumps(result, ensure_ascii=False) + "\n")
+            text = _dumps(_result(plugin, game, raw))
+        except RecursionError:
+            text = _dumps({"ok": False, "error": {"rule": "input", "message": "not a command: nested too deeply"}})
+        except Exception as exc:  # last resort, in addition to the checks in _result
+            error = {"rule": "internal", "message": f"unexpected {type(exc).__name__} on this line; nothing changed"}
+            text = _dumps({"ok": False, "error": error})
+        out.write(text + "\n")
+        out.flush()
     final = {"state": plugin.state_to_json(game.state)}
-    out.write(json.dumps(final, ensure_ascii=False) + "\n")
+    out.write(_dumps(final) + "\n")
     return final
+
+
+def _blank(raw: bytes | str) -> bool:
+    """Blank as a text line is (``str.strip``: also U+2028, U+0085...); undecodable bytes are not."""
+    if isinstance(raw, bytes):
+        try:
+            raw = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            return False
+    return not raw.strip()
+
+
+def _result(plugin: GamePlugin, game: Game[Any], raw: bytes | str) -> dict[str, Any]:
+    try:
+        data = parse_command_line(raw)
+        answer = _query(plugin, game, data) if isinstance(data, Mapping) else None
+        if answer is not None:
+            return answer
+        command = plugin.command_from_json(data)
+        if isinstance(data, Mapping):
+            typo = unknown_field(data, command, plugin.command_from_json, plugin.command_to_json)
+            if typo is not None:
+                raise typo
+        events = game.push(command)
+        return {"ok": True, "events": [plugin.event_to_json(e) for e in events]}
+    except IllegalAction as exc:
+        return {"ok": False, "error": exc.to_json()}
+    except GameError as exc:  # a malformed command: names the field
+        to_json = getattr(exc, "to_json", None)
+        error = to_json() if callable(to_json) else {"rule": "input", "message": str(exc)}
+        return {"ok": False, "error": error}
+
+
+# Characters that JSON leaves raw but that line readers (``str.splitlines``, JavaScript) take for line
+# breaks: escaped, so one result is always one line. They only ever occur inside JSON strings.
+_LINE_BREAKS = {"\x85": "\\u0085", "\u2028": "\\u2028", "\u2029": "\\u2029"}
+_LINE_BREAK_TABLE = str.maketrans(_LINE_BREAKS)
+
+
+def _dumps(result: dict[str, Any]) -> str:
+    text = json.dumps(result, ensure_ascii=False)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate got through: escape it rather than fail the write
+        return json.dumps(result)
+    return text.translate(_LINE_BREAK_TABLE)
+
+
+def open_script(name: str) -> BinaryIO:
+    """The script as a binary stream: ``-`` is stdin; a file must be a file or a pipe, not a device
+    (``/dev/zero`` has no line breaks) or a directory."""
+    if name == "-":
+        return sys.stdin.buffer
+    mode = os.stat(name).st_mode
+    if not (stat.S_ISREG(mode) or stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode)):
+        raise OSError(f"{name} is not a regular file or a pipe")
+    return open(name, "rb")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -127,12 +207,19 @@ def run(args: argparse.Namespace) -> int:
         print(f"companion play: {exc}", file=sys.stderr)
         return 2
     try:
-        if args.script == "-":
-            run_script(plugin, game, sys.stdin, sys.stdout)
-        else:
-            with open(args.script, encoding="utf-8") as script:
-                run_script(plugin, game, script, sys.stdout)
+        if args.script == "-" and not hasattr(sys.stdin, "buffer"):
+            run_script(plugin, game, _text_lines(sys.stdin), sys.stdout)
+            return 0
+        stream = open_script(args.script)
     except OSError as exc:
         print(f"companion play: cannot read the script: {exc}", file=sys.stderr)
         return 2
+    try:
+        run_script(plugin, game, script_lines(stream), sys.stdout)
+    except OSError as exc:
+        print(f"companion play: cannot read the script: {exc}", file=sys.stderr)
+        return 2
+    finally:
+        if stream is not sys.stdin.buffer:
+            stream.close()
     return 0

@@ -8,6 +8,15 @@ from typing import Any
 from companion.data.problems import Problem
 from companion.data.source import SourceFile, nfc
 
+MAX_BLOCKS = 1000  # [[cities]], [[contracts]]... per file: the printed games have fewer than 100
+MAX_TEXT = 200  # characters of a name, id or card text: a printed card has far fewer
+
+
+def shown(value: object, limit: int = 60) -> str:
+    """``repr(value)`` for a message, cut short: a 1 MB string does not belong in a report line."""
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
 
 class TableReader:
     """Reads the keys of one table: ``[board]`` (``occurrence=None``) or the n-th ``[[contracts]]``.
@@ -46,7 +55,7 @@ class TableReader:
         for key in self.values:
             if key not in allowed:
                 expected = ", ".join(sorted(allowed))
-                self.problem(key, f"unknown key {key!r} (expected: {expected})")
+                self.problem(key, f"unknown key {shown(key)} (expected: {expected})")
 
     def string(self, key: str, required: bool = True) -> str | None:
         if key not in self.values:
@@ -55,7 +64,10 @@ class TableReader:
             return None
         value = self.values[key]
         if not isinstance(value, str) or not value.strip():
-            self.problem(key, f"must be a non-empty string, not {value!r}")
+            self.problem(key, f"must be a non-empty string, not {shown(value)}")
+            return None
+        if len(value.strip()) > MAX_TEXT:
+            self.problem(key, f"must be at most {MAX_TEXT} characters, not {len(value.strip())}")
             return None
         return value.strip()
 
@@ -63,17 +75,23 @@ class TableReader:
         value = self.string(key)
         return None if value is None else nfc(value)
 
-    def integer(self, key: str, minimum: int, default: int | None = None, multiple: int = 1) -> int | None:
+    def integer(
+        self, key: str, minimum: int, default: int | None = None, multiple: int = 1, maximum: int | None = None
+    ) -> int | None:
+        """A whole number from ``minimum`` to ``maximum`` (docs/data.md lists each field's limits)."""
         if key not in self.values:
             if default is None:
                 self.problem(key, f"missing {key!r}")
             return default
         value = self.values[key]
         if isinstance(value, bool) or not isinstance(value, int):
-            self.problem(key, f"must be a whole number, not {value!r}")
+            self.problem(key, f"must be a whole number, not {shown(value)}")
+            return None
+        if maximum is not None and value > maximum:
+            self.problem(key, f"must be at most {maximum}, not {shown(value)}")
             return None
         if value < minimum:
-            self.problem(key, f"must be at least {minimum}, not {value}")
+            self.problem(key, f"must be at least {minimum}, not {shown(value)}")
             return None
         if value % multiple:
             self.problem(key, f"must be a multiple of {multiple}, not {value}")
@@ -87,10 +105,10 @@ class TableReader:
             return None
         value = self.values[key]
         if isinstance(value, bool) or not isinstance(value, int | float):
-            self.problem(key, f"must be a number from 0 to 1, not {value!r}")
+            self.problem(key, f"must be a number from 0 to 1, not {shown(value)}")
             return None
         if not 0.0 <= value <= 1.0:
-            self.problem(key, f"must be from 0 to 1 (a position on the printed map), not {value}")
+            self.problem(key, f"must be from 0 to 1 (a position on the printed map), not {shown(value)}")
             return None
         return float(value)
 
@@ -101,7 +119,10 @@ class TableReader:
             return None
         value = self.values[key]
         if not isinstance(value, list) or not all(isinstance(v, str) and v.strip() for v in value):
-            self.problem(key, f"must be a list of city names, not {value!r}")
+            self.problem(key, f"must be a list of city names, not {shown(value)}")
+            return None
+        if any(len(v.strip()) > MAX_TEXT for v in value):
+            self.problem(key, f"a city name must be at most {MAX_TEXT} characters")
             return None
         if length is not None and len(value) != length:
             self.problem(key, f"must name {length} cities, not {len(value)}")
@@ -127,5 +148,8 @@ def array_readers(source: SourceFile, problems: list[Problem], data: dict[str, A
         return []
     if not isinstance(items, list) or not all(isinstance(item, dict) for item in items):
         problems.append(Problem(source.label, source.locate(key), key, f"{key} must be [[{key}]] tables"))
+        return []
+    if len(items) > MAX_BLOCKS:
+        problems.append(Problem(source.label, source.locate(key), key, f"more than {MAX_BLOCKS} [[{key}]] blocks"))
         return []
     return [TableReader(source, problems, key, item, n) for n, item in enumerate(items, 1)]

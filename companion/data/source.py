@@ -4,11 +4,22 @@
 n-th ``[[contracts]]`` header starts the n-th contract's block, and ``key =`` inside that block is the
 line of that field. When a value cannot be found that way (inline tables, dotted keys), the line of
 the block's header is the fallback, then line 1.
+
+Lines are counted as TOML counts them: only LF (``\\n``) ends a line. ``str.splitlines`` would also
+split at U+2028, U+0085, form feeds... that TOML allows in comments and strings, and shift every
+line number after them.
+
+A data file is owner-editable, so it is untrusted: at most ``MAX_FILE_BYTES`` are read, only a
+regular file is read at all (``/dev/zero`` or a FIFO would never end), and values nested deeper
+than ``MAX_DEPTH`` or numbers too long for Python (``tomllib`` raises ``ValueError``, or
+``RecursionError`` for a deep array) become a Problem, not a traceback.
 """
 
 from __future__ import annotations
 
+import os
 import re
+import stat
 import tomllib
 import unicodedata
 from dataclasses import dataclass, field
@@ -20,6 +31,8 @@ from companion.data.problems import Problem
 # A table header ``[name]`` or ``[[name]]`` with a bare (possibly dotted) key and an optional comment.
 _HEADER = re.compile(r"^\s*(\[\[?)\s*([A-Za-z0-9_\-.]+)\s*(\]\]?)\s*(#.*)?$")
 _SYNTAX_POSITION = re.compile(r"\(at line (\d+), column \d+\)")
+MAX_FILE_BYTES = 1024 * 1024  # the reference files are 5-30 KB
+MAX_DEPTH = 8  # a data file is tables of arrays of scalars: 4 levels at most
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,7 +61,9 @@ class SourceFile:
         """Read and parse ``path``; unreadable files and TOML syntax errors become ``problems``."""
         label = str(path)
         try:
-            raw = Path(path).read_bytes()
+            raw = _read_bounded(Path(path))
+        except _NotAFile as exc:
+            return cls(label, problems=[Problem(label, 0, "file", str(exc))])
         except OSError as exc:
             return cls(label, problems=[Problem(label, 0, "file", f"cannot read: {exc.strerror or exc}")])
         try:
@@ -60,16 +75,32 @@ class SourceFile:
 
     @classmethod
     def parse(cls, text: str, label: str) -> SourceFile:
-        source = cls(label, text=text, _lines=text.splitlines())
-        source._blocks = _blocks(source._lines)
+        lines = text.split("\n")
+        source = cls(label, text=text, _lines=lines)
+        source._blocks = _blocks(lines)
         try:
-            source.data = tomllib.loads(text)
+            data = tomllib.loads(text)
         except tomllib.TOMLDecodeError as exc:
             message = str(exc)
             match = _SYNTAX_POSITION.search(message)
-            line = int(match.group(1)) if match else max(1, len(source._lines))
+            line = int(match.group(1)) if match else max(1, len(lines))
             message = _SYNTAX_POSITION.sub("", message).strip()
             source.problems.append(Problem(label, line, "syntax", f"TOML syntax error: {message}"))
+            return source
+        except RecursionError:
+            line = _first_line(lines, _deep_line)
+            source.problems.append(Problem(label, line, "syntax", f"values nested more than {MAX_DEPTH} deep"))
+            return source
+        except ValueError:  # an integer of thousands of digits (Python's int limit), say
+            line = _first_line(lines, _LONG_NUMBER.search)
+            source.problems.append(Problem(label, line, "syntax", "a number with thousands of digits"))
+            return source
+        deep = _too_deep(data)
+        if deep is not None:
+            line = _first_line(lines, _deep_line, default=source.locate(deep))
+            source.problems.append(Problem(label, line, deep, f"values nested more than {MAX_DEPTH} deep"))
+            return source
+        source.data = data
         return source
 
     def locate(self, table: str, key: str | None = None, occurrence: int = 1, needle: str | None = None) -> int:
@@ -104,6 +135,48 @@ class SourceFile:
             if pattern.match(self._lines[number - 1]):
                 return number
         return None
+
+
+class _NotAFile(OSError):
+    pass
+
+
+def _read_bounded(path: Path) -> bytes:
+    """At most ``MAX_FILE_BYTES`` of a regular file (a device or a FIFO is refused before opening:
+    opening a FIFO would block, and ``/dev/zero`` never ends)."""
+    mode = os.stat(path).st_mode
+    if not stat.S_ISREG(mode):
+        kind = "a directory" if stat.S_ISDIR(mode) else "not a regular file (a device, FIFO or socket)"
+        raise _NotAFile(f"cannot read: {kind}")
+    with open(path, "rb") as handle:
+        raw = handle.read(MAX_FILE_BYTES + 1)
+    if len(raw) > MAX_FILE_BYTES:
+        raise _NotAFile(f"cannot read: larger than {MAX_FILE_BYTES // 1024} KiB (a data file is a few KiB)")
+    return raw
+
+
+_LONG_NUMBER = re.compile(r"[0-9_]{200,}")
+
+
+def _deep_line(text: str) -> bool:
+    return text.count("[") + text.count("{") > MAX_DEPTH
+
+
+def _first_line(lines: list[str], test: Any, default: int = 1) -> int:
+    return next((n for n, text in enumerate(lines, 1) if test(text)), default)
+
+
+def _too_deep(data: dict[str, Any]) -> str | None:
+    """The top-level key under which values nest deeper than ``MAX_DEPTH``, without recursion."""
+    stack: list[tuple[object, int, str]] = [(value, 2, key) for key, value in data.items()]
+    while stack:
+        value, depth, key = stack.pop()
+        if isinstance(value, dict | list):
+            if depth > MAX_DEPTH:
+                return key
+            items = value.values() if isinstance(value, dict) else value
+            stack.extend((item, depth + 1, key) for item in items)
+    return None
 
 
 def _blocks(lines: list[str]) -> list[Block]:

@@ -8,11 +8,11 @@ query over the game's ``legal_commands`` are shared here.
 from __future__ import annotations
 
 import tomllib
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Mapping
 from importlib import resources
 from typing import Any
 
-from companion.engine.jsonio import event_to_json
+from companion.engine.jsonio import CommandFormatError, event_to_json
 from companion.engine.money import format_money
 from companion.games.protocol import DataRole, Standing
 
@@ -84,3 +84,46 @@ class PluginBase:
         if player is not None:
             commands = [c for c in commands if c.get("player") in (player, None)]
         return {"player": player, "finished": self.finished(state), "commands": commands}
+
+
+_PROBE = object()  # not a JSON value: a parser that reads a field refuses it or keeps it
+
+
+def unknown_field(
+    data: Mapping[str, Any],
+    command: object,
+    command_from_json: Callable[[object], object],
+    command_to_json: Callable[[Any], dict[str, object]],
+) -> CommandFormatError | None:
+    """The first key of ``data`` that the parsed ``command`` does not have, as the error to report.
+
+    Generic over every game: a command's canonical JSON (``command_to_json(command)``) names the
+    fields it has; any other key but ``action`` is a typo (``"trucs": 5``) and is refused, not
+    ignored. A null value is allowed only for an optional field, i.e. one the parser reads: put a
+    non-JSON probe in its place and the parser either refuses it or gives another command.
+    """
+    canonical = command_to_json(command)
+    for key, value in data.items():
+        if key == "action" or key in canonical:
+            continue
+        if value is None and _reads(data, key, command, command_from_json, command_to_json):
+            continue
+        action = canonical.get("action", data.get("action"))
+        fields = ", ".join(k for k in canonical if k != "action") or "no other field"
+        return CommandFormatError(key, f"unknown field {key!r} for {action}; it takes {fields}")
+    return None
+
+
+def _reads(
+    data: Mapping[str, Any],
+    key: str,
+    command: object,
+    command_from_json: Callable[[object], object],
+    command_to_json: Callable[[Any], dict[str, object]],
+) -> bool:
+    probed = {**data, key: _PROBE}
+    try:
+        other = command_from_json(probed)
+    except Exception:  # any refusal means the parser looked at the field
+        return True
+    return other != command or key in command_to_json(other)

@@ -139,3 +139,17 @@ def test_events_serialise_to_json() -> None:
 
     events = game.push(PlaceTruck("red", "Alpha-Beta#1"))
     assert [event_to_json(e) for e in events] == [{"type": "truck_placed", "player": "red", "space": "Alpha-Beta#1"}]
+
+
+def test_a_misspelled_field_is_refused_and_null_is_allowed_for_an_optional_one(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    out = run_play(
+        tmp_path,
+        [*SETUP, '{"player":"red","action":"roll","valeu":2}', '{"player":"red","action":"roll","value":null}'],
+        "--players",
+        "red,blue",
+        "--seed",
+        "1",
+        capsys=capsys,
+    )
+    assert out[len(SETUP)]["error"]["field"] == "valeu" and out[len(SETUP)]["error"]["rule"] == "input"
+    assert out[len(SETUP) + 1]["ok"] is True  # value is optional: the companion rolls

@@ -130,6 +130,97 @@ distance = 5
 trucks = 2
 pay = 3000
 vp = 1
+
+# Enough cards of each tier for OTW-4 at every player count (board check counts them).
+[[contracts]]
+id = "B02"
+tier = "basic"
+from = "Bb"
+to = "Dd"
+distance = 2
+trucks = 1
+pay = 1000
+
+[[contracts]]
+id = "B03"
+tier = "basic"
+from = "Cc"
+to = "Ee"
+distance = 2
+trucks = 1
+pay = 1000
+
+[[contracts]]
+id = "B04"
+tier = "basic"
+from = "Dd"
+to = "Ff"
+distance = 2
+trucks = 1
+pay = 1000
+
+[[contracts]]
+id = "B05"
+tier = "basic"
+from = "Ee"
+to = "Gg"
+distance = 2
+trucks = 1
+pay = 1000
+
+[[contracts]]
+id = "X02"
+tier = "extended"
+from = "Aa"
+to = "Dd"
+distance = 3
+trucks = 1
+pay = 1500
+
+[[contracts]]
+id = "X03"
+tier = "extended"
+from = "Bb"
+to = "Ee"
+distance = 3
+trucks = 1
+pay = 1500
+
+[[contracts]]
+id = "X04"
+tier = "extended"
+from = "Cc"
+to = "Ff"
+distance = 3
+trucks = 1
+pay = 1500
+
+[[contracts]]
+id = "X05"
+tier = "extended"
+from = "Ee"
+to = "Hh"
+distance = 3
+trucks = 1
+pay = 1500
+
+[[contracts]]
+id = "P02"
+tier = "professional"
+from = "Aa"
+to = "Ee"
+distance = 4
+trucks = 1
+pay = 2000
+
+[[contracts]]
+id = "P03"
+tier = "professional"
+from = "Bb"
+to = "Ff"
+distance = 4
+trucks = 1
+pay = 2000
 """
 
 SMALL_EVENTS = """\
@@ -146,6 +237,58 @@ kind = "extra_step"
 id = "E03"
 kind = "traffic_jam"
 road = ["Bb", "Cc"]
+
+# One event card per step of the longest time track (OTW-31: 14 for 2 players).
+[[events]]
+id = "E04"
+kind = "cheaper_build"
+amount = 500
+
+[[events]]
+id = "E05"
+kind = "extra_step"
+
+[[events]]
+id = "E06"
+kind = "malus"
+amount = 500
+
+[[events]]
+id = "E07"
+kind = "cheaper_build"
+amount = 500
+
+[[events]]
+id = "E08"
+kind = "extra_step"
+
+[[events]]
+id = "E09"
+kind = "malus"
+amount = 500
+
+[[events]]
+id = "E10"
+kind = "cheaper_build"
+amount = 500
+
+[[events]]
+id = "E11"
+kind = "extra_step"
+
+[[events]]
+id = "E12"
+kind = "malus"
+amount = 500
+
+[[events]]
+id = "E13"
+kind = "cheaper_build"
+amount = 500
+
+[[events]]
+id = "E14"
+kind = "extra_step"
 """
 
 WriteFile = Callable[[str, str], Path]

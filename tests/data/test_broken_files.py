@@ -207,8 +207,8 @@ def test_loaders_raise_data_file_error_with_problems(write: WriteFile) -> None:
 def test_loaders_check_against_a_board_only_when_given(write: WriteFile) -> None:
     paths, _, _ = write_set(write, "board", "", "")
     board = load_board(paths[0])
-    assert len(load_contracts(paths[1], board=board)) == 3
-    assert len(load_events(paths[2], board=board)) == 3
+    assert len(load_contracts(paths[1], board=board)) == 13
+    assert len(load_events(paths[2], board=board)) == 14
     # Without a board, only the cards themselves are checked: "Qq" is not a city of any board here.
     _, jam, _ = write_set(write, "events", 'road = ["Bb", "Cc"]', 'road = ["Bb", "Qq"]', prefix="jam")
     assert load_events(jam)[2].road == ("Bb", "Qq")
@@ -220,7 +220,7 @@ def test_loaders_check_against_a_board_only_when_given(write: WriteFile) -> None
 
 
 def test_several_problems_in_one_file_are_all_reported_in_line_order(write: WriteFile) -> None:
-    text = SMALL_CONTRACTS.replace('tier = "basic"', 'tier = "cheap"').replace("vp = 1", "vp = -2")
+    text = SMALL_CONTRACTS.replace('tier = "basic"', 'tier = "cheap"', 1).replace("vp = 1", "vp = -2")
     problems = check_files([write("c.toml", text), write("b.toml", SMALL_BOARD)])
     assert [p.field for p in problems] == ["contracts[1].tier", "contracts[3].vp"]
     assert [p.line for p in problems] == sorted(p.line for p in problems)

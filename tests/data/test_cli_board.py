@@ -29,7 +29,7 @@ def test_check_files_in_any_order(write: WriteFile, capsys: pytest.CaptureFixtur
     board = write("b.toml", SMALL_BOARD)
     contracts = write("c.toml", SMALL_CONTRACTS)
     assert run(["board", "check", str(events), str(contracts), str(board)]) == 0
-    assert capsys.readouterr().out.strip() == "ok: 10 cities, 9 roads, 3 contracts, 3 events"
+    assert capsys.readouterr().out.strip() == "ok: 10 cities, 9 roads, 13 contracts, 14 events"
 
 
 def test_check_reports_file_line_field_and_fails(write: WriteFile, capsys: pytest.CaptureFixture[str]) -> None:

@@ -118,3 +118,27 @@ def test_companion_with_options_but_no_command_goes_to_the_simulator(capsys) -> 
         main(["--size", "bad", "--bogus"])  # the simulator's parser speaks, not the sub-command parser
     assert exit_info.value.code == 2
     assert "unrecognized arguments: --bogus" in capsys.readouterr().err
+
+
+def test_a_misspelled_optional_field_is_refused_and_null_is_allowed_for_an_optional_one(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    out = run_play(
+        tmp_path,
+        [
+            '{"player":"red","action":"move","marker":1,"from":"Bremen","to":"Oss","trucs":2}',
+            '{"player":"red","action":"move","marker":1,"from":"Bremen","to":"Oss","trucks":1,"card":null}',
+            '{"player":"red","action":"take_contract","card":"B01","from":null}',
+            '{"player":"red","action":"move","marker":1,"from":"Bremen","to":"Oss","trucks":1,"via":null}',
+            '{"player":"red","action":"move","marker":1,"from":"Bremen","to":"Oss","trucks":1}',
+            '{"player":"red","action":"move","marker":1,"to":"Bremen","from":null,"trucks":null}',
+        ],
+        "--players",
+        "red,blue",
+        capsys=capsys,
+    )
+    assert out[0]["error"] == {
+        "rule": "input",
+        "field": "trucs",
+        "message": "unknown field 'trucs' for move; it takes player, marker, to, from",
+    }
+    assert [r["error"]["field"] for r in out[1:4]] == ["card", "from", "via"]  # not fields of the command
+    assert out[4]["ok"] is True and out[5]["ok"] is True  # from/trucks are optional fields of move

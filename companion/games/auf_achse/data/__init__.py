@@ -12,7 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from companion.data.fields import TableReader, array_readers, table_reader
+from companion.data.fields import TableReader, array_readers, shown, table_reader
 from companion.data.problems import DataFileError, Problem
 from companion.data.source import SourceFile
 from companion.engine.errors import DataError
@@ -25,6 +25,7 @@ from companion.games.auf_achse.engine.cards import (
     ContractCard,
     Effect,
 )
+from companion.games.auf_achse.engine.state import MAX_PLAYERS, MIN_PLAYERS, PRIVATE_CONTRACTS, PUBLIC_DECK
 
 AA_BOARD = Path(__file__).with_name("auf-achse.board.toml")
 AA_CONTRACTS = Path(__file__).with_name("auf-achse.contracts.toml")
@@ -33,19 +34,39 @@ AA_ACTIONS = Path(__file__).with_name("auf-achse.actions.toml")
 BOARD_SECTIONS = ("board", "cities", "junctions", "roads")
 MIN_GOODS, MAX_GOODS = 2, 6  # AA-13 (goods per contract on the 1987 cards)
 MONEY_UNIT = 100  # every printed DM amount is a multiple of 100
+# Limits far above any printed card or board, far below nonsense (docs/auf-achse.md, docs/data.md).
+MAX_PAYOUT = 100_000  # DM; the reference cards pay at most 8 000
+MAX_ACTION_AMOUNT = 20_000  # DM
+MAX_MISS_TURNS = 10
+MAX_SPACES = 99  # plain spaces on one road; the reference roads have at most a dozen
 
 
 def _read(path: Path | str, sections: tuple[str, ...]) -> SourceFile:
     source = SourceFile.read(path)
     problems = list(source.problems)
+    foreign = other_game(source)
+    if foreign is not None:
+        problems.append(foreign)
     for key in (source.data or {}) if not problems else ():
         if key not in sections:
             line = source.locate(key)
             problems.append(
-                Problem(source.label, line, key, f"unknown section {key!r} (expected: {', '.join(sections)})")
+                Problem(source.label, line, key, f"unknown section {shown(key)} (expected: {', '.join(sections)})")
             )
     _raise_if(problems)
     return source
+
+
+def _unknown_sections(source: SourceFile) -> list[Problem]:
+    """A top-level key no Auf Achse file has; a file's kind is found from its sections."""
+    data = source.data or {}
+    sections = BOARD_SECTIONS if "board" in data else ("contracts",) if "contracts" in data else ("actions",)
+    expected = ", ".join(sections)
+    return [
+        Problem(source.label, source.locate(key), key, f"unknown section {shown(key)} (expected: {expected})")
+        for key in data
+        if key not in sections
+    ]
 
 
 def _raise_if(problems: list[Problem]) -> None:
@@ -56,7 +77,7 @@ def _raise_if(problems: list[Problem]) -> None:
 def _bool(reader: TableReader, key: str, default: bool) -> bool:
     value = reader.values.get(key, default)
     if not isinstance(value, bool):
-        reader.problem(key, f"must be true or false, not {value!r}")
+        reader.problem(key, f"must be true or false, not {shown(value)}")
         return default
     return value
 
@@ -64,7 +85,7 @@ def _bool(reader: TableReader, key: str, default: bool) -> bool:
 def _int_list(reader: TableReader, key: str) -> list[int] | None:
     value = reader.values.get(key, [])
     if not isinstance(value, list) or not all(isinstance(v, int) and not isinstance(v, bool) for v in value):
-        reader.problem(key, f"must be a list of whole numbers, not {value!r}")
+        reader.problem(key, f"must be a list of whole numbers, not {shown(value)}")
         return None
     return list(value)
 
@@ -132,7 +153,7 @@ def parse_aa_board(source: SourceFile) -> tuple[AABoard | None, list[Problem]]:
 def _road(reader: TableReader, known: set[str], pairs: set[frozenset[str]]) -> RoadSpec | None:
     before = len(reader.problems)
     ends = reader.city_list("between", length=2)
-    spaces = reader.integer("spaces", minimum=0)
+    spaces = reader.integer("spaces", minimum=0, maximum=MAX_SPACES)
     triangles = _int_list(reader, "triangles")
     signs = _bool(reader, "signs", True)
     reader.unknown_keys(("between", "spaces", "triangles", "signs"))
@@ -168,7 +189,7 @@ def parse_aa_contracts(source: SourceFile, board: AABoard | None) -> tuple[list[
         card_id = reader.string("id")
         start, end = reader.city("from"), reader.city("to")
         goods = reader.integer("goods", minimum=MIN_GOODS)
-        payout = reader.integer("payout", minimum=0, multiple=MONEY_UNIT)
+        payout = reader.integer("payout", minimum=0, multiple=MONEY_UNIT, maximum=MAX_PAYOUT)
         costs = _int_list(reader, "costs") if "costs" in reader.values else None
         if "costs" not in reader.values:
             reader.problem("costs", "missing 'costs' (the Kosten column: 5 amounts, AA-19)")
@@ -184,8 +205,12 @@ def parse_aa_contracts(source: SourceFile, board: AABoard | None) -> tuple[list[
         if costs is not None:
             if len(costs) != BID_LEVELS:
                 reader.problem("costs", f"the Kosten column has {BID_LEVELS} levels (AA-19), not {len(costs)}")
-            elif any(c <= 0 or c % MONEY_UNIT for c in costs) or costs != sorted(set(costs)):
-                reader.problem("costs", f"costs must be positive multiples of {MONEY_UNIT}, strictly rising: {costs}")
+            elif any(c <= 0 or c % MONEY_UNIT or c > MAX_PAYOUT for c in costs) or costs != sorted(set(costs)):
+                reader.problem(
+                    "costs",
+                    f"costs must be positive multiples of {MONEY_UNIT} up to {MAX_PAYOUT}, strictly rising: "
+                    f"{shown(costs)}",
+                )
         if card_id is not None and card_id in ids:
             reader.problem("id", f"duplicate card id {card_id!r}")
         if len(problems) > before:
@@ -193,6 +218,7 @@ def parse_aa_contracts(source: SourceFile, board: AABoard | None) -> tuple[list[
         assert card_id and start and end and goods is not None and payout is not None and costs is not None
         ids.add(card_id)
         cards.append(ContractCard(card_id, start, end, goods, payout, tuple(costs)))
+    problems.extend(_empty(source, "contracts", "no contract cards"))
     return cards, problems
 
 
@@ -214,11 +240,11 @@ def parse_aa_actions(source: SourceFile) -> tuple[list[ActionCard], list[Problem
                 reader.problem("effect", f"must be one of {' | '.join(e.value for e in Effect)}, not {raw!r}")
         amount = turns = 0
         if effect in EFFECTS_WITH_AMOUNT:
-            amount = reader.integer("amount", minimum=MONEY_UNIT, multiple=MONEY_UNIT) or 0
+            amount = reader.integer("amount", minimum=MONEY_UNIT, multiple=MONEY_UNIT, maximum=MAX_ACTION_AMOUNT) or 0
         elif effect is not None and "amount" in reader.values:
             reader.problem("amount", f"{effect.value} cards have no amount")
         if effect is Effect.MISS_TURNS:
-            turns = reader.integer("turns", minimum=1) or 0
+            turns = reader.integer("turns", minimum=1, maximum=MAX_MISS_TURNS) or 0
         elif effect is not None and "turns" in reader.values:
             reader.problem("turns", f"{effect.value} cards have no turns (only miss_turns)")
         if card_id is not None and card_id in ids:
@@ -227,7 +253,13 @@ def parse_aa_actions(source: SourceFile) -> tuple[list[ActionCard], list[Problem
             continue
         ids.add(card_id)
         cards.append(ActionCard(card_id, effect, amount, turns, text))
+    problems.extend(_empty(source, "actions", "no action cards: a warning triangle draws one (AA-12)"))
     return cards, problems
+
+
+def _empty(source: SourceFile, section: str, message: str) -> list[Problem]:
+    items = (source.data or {}).get(section)
+    return [Problem(source.label, source.locate(section), section, message)] if items == [] else []
 
 
 # -- loaders ----------------------------------------------------------------------------------------
@@ -265,8 +297,15 @@ def inspect_aa_files(paths: list[Path]) -> tuple[list[Problem], str]:
     sources = [SourceFile.read(path) for path in paths]
     board: AABoard | None = None
     parts: list[str] = []
+    foreign_labels: set[str] = set()
     for source in sources:
         problems.extend(source.problems)
+        foreign = other_game(source)
+        if foreign is not None:
+            problems.append(foreign)
+            foreign_labels.add(source.label)
+            continue
+        problems.extend(_unknown_sections(source))
         if source.data is not None and "board" in source.data:
             found_board, found = parse_aa_board(source)
             problems.extend(found)
@@ -276,12 +315,14 @@ def inspect_aa_files(paths: list[Path]) -> tuple[list[Problem], str]:
     against = board if board is not None or problems else load_aa_board()
     for source in sources:
         data = source.data or {}
-        if "board" in data:
+        if "board" in data or source.label in foreign_labels:
             continue
         if "contracts" in data:
             contracts, found = parse_aa_contracts(source, against)
             problems.extend(found)
             parts.append(f"{len(contracts)} contracts")
+            if not found:
+                problems.extend(_deck_size(source, len(contracts)))
         elif "actions" in data:
             actions, found = parse_aa_actions(source)
             problems.extend(found)
@@ -291,3 +332,45 @@ def inspect_aa_files(paths: list[Path]) -> tuple[list[Problem], str]:
     order = {source.label: n for n, source in enumerate(sources)}
     problems.sort(key=lambda p: (order.get(p.file, len(order)), p.line))
     return problems, "ok: " + (", ".join(parts) or "nothing to check")
+
+
+def _deck_size(source: SourceFile, count: int) -> list[Problem]:
+    """Per player count: AA-4 deals 3 private contracts a player and a public deck; fewer cards and
+    a game of that many players cannot be set up."""
+    problems = []
+    for players in range(MIN_PLAYERS, MAX_PLAYERS + 1):
+        need = PRIVATE_CONTRACTS * players + PUBLIC_DECK[players]
+        if count < need:
+            problems.append(
+                Problem(
+                    source.label,
+                    source.locate("contracts"),
+                    "contracts",
+                    f"{players} players: AA-4 deals {need} contract cards and the deck has {count}",
+                )
+            )
+    return problems
+
+
+# Marks of the other game's files (docs/data.md): refused with a pointer, not as a list of typos.
+_ON_THE_WAY_CONTRACT_KEYS = frozenset({"tier", "distance", "pay", "trucks"})
+
+
+def other_game(source: SourceFile) -> Problem | None:
+    """An On The Way board, contracts or events file given to Auf Achse: one clear problem."""
+    data = source.data or {}
+    board = data.get("board")
+    kind = None
+    if (isinstance(board, dict) and board.get("game") == "on-the-way") or "setup" in data:
+        kind, section = "board", "board"
+    elif "events" in data:
+        kind, section = "events", "events"
+    else:
+        contracts = data.get("contracts")
+        first = contracts[0] if isinstance(contracts, list) and contracts else None
+        if isinstance(first, dict) and _ON_THE_WAY_CONTRACT_KEYS & set(first) and "goods" not in first:
+            kind, section = "contracts", "contracts"
+    if kind is None:
+        return None
+    message = f"this is an On The Way {kind} file; use --game on-the-way"
+    return Problem(source.label, source.locate(section), "file", message)

@@ -22,8 +22,10 @@ from companion.games.on_the_way.data.check import (
     REFERENCE_FILES,
     CheckResult,
     check_files,
+    contract_shortfalls,
     duplicate_ids_across,
     inspect_files,
+    other_game,
     unknown_sections,
 )
 from companion.games.on_the_way.data.deck_file import parse_contracts, parse_events
@@ -40,6 +42,7 @@ __all__ = [
     "DataFileError",
     "Problem",
     "check_files",
+    "contract_shortfalls",
     "inspect_files",
     "load_board",
     "load_contracts",
@@ -95,7 +98,8 @@ def load_reference() -> tuple[Board, Deck]:
 
 def _read(path: Path | str) -> SourceFile:
     source = SourceFile.read(path)
-    _raise_if(source.problems + unknown_sections(source))
+    foreign = other_game(source)
+    _raise_if(source.problems + ([foreign] if foreign else unknown_sections(source)))
     return source
 
 

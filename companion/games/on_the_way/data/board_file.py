@@ -13,6 +13,7 @@ from companion.games.on_the_way.engine.board import Board, City, Road
 SETUP_SIZES: dict[int, int] = {2: 6, 3: 8, 4: 10}
 SETUP_KEYS: dict[int, str] = {players: f"players_{players}" for players in SETUP_SIZES}
 BOARD_SECTIONS = ("board", "cities", "roads", "setup")
+GAME = "on-the-way"  # the [board] game key of an On The Way board
 
 
 def is_board_file(data: dict[str, Any]) -> bool:
@@ -32,6 +33,8 @@ def parse_board(source: SourceFile) -> tuple[Board, list[Problem]]:
     if isinstance(data.get("board"), dict):
         name = header.string("name") or name
         game = header.string("game") or game
+        if game not in ("?", GAME):
+            header.problem("game", f"this is a board of {game!r}, not {GAME}")
         header.unknown_keys(("name", "game"))
 
     cities = _cities(source, problems, data)

@@ -11,12 +11,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from companion.data.fields import shown
 from companion.data.problems import Problem
 from companion.data.source import SourceFile
 from companion.games.on_the_way.data.board_file import parse_board
 from companion.games.on_the_way.data.deck_file import card_ids, parse_contracts, parse_events
 from companion.games.on_the_way.engine.board import Board
-from companion.games.on_the_way.engine.cards import ContractCard, EventCard
+from companion.games.on_the_way.engine.cards import ContractCard, EventCard, Tier
+from companion.games.on_the_way.engine.state import REMOVED_CONTRACTS, TIME_END
 
 REFERENCE_BOARD = Path(__file__).with_name("on-the-way.board.toml")
 REFERENCE_CONTRACTS = Path(__file__).with_name("on-the-way.contracts.toml")
@@ -64,6 +66,10 @@ def inspect_files(paths: Sequence[Path | str]) -> CheckResult:
     for source in sources:
         problems.extend(source.problems)
         if source.data is None:
+            continue
+        foreign = other_game(source)
+        if foreign is not None:
+            problems.append(foreign)
             continue
         problems.extend(unknown_sections(source))
         if "board" in source.data:
@@ -119,6 +125,9 @@ def inspect_files(paths: Sequence[Path | str]) -> CheckResult:
             events.extend(found_events)
             problems.extend(found)
     problems.extend(duplicate_ids_across(deck_sources))
+    deck_labels = {source.label for source in deck_sources}
+    if not any(p.file in deck_labels for p in problems):  # counts of a broken deck would only add noise
+        problems.extend(deck_size_problems(deck_sources, contracts, events))
 
     order = {source.label: n for n, source in enumerate(sources)}
     problems.sort(key=lambda p: (order.get(p.file, len(order)), p.line))
@@ -134,7 +143,7 @@ def unknown_sections(source: SourceFile) -> list[Problem]:
     """A top-level key that is not a known section (a typo such as ``[[contract]]``)."""
     expected = ", ".join(SECTIONS)
     return [
-        Problem(source.label, source.locate(key), key, f"unknown top-level key {key!r} (expected: {expected})")
+        Problem(source.label, source.locate(key), key, f"unknown top-level key {shown(key)} (expected: {expected})")
         for key in (source.data or {})
         if key not in SECTIONS
     ]
@@ -160,3 +169,76 @@ def duplicate_ids_across(sources: Sequence[SourceFile]) -> list[Problem]:
                     )
                 )
     return problems
+
+
+# Marks of the other game's files (docs/auf-achse.md): refused with a pointer, not as 30 typos.
+_AUF_ACHSE_CONTRACT_KEYS = frozenset({"goods", "payout", "costs"})
+
+
+def other_game(source: SourceFile) -> Problem | None:
+    """An Auf Achse board, contracts or action-card file given to On The Way: one clear problem."""
+    data = source.data or {}
+    board = data.get("board")
+    kind = None
+    if (isinstance(board, dict) and board.get("game") == "auf-achse") or "junctions" in data:
+        kind, section = "board", "board"
+    elif "actions" in data:
+        kind, section = "action-card", "actions"
+    else:
+        contracts = data.get("contracts")
+        first = contracts[0] if isinstance(contracts, list) and contracts else None
+        if isinstance(first, dict) and _AUF_ACHSE_CONTRACT_KEYS & set(first) and "tier" not in first:
+            kind, section = "contracts", "contracts"
+    if kind is None:
+        return None
+    line = source.locate(section)
+    return Problem(source.label, line, "file", f"this is an Auf Achse {kind} file; use --game auf-achse")
+
+
+def deck_size_problems(
+    sources: Sequence[SourceFile], contracts: Sequence[ContractCard], events: Sequence[EventCard]
+) -> list[Problem]:
+    """Per player count: every tier keeps at least one card in play after OTW-4 returns some to the
+    box (else every ``take_contract`` of that tier is refused), and the event deck has a card for
+    every step of the time track (OTW-28, OTW-31; fewer and cards come round again)."""
+    problems: list[Problem] = []
+    contract_source = next((s for s in sources if "contracts" in (s.data or {})), None)
+    if contract_source is not None:
+        line = contract_source.locate("contracts")
+        for players in REMOVED_CONTRACTS:
+            for message in contract_shortfalls(contracts, players):
+                problems.append(Problem(contract_source.label, line, "contracts", message))
+    event_source = next((s for s in sources if "events" in (s.data or {})), None)
+    if event_source is not None:
+        line = event_source.locate("events")
+        for players, end in TIME_END.items():
+            if len(events) < end:
+                problems.append(
+                    Problem(
+                        event_source.label,
+                        line,
+                        "events",
+                        f"{players} players: a game reveals up to {end} event cards (OTW-28, OTW-31) "
+                        f"and the deck has {len(events)}; at least {end} needed",
+                    )
+                )
+    return problems
+
+
+def contract_shortfalls(contracts: Sequence[ContractCard], players: int) -> list[str]:
+    """OTW-4 for one player count: a message per tier the box would leave with no card in play.
+
+    ``board check`` reports these for 2, 3 and 4 players; a game of ``players`` could refuse to
+    start with them (``OnTheWay.config`` does not call it yet: the plug-in is not part of the data package).
+    """
+    removed = REMOVED_CONTRACTS[players]
+    messages = []
+    for tier in Tier:
+        count = sum(1 for card in contracts if card.tier is tier)
+        if count <= removed[tier]:
+            messages.append(
+                f"{players} players: OTW-4 returns {removed[tier]} {tier.value} contracts to the box "
+                f"and the deck has {count}, so no {tier.value} contract could be taken; "
+                f"at least {removed[tier] + 1} needed"
+            )
+    return messages

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from companion.data.fields import TableReader, array_readers
+from companion.data.fields import TableReader, array_readers, shown
 from companion.data.problems import Problem
 from companion.data.source import SourceFile
 from companion.games.on_the_way.engine.board import Board
@@ -13,6 +13,12 @@ from companion.games.on_the_way.engine.cards import TIER_DISTANCES, ContractCard
 
 # OTW-1: the smallest banknote is 500 R, so every printed amount is a multiple of it.
 MONEY_UNIT = 500
+# Limits far above any printed card, far below nonsense (docs/data.md): the reference cards pay at
+# most 4 000 R; the box holds 33 trucks and 44 VP tokens (OTW-1).
+MAX_PAY = 100_000
+MAX_TRUCKS = 33
+MAX_VP = 44
+MAX_EVENT_AMOUNT = 10_000
 CONTRACT_KEYS = ("id", "tier", "from", "to", "distance", "trucks", "pay", "vp")
 EVENT_KEYS = ("id", "kind", "amount", "road")
 E = TypeVar("E", Tier, EventKind)
@@ -50,10 +56,10 @@ def _contract(reader: TableReader, board: Board | None) -> ContractCard | None:
     tier = _enum(reader, "tier", Tier)
     origin = reader.city("from")
     destination = reader.city("to")
-    distance = reader.integer("distance", minimum=1)
-    trucks = reader.integer("trucks", minimum=1)
-    pay = reader.integer("pay", minimum=0, multiple=MONEY_UNIT)
-    vp = reader.integer("vp", minimum=0, default=0)
+    distance = reader.integer("distance", minimum=1)  # bounded by the tier check below (OTW-13)
+    trucks = reader.integer("trucks", minimum=1, maximum=MAX_TRUCKS)
+    pay = reader.integer("pay", minimum=0, multiple=MONEY_UNIT, maximum=MAX_PAY)
+    vp = reader.integer("vp", minimum=0, default=0, maximum=MAX_VP)
     reader.unknown_keys(CONTRACT_KEYS)
     if origin is not None and origin == destination:
         reader.problem("to", f"a contract must go to another city, not from {origin!r} to itself")
@@ -90,7 +96,12 @@ def _contract(reader: TableReader, board: Board | None) -> ContractCard | None:
 
 def parse_events(source: SourceFile, board: Board | None = None) -> tuple[list[EventCard], list[Problem]]:
     """The event cards in ``source``. With ``board``, traffic-jam roads must be roads of that board."""
-    return _parse_cards(source, "events", lambda reader: _event(reader, board))
+    cards, problems = _parse_cards(source, "events", lambda reader: _event(reader, board))
+    items = (source.data or {}).get("events")
+    if isinstance(items, list) and not items:
+        line = source.locate("events")
+        problems.append(Problem(source.label, line, "events", "no event cards: OTW-28 needs at least one"))
+    return cards, problems
 
 
 def _event(reader: TableReader, board: Board | None) -> EventCard | None:
@@ -102,7 +113,7 @@ def _event(reader: TableReader, board: Board | None) -> EventCard | None:
     amount = 0
     road: tuple[str, str] | None = None
     if kind in KINDS_WITH_AMOUNT:
-        value = reader.integer("amount", minimum=1, multiple=MONEY_UNIT)
+        value = reader.integer("amount", minimum=1, multiple=MONEY_UNIT, maximum=MAX_EVENT_AMOUNT)
         amount = value or 0
     elif kind is not None and "amount" in reader.values:
         reader.problem("amount", f"{kind} events have no amount (only bonus, malus and cheaper_build do)")
@@ -144,7 +155,7 @@ def _enum(reader: TableReader, key: str, enum: type[E]) -> E | None:
         return enum(value)
     except ValueError:
         choices = " | ".join(member.value for member in enum)
-        reader.problem(key, f"must be one of {choices}, not {value!r}")
+        reader.problem(key, f"must be one of {choices}, not {shown(value)}")
         return None
 
 

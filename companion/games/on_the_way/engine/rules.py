@@ -523,8 +523,13 @@ def _reveal_event(state: GameState, cmd: RevealEvent) -> Outcome:
     card = state.config.event(cmd.card)
     if card is None:
         raise IllegalAction("OTW-28", f"there is no event card {cmd.card} in this game's deck")
+    # OTW-28: the previous card goes under the event deck, so the deck never runs out. Until every
+    # card has been revealed once, a card revealed earlier is a mis-scan; after that the cards come
+    # round again (OTW-6: the owner may reshuffle them, so no order is imposed), any but the active
+    # one - except in a one-card deck, whose only card goes under and comes straight back.
     all_events = len(state.config.deck.events)
-    if cmd.card == state.event or (cmd.card in state.revealed and len(state.revealed) < all_events):
+    again = cmd.card == state.event and all_events > 1
+    if again or (cmd.card in state.revealed and len(state.revealed) < all_events):
         raise IllegalAction(
             "OTW-28", f"event card {cmd.card} has already been revealed; scan the next card of the deck"
         )
