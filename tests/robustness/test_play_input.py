@@ -33,7 +33,8 @@ GOLDEN = {
 FIELDS = {"player", "action", "card", "marker", "to", "from", "trucks", "city", "building", "space", "value",
           "size", "sign", "level"}  # fmt: skip
 OPTIONAL = {("on-the-way", "move", "from"), ("on-the-way", "move", "trucks"), ("auf-achse", "roll", "value"),
-            ("auf-achse", "start", "player")}  # fmt: skip
+            ("auf-achse", "start", "player"), ("auf-achse", "reveal_public", "player"),
+            ("auf-achse", "draw_action", "player")}  # fmt: skip
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 json_scalars = st.none() | st.booleans() | st.integers(-(10**6), 10**6) | st.text(max_size=8)

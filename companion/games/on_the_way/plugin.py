@@ -48,12 +48,17 @@ class OnTheWay(PluginBase):
         return tuple(c.id for c in deck.contracts) + tuple(e.id for e in deck.events)
 
     def config(self, setup: GameSetup) -> Any:
-        from companion.games.on_the_way.data import load_board, load_deck
+        from companion.engine.errors import DataError
+        from companion.games.on_the_way.data import contract_shortfalls, load_board, load_deck
         from companion.games.on_the_way.engine import GameConfig, HouseRules
 
         files = {role.field: role.reference for role in self.data_roles}
         board = load_board(setup.board or files["board"])
-        deck = load_deck(setup.contracts or files["contracts"], setup.events or files["events"], board=board)
+        contracts = setup.contracts or files["contracts"]
+        deck = load_deck(contracts, setup.events or files["events"], board=board)
+        shortfalls = contract_shortfalls(deck.contracts, len(setup.players))
+        if shortfalls:  # OTW-4 would leave a tier without a card: every take_contract of it refused
+            raise DataError(f"{contracts}: " + "; ".join(shortfalls))
         return GameConfig(board, deck, setup.players, HouseRules.from_mapping(dict(setup.rules)), setup.end_at)
 
     def new_game(self, setup: GameSetup) -> Game[Any]:

@@ -16,10 +16,6 @@ BOARD_SECTIONS = ("board", "cities", "roads", "setup")
 GAME = "on-the-way"  # the [board] game key of an On The Way board
 
 
-def is_board_file(data: dict[str, Any]) -> bool:
-    return "board" in data
-
-
 def parse_board(source: SourceFile) -> tuple[Board, list[Problem]]:
     """The board in ``source`` and the problems found in it.
 

@@ -35,7 +35,8 @@ def choose_command(state: GameState, rng: random.Random) -> Command:
     if state.awaiting_event:
         unseen = [e.id for e in state.config.deck.events if e.id not in state.revealed and e.id != state.event]
         pool = unseen or [e.id for e in state.config.deck.events if e.id != state.event]
-        return RevealEvent(rng.choice(pool))
+        # A one-card deck: its only card comes straight back under the deck and up again (OTW-28).
+        return RevealEvent(rng.choice(pool) if pool else state.config.deck.events[0].id)
     player = state.current
     colour = player.colour
     ready = fulfillable(state, colour)
