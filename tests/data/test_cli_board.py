@@ -53,3 +53,25 @@ def test_otw12_deck_alone_is_checked_against_the_reference_board(
 def test_board_without_action_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
     assert run(["board"]) == 2
     assert "usage" in capsys.readouterr().err
+
+
+def test_board_neighbours_feed_the_bridge_firmwares_rf_groups(tmp_path: Path) -> None:
+    """``companion board neighbours`` writes what ``hardware flash --adjacency`` reads: neighbouring
+    cities are never in the same scan group (RF-safe scanning)."""
+    import tomllib
+
+    from companion.cli import main
+    from companion.hardware.config import REFERENCE, load
+    from companion.hardware.spi_readers import rf_scan_groups
+
+    out = tmp_path / "near.toml"
+    assert main(["board", "neighbours", "-o", str(out)]) == 0
+    near = tomllib.loads(out.read_text(encoding="utf-8"))
+    assert len(near) == 44 and all(near.values())  # every city of the reference board has a neighbour
+    assert all(city in near[other] for city, others in near.items() for other in others)  # symmetric
+    config = load(REFERENCE, env={})
+    groups = rf_scan_groups(config, near)
+    assert groups is not None and len(groups) >= 2
+    for group in groups:
+        cities = {config.readers[ch] for ch in group if ch in config.readers}
+        assert not any(set(near.get(city, ())) & cities for city in cities), group
