@@ -15,10 +15,14 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from types import TracebackType
+from typing import TYPE_CHECKING
 
 from companion.leaderboard.broker import BrokerSettings
 from companion.leaderboard.model import BoardModel
 from companion.leaderboard.topics import DEFAULT_ROOT, subscription
+
+if TYPE_CHECKING:
+    import paho.mqtt.client as mqtt
 
 log = logging.getLogger(__name__)
 
@@ -60,14 +64,14 @@ class BoardClient:
         client.on_disconnect = lambda _c, _u, _f, rc, _p: self._put(_Connection(False, str(rc)))
         client.on_connect_fail = lambda _c, _u: self._put(_Connection(False, "connection failed"))
         client.on_message = lambda _c, _u, m: self._put(_Message(m.topic, bytes(m.payload)))
+        self._client = client
         client.connect_async(self.settings.host, self.settings.port, keepalive)
         client.loop_start()
-        self._client = client
 
-    def _on_connect(self, client: object, _userdata: object, _flags: object, rc: object, _props: object) -> None:
+    def _on_connect(self, client: mqtt.Client, _userdata: object, _flags: object, rc: object, _props: object) -> None:
         failed = bool(getattr(rc, "is_failure", False))
         if not failed:
-            self._client.subscribe(subscription(self.root), qos=1)
+            client.subscribe(subscription(self.root), qos=1)  # the callback's client: self's may not be set yet
         self._put(_Connection(not failed, str(rc)))
 
     def _put(self, item: _Message | _Connection) -> None:

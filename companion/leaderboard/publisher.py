@@ -122,6 +122,7 @@ class _Worker:
     session: str
     inflight: dict[int, tuple[str, int]] = field(default_factory=dict)  # paho mid -> (topic, version)
     connected: bool = False
+    last_game: LiveGame | None = None  # the table's last live game: a finished one keeps its round
 
 
 class Publisher:
@@ -297,6 +298,10 @@ class Publisher:
                         if work.outbox.put(topic, payload, kind, self.clock()):
                             self._send_pending(work, client)
                     case _Live(game, at):
+                        held = work.last_game
+                        if game is not None and game.round is None and held is not None and held.id == game.id:
+                            game = replace(game, round=held.round, turn=held.turn)
+                        work.last_game = game
                         live = TableLive(self.table, work.session, work.outbox.next_seq(), at, game)
                         work.outbox.put(live_topic(self.root, self.table), encode(live), LIVE, self.clock())
                         self._send_pending(work, client)

@@ -193,7 +193,7 @@ def _object(topic: str, payload: bytes, kind: str) -> dict[str, Any]:
     if len(payload) > MAX_PAYLOAD:
         raise BadMessage("size", f"{topic}: {len(payload)} bytes (at most {MAX_PAYLOAD})")
     try:
-        data = json.loads(payload.decode("utf-8"))
+        data = json.loads(payload.decode("utf-8"), parse_constant=_no_constant)
     except (UnicodeDecodeError, ValueError, RecursionError) as exc:
         raise BadMessage("json", f"{topic}: not JSON ({exc})") from None
     if not isinstance(data, dict):
@@ -203,6 +203,10 @@ def _object(topic: str, payload: bytes, kind: str) -> dict[str, Any]:
     if data.get("kind") != kind:
         raise BadMessage("field", f"{topic}: kind {data.get('kind')!r}, expected {kind!r}")
     return data
+
+
+def _no_constant(name: str) -> None:
+    raise ValueError(f"{name} is not JSON")
 
 
 def _result(data: Mapping[str, Any], topic: str) -> Result:
