@@ -1,9 +1,9 @@
-"""The big screen's loop: sleep until a message or an input comes, apply, redraw only on change.
+"""The big screen's loop: sleep until a message comes, apply, redraw only on change.
 
-The client's paho thread posts a pygame event on each message (``pygame.event.post`` is safe from
-another thread), so the loop sleeps in ``pygame.event.wait`` — idle means no frames and near-zero
-CPU (style point 12). Under a flood of messages it redraws at most ``max_fps`` times a second; the
-clock in the footer redraws once a minute.
+The loop sleeps on the client's queue (a message wakes it at once) and looks at the keyboard four
+times a second; idle means no frames and near-zero CPU (style point 12). Not ``pygame.event.wait``:
+with SDL's dummy and kmsdrm drivers it polls every millisecond. Under a flood of messages it redraws
+at most ``max_fps`` times a second; the clock in the footer redraws once a minute.
 """
 
 from __future__ import annotations
@@ -34,10 +34,13 @@ class RunStats:
     duplicates: int
     results: int
     tables: int
+    idle_seconds: float  # since the last frame
+    idle_cpu_seconds: float
 
     def to_json(self) -> dict[str, object]:
         return {name: getattr(self, name) for name in self.__dataclass_fields__} | {
-            "cpu_percent": round(100 * self.cpu_seconds / self.seconds, 2) if self.seconds else 0.0
+            "cpu_percent": round(100 * self.cpu_seconds / self.seconds, 2) if self.seconds else 0.0,
+            "idle_cpu_percent": round(100 * self.idle_cpu_seconds / self.idle_seconds, 2) if self.idle_seconds else 0.0,
         }
 
 
@@ -65,9 +68,10 @@ class BoardApp:
         self._drawn: tuple[int, bool, int] | None = None  # (model version, connected, minute) last drawn
         self._last_frame = 0.0
 
-    def step(self, force: bool = False) -> bool:
-        """Apply what came; redraw if anything shown changed. True if a frame was drawn."""
-        self.client.drain(self.model)
+    def step(self, force: bool = False, wait: float = 0.0) -> bool:
+        """Apply what came (waiting up to ``wait`` seconds for it); redraw if anything shown changed.
+        True if a frame was drawn."""
+        self.client.drain(self.model, timeout=wait)
         now = self.clock()
         key = (self.model.version, self.client.connected, int(now // 60))
         if not force and key == self._drawn:
@@ -84,9 +88,6 @@ class BoardApp:
     def save(self, path: Path) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
         pygame.image.save(self.surface, str(path))
-
-
-WAKE = pygame.event.custom_type()
 
 
 def run(
@@ -111,27 +112,27 @@ def run(
         pygame.mouse.set_visible(False)
     pygame.event.set_blocked(pygame.MOUSEMOTION)  # a moved mouse must not wake the board
 
-    def wake() -> None:
-        if pygame.display.get_init():
-            pygame.event.post(pygame.event.Event(WAKE))
-
-    client = client_factory(broker, topic_root=topic_root, wake=wake)
+    client = client_factory(broker, topic_root=topic_root)
     app = BoardApp(client, surface, fonts=fonts, event=event)
     start, cpu0 = time.monotonic(), time.process_time()
     deadline = None if seconds is None else start + seconds
     try:
         app.step(force=True)
         pygame.display.flip()
+        last_frame, last_frame_cpu = time.monotonic(), time.process_time()
         running = True
         while running:
-            wait = 1.0 if deadline is None else max(0.0, min(1.0, deadline - time.monotonic()))
-            events = [pygame.event.wait(int(wait * 1000)), *pygame.event.get()]
+            wait = 0.25 if deadline is None else max(0.0, min(0.25, deadline - time.monotonic()))
+            drawn = app.step(wait=wait)
+            events = pygame.event.get()
             for e in events:
                 if e.type == pygame.QUIT or (e.type == pygame.KEYDOWN and e.key in (pygame.K_ESCAPE, pygame.K_q)):
                     running = False
-            exposed = any(e.type in (pygame.WINDOWEXPOSED, pygame.VIDEOEXPOSE) for e in events)
-            if app.step(force=exposed):
+            if any(e.type in (pygame.WINDOWEXPOSED, pygame.VIDEOEXPOSE) for e in events):
+                drawn = app.step(force=True) or drawn
+            if drawn:
                 pygame.display.flip()
+                last_frame, last_frame_cpu = time.monotonic(), time.process_time()
             if deadline is not None and time.monotonic() >= deadline:
                 running = False
         stats = RunStats(
@@ -143,6 +144,8 @@ def run(
             duplicates=app.model.duplicates,
             results=len(app.model.results),
             tables=len(app.model.tables),
+            idle_seconds=time.monotonic() - last_frame,
+            idle_cpu_seconds=time.process_time() - last_frame_cpu,
         )
         if screenshot is not None:
             app.step(force=True)

@@ -1,9 +1,9 @@
 """The board's connection: subscribes to the event's topics and queues what arrives.
 
-paho's callbacks (its network thread) only put messages on a queue and call ``wake`` (the big screen
-posts itself an event, so its loop sleeps until something comes); the one loop that owns the
-``BoardModel`` drains the queue with ``drain``. paho reconnects on its own; at every (re)connection
-the subscription is made again and the broker sends the retained messages: the whole state.
+paho's callbacks (its network thread) only put messages on a queue; the one loop that owns the
+``BoardModel`` sleeps on that queue and applies what comes with ``drain``. paho reconnects on its
+own; at every (re)connection the subscription is made again and the broker sends the retained
+messages: the whole state.
 """
 
 from __future__ import annotations
@@ -47,7 +47,6 @@ class BoardClient:
         broker: str | BrokerSettings,
         *,
         topic_root: str = DEFAULT_ROOT,
-        wake: Callable[[], None] | None = None,
         keepalive: int = 15,
         clock: Callable[[], float] = time.time,
     ) -> None:
@@ -56,7 +55,6 @@ class BoardClient:
         self.clock = clock
         self.connected = False
         self.connections = 0
-        self._wake = wake or (lambda: None)
         self._queue: queue.SimpleQueue[_Message | _Connection] = queue.SimpleQueue()
         self._closed = False
         client = self.settings.client(f"companion-board-{secrets.token_hex(4)}")
@@ -76,10 +74,6 @@ class BoardClient:
 
     def _put(self, item: _Message | _Connection) -> None:
         self._queue.put(item)
-        try:
-            self._wake()
-        except Exception as exc:  # the wake-up is a courtesy: the loop also wakes on its own
-            log.debug("leaderboard: wake failed: %s", exc)
 
     def drain(self, model: BoardModel, timeout: float = 0.0) -> bool:
         """Apply every queued message to ``model`` (waiting up to ``timeout`` for the first one).
