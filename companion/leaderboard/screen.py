@@ -139,10 +139,19 @@ def _ranking(
         medal = MEDALS[place - 1] if place <= 3 else DIM
         _text(surface, f"{place}.", fonts(size, True), medal, (inner.left, y), 60)
         _swatch(surface, entry.colour, fonts, pygame.Rect(inner.left + 64, y + 2, row_h - 16, row_h - 16))
-        who = f"{entry.colour.capitalize()} · table {entry.table}"
-        _text(surface, who, fonts(size, False), TEXT, (inner.left + 64 + row_h, y), inner.width // 2)
         score = fonts(size, True).render(f"{entry.score} {label}".strip(), True, TEXT)
         surface.blit(score, (inner.right - score.get_width(), y))
+        x = inner.left + 64 + row_h
+        room = inner.right - score.get_width() - 16 - x
+        name = _fit(entry.colour.capitalize(), fonts(size, False), room)
+        img = fonts(size, False).render(name, True, TEXT)
+        surface.blit(img, (x, y))
+        table = fonts(max(16, size * 2 // 3), False)
+        where = _fit(f"table {entry.table}", table, room - img.get_width() - 12)
+        if where:
+            surface.blit(
+                table.render(where, True, DIM), (x + img.get_width() + 12, y + img.get_height() - table.get_height())
+            )
         if tall:
             money = fonts(20, False).render(entry.money_text, True, FAINT)
             surface.blit(money, (inner.right - money.get_width(), y + score.get_height() - 2))
@@ -165,30 +174,32 @@ def _live(
     if not tables:
         _text(surface, "No table has reported yet.", fonts(24, False), FAINT, (inner.left, y), inner.width)
         return
+    compact = sum(_card_height(t, compact=False) for t in tables) > inner.bottom - y
     for n, table in enumerate(tables):
-        needed = _card_height(table)
-        if y + needed > inner.bottom:
+        needed = _card_height(table, compact=compact)
+        if y + needed > inner.bottom - (0 if n == len(tables) - 1 else 34):  # room for "+ n more"
             more = len(tables) - n
             _text(
                 surface, f"+ {more} more table{'s' * (more != 1)}", fonts(24, False), DIM, (inner.left, y), inner.width
             )
             break
-        _card(surface, table, view, fonts, pygame.Rect(inner.left, y, inner.width, needed - 14))
+        _card(surface, table, fonts, pygame.Rect(inner.left, y, inner.width, needed - 12), compact=compact)
         y += needed
 
 
-def _card_height(table: LiveTable) -> int:
+def _card_height(table: LiveTable, *, compact: bool) -> int:
     game = table.state.game if table.state else None
-    return 70 + (0 if game is None else 36 + 40 * len(game.players)) + 14
+    if game is None:
+        return 60 + 12
+    return 60 + 34 + (36 if compact else 40 * len(game.players)) + 12
 
 
-def _card(surface: pygame.Surface, table: LiveTable, view: BoardView, fonts: FontSource, rect: pygame.Rect) -> None:
+def _card(surface: pygame.Surface, table: LiveTable, fonts: FontSource, rect: pygame.Rect, *, compact: bool) -> None:
     pygame.draw.rect(surface, BACKGROUND, rect, border_radius=10)
     pygame.draw.rect(surface, PANEL_EDGE, rect, width=2, border_radius=10)
-    x, y = rect.left + 16, rect.top + 12
+    x, y = rect.left + 16, rect.top + 10
     dot = GOOD if table.online else BAD
-    pygame.draw.circle(surface, dot, (x + 8, y + 18), 8)
-    _text(surface, f"Table {table.table}", fonts(30, True), TEXT, (x + 26, y), rect.width // 2)
+    pygame.draw.circle(surface, dot, (x + 8, y + 20), 8)
     game = table.state.game if table.state else None
     if game is None:
         status = "waiting for a game" if table.online else "offline"
@@ -199,14 +210,26 @@ def _card(surface: pygame.Surface, table: LiveTable, view: BoardView, fonts: Fon
     if not table.online and game is not None:
         status += " · offline"
     img = fonts(24, False).render(status, True, DIM if table.online else BAD)
-    surface.blit(img, (rect.right - 16 - img.get_width(), y + 6))
+    surface.blit(img, (rect.right - 16 - img.get_width(), y + 8))
+    _text(surface, f"Table {table.table}", fonts(30, True), TEXT, (x + 26, y), rect.width - img.get_width() - 80)
     if game is None:
         return
-    y += 44
+    y += 46
     turn = f" · {game.turn}'s turn" if game.turn and not game.finished else ""
     _text(surface, f"{game.game.title}{turn}", fonts(24, False), ACCENT, (x, y), rect.width - 32)
-    y += 36
-    for player in sorted(game.players, key=lambda p: (p.place, p.colour)):
+    y += 34
+    players = sorted(game.players, key=lambda p: (p.place, p.colour))
+    if compact:  # one line: swatch and score per seat
+        f = fonts(24, True)
+        for p in players:
+            score = f.render(str(p.score), True, TEXT)
+            if x + 34 + score.get_width() > rect.right - 16:
+                break
+            _swatch(surface, p.colour, fonts, pygame.Rect(x, y + 2, 26, 26))
+            surface.blit(score, (x + 32, y))
+            x += 32 + score.get_width() + 22
+        return
+    for player in players:
         _player_row(surface, player, game.game.score_label, fonts, pygame.Rect(x, y, rect.width - 32, 36))
         y += 40
 
@@ -266,8 +289,11 @@ def _centred(surface: pygame.Surface, text: str, font: pygame.font.Font, colour:
 
 
 def _fit(text: str, font: pygame.font.Font, width: int) -> str:
-    if width <= 0 or font.size(text)[0] <= width:
+    """``text`` cut with an ellipsis to ``width`` pixels ("" if not even "x…" fits)."""
+    if font.size(text)[0] <= width:
         return text
+    if font.size(text[:1] + "…")[0] > width:
+        return ""
     while text and font.size(text + "…")[0] > width:
         text = text[:-1]
     return text + "…"

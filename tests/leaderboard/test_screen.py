@@ -83,7 +83,10 @@ def test_four_games_and_a_smaller_screen() -> None:
 
         info = GameInfo(game.name, game.title, game.score_label, game.currency)
         model.apply(*result("E", n + 5, "red 3 3, blue 5 5", info), 1.0)
+    for n in range(8):
+        model.apply(*live(f"T{n}", 1, "red 3 3, blue 5 5, green 1 1, yellow 0 0"), 1.0)
     shot("four-games-1280", model, BoardView("A long event name that will not fit " * 3, True, "", 0.0), (1280, 720))
+    shot("four-games-many-tables", model, BoardView("Twelve tables", True, "", 0.0))
 
 
 def test_the_board_redraws_only_on_change(broker: TestBroker, tmp_path: Path) -> None:
@@ -123,7 +126,7 @@ def test_companion_leaderboard_on_a_headless_screen_and_its_idle_cpu(broker: Tes
     env = {"SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy", "PATH": "/usr/bin:/bin"}
     proc = subprocess.run(
         [sys.executable, "-m", "companion", "leaderboard", "--broker", broker.url, "--event", "Test night",
-         "--seconds", "5", "--screenshot", str(png), "--stats"],
+         "--seconds", "5", "--windowed", "1920x1080", "--screenshot", str(png), "--stats"],
         cwd=REPO, capture_output=True, text=True, timeout=60, env=env, check=False,
     )  # fmt: skip
     assert proc.returncode == 0, proc.stderr
