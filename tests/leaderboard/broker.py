@@ -55,6 +55,8 @@ class TestBroker:
             config = self.folder / f"mosquitto-{self.port}.conf"
             lines = [f"listener {self.port} 127.0.0.1", "persistence false", "log_dest stderr", "log_type error",
                      "log_type warning", "max_queued_messages 100000"]  # fmt: skip
+            if os.geteuid() == 0:
+                lines.append("user root")  # else it drops to "mosquitto", who cannot read the test's files
             if self.password_file:
                 lines += ["allow_anonymous false", f"password_file {self.password_file}"]
             else:
