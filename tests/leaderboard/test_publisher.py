@@ -175,10 +175,13 @@ def test_publishing_never_blocks_nor_raises(tmp_path: Path) -> None:
         box.publish_result(1, object(), standings(1))  # type: ignore[arg-type]
         box.publish_progress(1, FakeGame(), {}, [42])
         assert box.status.refused == 4
-    record(
-        "publish-call", {"calls": len(calls), "max_ms": max(calls) * 1000, "median_ms": statistics.median(calls) * 1000}
-    )
-    assert max(calls) < 0.05
+    calls.sort()
+    p95 = calls[int(len(calls) * 0.95)]
+    record("publish-call", {"calls": len(calls), "median_ms": statistics.median(calls) * 1000, "p95_ms": p95 * 1000,
+                            "max_ms": calls[-1] * 1000})  # fmt: skip
+    # No I/O in the caller: microseconds. The worst case is the worker thread holding the GIL for a
+    # switch interval or two (5 ms each) on a busy machine, never a disk or network wait.
+    assert statistics.median(calls) < 0.001 and p95 < 0.02 and calls[-1] < 0.25
 
 
 def test_an_outbox_that_cannot_be_written_does_not_stop_the_box(broker: TestBroker, tmp_path: Path) -> None:
