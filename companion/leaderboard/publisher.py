@@ -123,6 +123,7 @@ class _Worker:
     inflight: dict[int, tuple[str, int]] = field(default_factory=dict)  # paho mid -> (topic, version)
     connected: bool = False
     last_game: LiveGame | None = None  # the table's last live game: a finished one keeps its round
+    refusal: str = ""  # the broker's last refusal, logged once (paho retries every few seconds)
 
 
 class Publisher:
@@ -313,8 +314,9 @@ class Publisher:
                                            encode(TableOnline(self.table, True)), 1, True)  # fmt: skip
                             work.outbox.send_again(self.clock() - self.resend_window)
                             self._send_pending(work, client)
-                        else:
+                        elif reason != work.refusal:
                             log.warning("leaderboard: the broker %s refused the connection: %s", self.settings, reason)
+                        work.refusal = "" if ok else reason
                     case _Disconnected(reason):
                         if work.connected:
                             log.warning("leaderboard: lost the broker %s (%s); queueing", self.settings, reason)
