@@ -57,7 +57,12 @@ def test_a_journaled_game_reaches_the_board(name: str, broker: TestBroker, tmp_p
         assert box.wait_delivered(10) and box.status.refused == 0
         deadline = time.monotonic() + 10
         result_id = f"T1/{record.id}"
-        while result_id not in model.results and time.monotonic() < deadline:
+
+        def shown() -> bool:  # the result, and the table's finished game (sent after it)
+            live = model.tables.get("T1")
+            return result_id in model.results and live is not None and live.game is not None and live.game.finished
+
+        while not shown() and time.monotonic() < deadline:
             client.drain(model, timeout=0.05)
     client.close()
     shown = model.results[result_id]
