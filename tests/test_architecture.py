@@ -35,7 +35,19 @@ PLATFORM_ALLOWED: dict[str, set[str]] = {
     "games": {"engine", "data", "intents", "ledframe", "table", "display", "hardware", "games"},
     "journal": {"engine", "games", "journal"},
     "simulator": {"engine", "intents", "ledframe", "table", "display", "hardware", "games", "simulator"},
-    "kiosk": {"engine", "intents", "ledframe", "table", "display", "hardware", "games", "journal", "kiosk"},
+    "kiosk": {
+        "engine",
+        "intents",
+        "ledframe",
+        "table",
+        "display",
+        "hardware",
+        "games",
+        "journal",
+        "kiosk",
+        "leaderboard",
+    },
+    "leaderboard": {"leaderboard"},  # the big screen needs no game: every message carries what it shows
     "cli": {"*"},
     "__main__": {"*"},
 }
