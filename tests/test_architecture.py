@@ -36,6 +36,7 @@ PLATFORM_ALLOWED: dict[str, set[str]] = {
     "journal": {"engine", "games", "journal"},
     "simulator": {"engine", "intents", "ledframe", "table", "display", "hardware", "games", "simulator"},
     "kiosk": {"engine", "intents", "ledframe", "table", "display", "hardware", "games", "journal", "kiosk"},
+    "setup_box": {"engine", "intents", "ledframe", "display", "games", "setup_box"},
     "cli": {"*"},
     "__main__": {"*"},
 }

@@ -451,7 +451,7 @@ def _put_city(state: WizardState, form: CardForm, city: str, kind: CardKind) -> 
     target = None
     for spec in slots:
         value = card.get(spec.name)
-        if spec.kind == "city" and not value or spec.kind == "pair" and len(value or ()) < 2:  # type: ignore[arg-type]
+        if (spec.kind == "city" and not value) or (spec.kind == "pair" and len(_pair(value)) < 2):
             target = spec
             break
     if target is None:  # all given: start the cities over
@@ -467,6 +467,10 @@ def _put_city(state: WizardState, form: CardForm, city: str, kind: CardKind) -> 
         card = with_value(card, target.name, (*pair, city))
     new = refresh(replace(form, card=card, filled=(*filled, target.name)), state, kind)
     return replace(state, form=new, flash=(city,), message=missing(kind, new.card, state) or "OK confirms the card.")
+
+
+def _pair(value: Value) -> tuple[str, ...]:
+    return value if isinstance(value, tuple) else ()
 
 
 def _next_id(state: WizardState, prefix: str) -> str:
@@ -487,10 +491,21 @@ def _confirm(state: WizardState, form: CardForm, kind: CardKind) -> WizardState:
         cards = tuple(card if c.uid == card.uid else c for c in state.cards)
     else:
         cards = (*state.cards, card)
-    lit = tuple(v for s in visible_fields(kind, card) if s.kind in ("city", "pair")
-                for v in (card.get(s.name) if s.kind == "pair" else (card.get(s.name),)) or () if isinstance(v, str))  # fmt: skip
+    lit = card_cities(kind, card)
     count = sum(1 for c in cards if c.section == kind.section)
     return replace(state, cards=cards, form=None, flash=lit, message=f"{card.id} saved ({count} {kind.section}).")
+
+
+def card_cities(kind: CardKind, card: CardEntry) -> tuple[str, ...]:
+    """The cities a card names (its start and end, a jammed road's ends): their LEDs confirm it."""
+    found: list[str] = []
+    for spec in visible_fields(kind, card):
+        value = card.get(spec.name)
+        if spec.kind == "city" and isinstance(value, str):
+            found.append(value)
+        elif spec.kind == "pair" and isinstance(value, tuple):
+            found.extend(value)
+    return tuple(found)
 
 
 def _card_back(state: WizardState, kind: CardKind) -> WizardState:

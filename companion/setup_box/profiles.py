@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.setup_box.graph import road_distance, step_distance
-from companion.setup_box.model import CardEntry, RoadEntry, Value, WizardState
+from companion.setup_box.model import CardEntry, Value, WizardState
 
 Values = Mapping[str, Value]
 

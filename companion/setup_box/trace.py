@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.intents import ButtonName, ButtonPressed, CardScanned, TagPlaced
-from companion.setup_box.machine import WizardIntent, editable, start, step, visible_fields
+from companion.setup_box.machine import WizardIntent, editable, start, step
 from companion.setup_box.model import CityMoved, NameTyped, SpaceTapped, Step, Value, WizardState
 from companion.setup_box.profiles import GameProfile, profile, read_toml
 
@@ -94,7 +94,7 @@ def _trace_roads(owner: Owner, prof: GameProfile, roads: list[dict[str, Any]]) -
     while todo:
         left = Counter(end for r in todo.values() for end in r["between"])
         odd = [c for c in left if left[c] % 2]
-        here = min(odd or left, key=lambda c: (list(adjacency).index(c)))
+        here = min(odd or left, key=lambda c: list(adjacency).index(c))
         if not first:
             owner.do(OK)  # lift the chain: the next stroke starts elsewhere
         first = False
@@ -151,8 +151,8 @@ def _card(owner: Owner, prof: GameProfile, section: str, data: Mapping[str, Any]
         if spec_kind in ("city", "pair"):
             want = target[spec_name]
             have = card.get(spec_name)
-            cities = (want,) if isinstance(want, str) else tuple(want or ())
-            done = (have,) if isinstance(have, str) else tuple(have or ())
+            cities = _as_cities(want)
+            done = _as_cities(have)
             owner.place(str(cities[len(done)]))
             continue
         if spec_kind == "text":
@@ -167,13 +167,18 @@ def _card(owner: Owner, prof: GameProfile, section: str, data: Mapping[str, Any]
     assert owner.state.form is None, owner.state.message
 
 
+def _as_cities(value: Value) -> tuple[str, ...]:
+    if isinstance(value, str):
+        return (value,)
+    return value if isinstance(value, tuple) else ()
+
+
 def _next_difference(kind: Any, values: Mapping[str, Value], target: Mapping[str, Value]) -> tuple[str, str] | None:
     for spec in kind.fields(values):
         want = target.get(spec.name)
         have = values.get(spec.name)
         if spec.kind == "pair":
-            have = tuple(have or ())  # type: ignore[arg-type]
-            want = tuple(want or ())  # type: ignore[arg-type]
+            have, want = _as_cities(have), _as_cities(want)
         if spec.kind == "text" and not want and not have:
             continue
         if have != want:

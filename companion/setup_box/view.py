@@ -93,7 +93,9 @@ def _what(state: WizardState, prof: GameProfile) -> tuple[str, list[str], tuple[
     return "", [], ()
 
 
-def _card(state: WizardState, kind: CardKind, form: CardForm, count: int) -> tuple[str, list[str], tuple[tuple[str, str, bool], ...]]:
+def _card(
+    state: WizardState, kind: CardKind, form: CardForm, count: int
+) -> tuple[str, list[str], tuple[tuple[str, str, bool], ...]]:
     card = form.card
     rows = []
     names = {s.name for s in editable(kind, card)}

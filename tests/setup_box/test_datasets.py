@@ -120,7 +120,9 @@ def _damage(path: Path, tmp_path: Path, how: str) -> Path:
         ("not-a-zip", "not a readable zip"),
     ],
 )
-def test_a_wrong_or_damaged_file_changes_nothing(how: str, error: str, tmp_path: Path, otw_texts: dict[str, str]) -> None:
+def test_a_wrong_or_damaged_file_changes_nothing(
+    how: str, error: str, tmp_path: Path, otw_texts: dict[str, str]
+) -> None:
     sets = DataSets(tmp_path / "box")
     sets.save("on-the-way", "mine", otw_texts)
     good = sets.export("on-the-way", "mine", tmp_path / "mine.zip")
