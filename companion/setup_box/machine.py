@@ -101,28 +101,28 @@ def _dispatch(state: WizardState, intent: WizardIntent, prof: GameProfile) -> Wi
 def _advance(state: WizardState, prof: GameProfile, direction: int) -> WizardState:
     order = steps(prof)
     here = order.index(state.step)
-    if direction > 0:
-        refusal = _cannot_leave(state)
-        if refusal:
-            return replace(state, message=refusal)
-        if state.step is Step.CHECK:
-            return _check(state, ButtonPressed(ButtonName.OK), prof)
+    refusal = _cannot_leave(state, direction)
+    if refusal:
+        return replace(state, message=refusal)
+    if direction > 0 and state.step is Step.CHECK:
+        return _check(state, ButtonPressed(ButtonName.OK), prof)
     if state.step is Step.DONE and direction > 0:
         return state
     target = order[max(0, min(len(order) - 2, here + direction))] if state.step is not Step.DONE else order[-2]
     if target is state.step:
         return state
-    return enter(replace(state, head=None, editing_road=False, form=None if state.form is None else state.form),
-                 target, prof)  # fmt: skip
+    return enter(replace(state, head=None, editing_road=False), target, prof)
 
 
-def _cannot_leave(state: WizardState) -> str | None:
+def _cannot_leave(state: WizardState, direction: int) -> str | None:
+    if state.form is not None:
+        return "Confirm the card in hand (OK) or take it back (BACK) first."
+    if direction < 0:
+        return None
     if state.step is Step.READERS and len(state.cities) < 2:
         return "Give at least two cities a reader first."
     if state.step is Step.ROADS and not state.roads:
         return "Trace at least one road first."
-    if state.form is not None:
-        return "Confirm the card in hand (OK) or take it back (BACK) first."
     return None
 
 
@@ -181,7 +181,7 @@ def _readers(state: WizardState, intent: WizardIntent) -> WizardState:
             return replace(state, readers=(*state.readers, (reader, city)), cursor=cursor, flash=(city,),
                            message=f"{city}: reader {reader}. {left} to go.")  # fmt: skip
         case ButtonPressed(ButtonName.PLUS | ButtonName.MINUS as button, _) if remaining:
-            delta = 1 if button is ButtonName.PLUS else -1
+            delta = 1 if button == ButtonName.PLUS else -1
             return replace(state, cursor=(state.cursor + delta) % len(remaining), message="")
         case CityTapped(city) if city in remaining:
             return replace(state, cursor=remaining.index(city), message="")
@@ -262,9 +262,9 @@ def _untrace(state: WizardState) -> WizardState:
 def _edit_road(state: WizardState, button: ButtonName) -> WizardState:
     road = state.roads[-1]
     focus = state.road_focus
-    if button is ButtonName.MENU:
+    if button == ButtonName.MENU:
         return replace(state, road_focus=(focus + 1) % road_fields(road))
-    up = button is ButtonName.PLUS
+    up = button == ButtonName.PLUS
     spaces = road.spaces or 0
     if focus == 0:
         spaces = max(0, min(MAX_SPACES, spaces + (1 if up else -1)))
@@ -291,6 +291,16 @@ def _layout(state: WizardState, intent: WizardIntent) -> WizardState:
             return relayout(replace(state, moved=state.moved[:-1], message=f"{city} back where it was."))
         case ButtonPressed(ButtonName.OK, False):
             return relayout(state)
+        case ButtonPressed(ButtonName.PLUS | ButtonName.MINUS as button, _):
+            # the automatic map has no north: PLUS turns it a quarter clockwise, MINUS mirrors it
+            turn = button == ButtonName.PLUS
+
+            def moved(x: float, y: float) -> tuple[float, float]:
+                return (round(1.0 - y, 3), round(x, 3)) if turn else (round(1.0 - x, 3), y)
+
+            return replace(state, positions=tuple((c, *moved(x, y)) for c, x, y in state.positions),
+                           moved=tuple((c, *moved(x, y)) for c, x, y in state.moved),
+                           message="Turned a quarter." if turn else "Mirrored.")  # fmt: skip
     return state
 
 
@@ -303,7 +313,7 @@ def _setup(state: WizardState, intent: WizardIntent, prof: GameProfile) -> Wizar
     players = state.setup_players or counts[0]
     match intent:
         case ButtonPressed(ButtonName.PLUS | ButtonName.MINUS as button, _):
-            delta = 1 if button is ButtonName.PLUS else -1
+            delta = 1 if button == ButtonName.PLUS else -1
             return replace(state, setup_players=counts[(counts.index(players) + delta) % len(counts)])
         case ButtonPressed(ButtonName.BACK, False) if state.setup_undo:
             return replace(state, setup=state.setup_undo[-1], setup_undo=state.setup_undo[:-1], message="Taken back.")
@@ -396,7 +406,7 @@ def _cards(state: WizardState, intent: WizardIntent, prof: GameProfile, kind: Ca
             spec = next((s for s in specs if s.name == form.focus), None)
             if spec is None or spec.kind == "text":
                 return state
-            value = _adjust(spec, form.card.get(spec.name), button is ButtonName.PLUS, long)
+            value = _adjust(spec, form.card.get(spec.name), button == ButtonName.PLUS, long)
             return _set(state, form, spec.name, value, kind)
         case NameTyped(text):
             spec = next((s for s in specs if s.kind == "text"), None)
@@ -459,6 +469,9 @@ def _put_city(state: WizardState, form: CardForm, city: str, kind: CardKind) -> 
             card = with_value(card, spec.name, None if spec.kind == "city" else ())
         filled = ()
         target = slots[0]
+    if city in card_cities(kind, card):
+        message = f"{city} is on this card already: put the marker on the other city."
+        return replace(state, flash=(city,), message=message)
     if target.kind == "city":
         card = with_value(card, target.name, city)
     else:
