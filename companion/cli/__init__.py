@@ -8,7 +8,7 @@ import sys
 from collections.abc import Sequence
 
 # Modules under companion.cli that define ``register(subparsers)``; each adds its own sub-commands.
-COMMAND_MODULES = ("board", "play", "hardware", "journal")
+COMMAND_MODULES = ("board", "play", "hardware", "journal", "setup_box")
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -12,6 +12,7 @@ that fails the problems go back to the wizard's check step (``SaveFailed``).
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 from pathlib import Path
 
 from companion.ledframe import LedFrame
@@ -54,4 +55,12 @@ class WizardSession:
         return prompt(self.state)
 
     def leds(self) -> LedFrame:
+        """The LEDs by city name (a hardware config whose LED map names the cities)."""
         return leds(self.state)
+
+    def reader_leds(self) -> LedFrame:
+        """The same lights named by reader (``channel 7``): for LED maps keyed by reader, before a
+        hardware config knows this board's city names."""
+        frame = leds(self.state)
+        by_city = {city: reader for reader, city in self.state.readers}
+        return replace(frame, cities=tuple(sorted((by_city.get(c, c), light) for c, light in frame.cities)))
