@@ -59,7 +59,7 @@ def parse_text_intent(line: str) -> WizardIntent | None:
     if verb in {b.value for b in ButtonName}:
         return ButtonPressed(ButtonName(verb), long)
     if verb == "place" and rest:
-        return TagPlaced(" ".join(rest), "04AA000000000001")
+        return TagPlaced(" ".join(rest), "04AA0000000001")
     if verb == "tap" and rest:
         return CityTapped(" ".join(rest))
     if verb == "scan" and rest:
@@ -189,7 +189,7 @@ def _delete(args: argparse.Namespace) -> int:
 
 
 def _count(args: argparse.Namespace) -> int:
-    from companion.setup_box.trace import count, owner_script
+    from companion.setup_box.trace import count, count_by_step, owner_script
 
     for game in [args.game] if args.game else profiles():
         script, state = owner_script(game, profile(game).reference, drag=False)
@@ -199,6 +199,10 @@ def _count(args: argparse.Namespace) -> int:
         print(f"{game}: {actions.physical} actions at the box = {actions.placements} placements, {actions.scans} "
               f"scans, {actions.presses} presses, {actions.touches} touches (+ {actions.typed} typed texts); "
               f"{cards} cards; about {minutes:.0f} min at {SECONDS}")  # fmt: skip
+        for part, counted in count_by_step(game, script).items():
+            print(f"  {part:<10} {counted.physical:>4} actions ({counted.placements} placements, {counted.scans} "
+                  f"scans, {counted.presses} presses, {counted.touches} touches), "
+                  f"{counted.minutes(SECONDS):.1f} min")  # fmt: skip
     return 0
 
 

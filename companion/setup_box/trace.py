@@ -22,7 +22,7 @@ from companion.setup_box.machine import WizardIntent, editable, start, step
 from companion.setup_box.model import CityMoved, NameTyped, SpaceTapped, Step, Value, WizardState
 from companion.setup_box.profiles import GameProfile, profile, read_toml
 
-MARKER = "04AA000000000001"  # the one marker the owner moves around
+MARKER = "04AA0000000001"  # the one marker the owner moves around
 OK = ButtonPressed(ButtonName.OK)
 PLUS = ButtonPressed(ButtonName.PLUS)
 MINUS = ButtonPressed(ButtonName.MINUS)
@@ -128,11 +128,14 @@ def _road_details(owner: Owner, road: Mapping[str, Any], reverse: bool) -> None:
 
 def _setup(owner: Owner, prof: GameProfile, setup: Mapping[str, list[str]]) -> None:
     for players in sorted(prof.setup_sizes):
+        target = setup.get(f"players_{players}", [])
+        have = owner.state.setup_of(players)
+        changes = [c for c in have if c not in target] + [c for c in target if c not in have]
+        if not changes:
+            continue
         while owner.state.setup_players != players:
             owner.do(PLUS)
-        target = setup.get(f"players_{players}", [])
-        for city in [c for c in owner.state.setup_of(players) if c not in target] + \
-                [c for c in target if c not in owner.state.setup_of(players)]:  # fmt: skip
+        for city in changes:
             owner.place(city)
 
 
@@ -227,6 +230,18 @@ def count(script: list[WizardIntent]) -> ActionCount:
         drags=kinds["CityMoved"],
         typed=kinds["NameTyped"],
     )
+
+
+def count_by_step(
+    game: str, script: list[WizardIntent], candidates: tuple[str, ...] | None = None
+) -> dict[str, ActionCount]:
+    """``count`` per wizard step, replaying ``script`` from a fresh wizard proposing ``candidates``."""
+    state = start(game, "count", candidates)
+    parts: dict[str, list[WizardIntent]] = {}
+    for intent in script:
+        parts.setdefault(state.step.value, []).append(intent)
+        state = step(state, intent)
+    return {part: count(intents) for part, intents in parts.items()}
 
 
 def reached(state: WizardState) -> bool:

@@ -24,7 +24,7 @@ from companion.setup_box.view import leds, prompt
 OK, BACK, PLUS, MINUS, MENU = (ButtonPressed(ButtonName(b)) for b in ("ok", "back", "plus", "minus", "menu"))
 NEXT = ButtonPressed(ButtonName.OK, long=True)
 PREVIOUS = ButtonPressed(ButtonName.BACK, long=True)
-M = "04AA000000000001"
+M = "04AA0000000001"
 OTW_CITIES = ("Poznań", "Warsaw", "Lviv", "Kyiv", "Kraków")
 
 
