@@ -38,6 +38,7 @@ WizardIntent = (
 )  # fmt: skip
 
 MAX_SPACES = 12
+UNTAGGED = "untagged-"  # the "uid" of a card entered without its tag (at a desk)
 
 
 def start(game: str, name: str, candidates: tuple[str, ...] | None = None) -> WizardState:
@@ -180,6 +181,13 @@ def _readers(state: WizardState, intent: WizardIntent) -> WizardState:
             cursor = min(state.cursor, max(0, left - 1))
             return replace(state, readers=(*state.readers, (reader, city)), cursor=cursor, flash=(city,),
                            message=f"{city}: reader {reader}. {left} to go.")  # fmt: skip
+        case ButtonPressed(ButtonName.OK, False) if remaining:
+            # at a desk (or under a reader that is broken): the city without a reader; a reader named
+            # like the city (the simulator's) still finds it
+            city = remaining[min(state.cursor, len(remaining) - 1)]
+            cursor = min(state.cursor, max(0, len(remaining) - 2))
+            return replace(state, readers=(*state.readers, (city, city)), cursor=cursor, flash=(city,),
+                           message=f"{city} added without a reader. {len(remaining) - 1} to go.")  # fmt: skip
         case ButtonPressed(ButtonName.PLUS | ButtonName.MINUS as button, _) if remaining:
             delta = 1 if button == ButtonName.PLUS else -1
             return replace(state, cursor=(state.cursor + delta) % len(remaining), message="")
@@ -383,6 +391,10 @@ def _cards(state: WizardState, intent: WizardIntent, prof: GameProfile, kind: Ca
             return _scan(state, uid, prof, kind)
         case ButtonPressed(ButtonName.BACK, False):
             return _card_back(state, kind)
+    if form is None and intent == ButtonPressed(ButtonName.MENU):
+        # at a desk there is no card reader: a card without a tag (enrol it later on the box)
+        untagged = sum(1 for c in state.cards if c.uid.startswith(UNTAGGED))
+        return _scan(state, f"{UNTAGGED}{untagged + 1}", prof, kind)
     if form is None:
         if isinstance(intent, ButtonPressed | TagPlaced | CityTapped):
             return replace(state, message=f"Scan a {kind.label} first.")

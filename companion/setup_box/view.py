@@ -55,7 +55,8 @@ def _what(state: WizardState, prof: GameProfile) -> tuple[str, list[str], tuple[
             city = remaining[min(state.cursor, len(remaining) - 1)]
             return (f"Put a marker on {city}.",
                     [f"{len(state.cities)} cities have a reader, {len(remaining)} to go.",
-                     "PLUS/MINUS or touch: another name · type a name the list lacks"], ())  # fmt: skip
+                     "PLUS/MINUS or touch: another name · type a name the list lacks · OK: no reader (desk)"],
+                    ())  # fmt: skip
         case Step.ROADS:
             lines = [f"{len(state.roads)} roads."]
             if state.editing_road and state.roads:
@@ -81,7 +82,7 @@ def _what(state: WizardState, prof: GameProfile) -> tuple[str, list[str], tuple[
             kind = prof.contracts if state.step is Step.CONTRACTS else prof.events
             count = len(state.cards_of(kind.section))
             if state.form is None:
-                return f"Scan a {kind.label}.", [f"{count} entered."], ()
+                return f"Scan a {kind.label}.", [f"{count} entered. At a desk: MENU for a card without its tag."], ()
             return _card(state, kind, state.form, count)
         case Step.CHECK:
             lines = [f"problem: {p}" for p in state.problems] + [f"warning: {w}" for w in state.warnings]

@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from companion.setup_box.layout import stress_layout
+from companion.setup_box.machine import UNTAGGED
 from companion.setup_box.model import WizardState
 from companion.setup_box.profiles import GameProfile, profile
 
@@ -83,7 +84,7 @@ def cards_toml(state: WizardState, prof: GameProfile, section: str) -> str:
 
 def tags_toml(state: WizardState) -> str:
     """The card tags (UID -> card id) and the readers (reader -> city) the wizard enrolled."""
-    cards = {card.uid: card.id for card in state.cards if card.id}
+    cards = {card.uid: card.id for card in state.cards if card.id and not card.uid.startswith(UNTAGGED)}
     readers = dict(state.readers)
     text = "# The tags enrolled by `companion setup-box`: card tag UID -> card id, reader -> city.\n\n[cards]\n"
     text += "".join(f"{toml_value(uid)} = {toml_value(cid)}\n" for uid, cid in cards.items())

@@ -225,3 +225,15 @@ def test_every_step_has_a_prompt() -> None:
         assert shown.title and shown.doing
     shown = prompt(run(state, [CardScanned("04C1"), put(0)]))
     assert ("from", "Poznań", False) in shown.form and any(focused for _, _, focused in shown.form)
+
+
+def test_at_a_desk_cities_need_no_reader_and_cards_no_tag() -> None:
+    from companion.setup_box.writer import tags_toml
+
+    state = run(start("on-the-way", "desk", ("Poznań", "Warsaw")), [OK, NameTyped("Lviv"), OK, OK])
+    assert state.readers == (("Poznań", "Poznań"), ("Lviv", "Lviv"), ("Warsaw", "Warsaw"))
+    state = run(state, [NEXT, CityTapped("Poznań"), TagPlaced("Warsaw", M), CityTapped("Lviv"), NEXT, NEXT, NEXT])
+    assert len(state.roads) == 2 and state.step is Step.CONTRACTS
+    state = run(state, [MENU, CityTapped("Poznań"), CityTapped("Lviv"), OK])
+    assert state.cards[0].uid == "untagged-1" and state.cards[0].id == "B01"
+    assert "untagged" not in tags_toml(state)
