@@ -197,8 +197,11 @@ def _readers(state: WizardState, intent: WizardIntent) -> WizardState:
             name = text.strip()
             if name in state.cities:
                 return replace(state, message=f"{name} already has a reader.")
-            candidates = [c for c in state.candidates if c != name]
-            where = candidates.index(remaining[state.cursor]) if remaining else len(candidates)
+            if name in remaining:
+                return replace(state, cursor=remaining.index(name), message=f"Put a marker on {name}.")
+            where = state.candidates.index(remaining[min(state.cursor, len(remaining) - 1)]) if remaining else None
+            candidates = list(state.candidates)
+            where = len(candidates) if where is None else where
             candidates.insert(where, name)
             new = replace(state, candidates=tuple(candidates))
             return replace(new, cursor=new.remaining.index(name), message=f"Put a marker on {name}.")
