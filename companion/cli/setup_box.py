@@ -1,7 +1,8 @@
 """``companion setup-box``: digitise a printed box, and manage the data sets it makes.
 
     companion setup-box run --game on-the-way --name "my 2014 edition"    # on the box (readers, buttons)
-    companion setup-box run --game auf-achse --input text                 # at a desk: type the intents
+    companion setup-box run --game auf-achse --input window               # at a desk: mouse and keyboard
+    companion setup-box run --game auf-achse --input text                 # typed lines (ssh, scripts)
     companion setup-box list | export | import | delete | count
 
 ``run`` resumes where the last run stopped (the progress is saved after every intent); ``--new``
@@ -119,6 +120,23 @@ def run_hardware(session: WizardSession, args: argparse.Namespace, out: TextIO) 
     intents: queue.Queue[Intent] = queue.Queue()
     by_led = set(config.leds.led_map.cities)
     with build_rig(config, intents.put) as rig:
+        if args.screen:
+            from companion.setup_box.window import run_window
+
+            def sensed() -> list[Intent]:
+                rig.poll(time.monotonic())
+                found = []
+                while not intents.empty():
+                    found.append(intents.get_nowait())
+                return found
+
+            def lights(now: float) -> None:
+                frame = session.leds() if by_led & set(session.state.cities) else session.reader_leds()
+                rig.show(frame, now)
+
+            run_window(session.handle, lambda: session.state, fullscreen=True, other_intents=sensed, tick=lights,
+                       clock=time.monotonic)  # fmt: skip
+            return 0
         show(session.prompt(), out)
         while session.state.step is not Step.DONE:
             now = time.monotonic()
@@ -146,6 +164,11 @@ def _run(args: argparse.Namespace) -> int:
               f"({session.state.seq} entries so far)", file=sys.stderr)  # fmt: skip
     if args.input == "text":
         return run_text(session, sys.stdin, sys.stdout)
+    if args.input == "window":
+        from companion.setup_box.window import run_window
+
+        run_window(session.handle, lambda: session.state, size=tuple(args.size))
+        return 0
     return run_hardware(session, args, sys.stdout)
 
 
@@ -218,7 +241,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     common(run, game_required=True)
     run.add_argument("--name", help="the data set's name (default: 'my box DATE')")
     run.add_argument("--new", action="store_true", help="start over (the saved progress is replaced)")
-    run.add_argument("--input", choices=("hardware", "text"), default="hardware", help="readers & buttons, or typed")
+    run.add_argument("--input", choices=("hardware", "window", "text"), default="hardware",
+                     help="the box's readers and buttons; a window (mouse, keys: a desk); typed lines")  # fmt: skip
+    run.add_argument("--screen", action="store_true", help="with --input hardware: the wizard's screen (touch)")
+    run.add_argument("--size", type=int, nargs=2, default=(800, 480), metavar=("W", "H"), help="window size")
     run.add_argument("--config", default=None, help="hardware TOML (default: the reference board)")
     run.add_argument("--channels", type=int, default=64, help="reader channels to listen to")
     run.set_defaults(handler=_run)

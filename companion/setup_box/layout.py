@@ -37,6 +37,8 @@ def stress_layout(
     names = list(dict.fromkeys(cities))
     if not names:
         return {}
+    if len(names) == 1:
+        return {names[0]: fixed.get(names[0], (0.5, 0.5))}
     adjacency: dict[str, list[str]] = {c: [] for c in names}
     for a, b in roads:
         if a in adjacency and b in adjacency:

@@ -37,7 +37,8 @@ def map_positions(state: WizardState) -> dict[str, tuple[float, float]]:
     return _auto(state.cities, tuple((r.a, r.b) for r in state.roads))
 
 
-def render(surface: pygame.Surface, state: WizardState, *, now: float = 0.0) -> FrameRecord:
+def render(surface: pygame.Surface, state: WizardState, *, now: float = 0.0, typing: str | None = None) -> FrameRecord:
+    """Draw ``state``; ``typing``: the text being typed (a name, a card's text), shown under the prompt."""
     width, height = surface.get_size()
     record = FrameRecord((width, height))
     canvas = Canvas(surface, record)
@@ -51,7 +52,7 @@ def render(surface: pygame.Surface, state: WizardState, *, now: float = 0.0) -> 
     map_rect = pygame.Rect(pad, top, round(width * 0.58) - pad, height - top - pad)
     side = pygame.Rect(map_rect.right + pad, top, width - map_rect.right - 2 * pad, height - top - pad)
     _draw_map(canvas, map_rect, state, now, unit)
-    _draw_side(canvas, side, state, unit)
+    _draw_side(canvas, side, state, unit, typing)
     return record
 
 
@@ -114,7 +115,7 @@ def _draw_spaces(canvas: Canvas, road: RoadEntry, a: tuple[int, int], b: tuple[i
             canvas.record.regions[f"space:{k}"] = (x - size - 2, y - size - 2, 2 * size + 4, 2 * size + 4)
 
 
-def _draw_side(canvas: Canvas, rect: pygame.Rect, state: WizardState, unit: float) -> None:
+def _draw_side(canvas: Canvas, rect: pygame.Rect, state: WizardState, unit: float, typing: str | None) -> None:
     surface = canvas.surface
     canvas.record.regions["side"] = (rect.x, rect.y, rect.w, rect.h)
     pygame.draw.rect(surface, theme.PANEL, rect, border_radius=round(6 * unit))
@@ -126,6 +127,9 @@ def _draw_side(canvas: Canvas, rect: pygame.Rect, state: WizardState, unit: floa
     for line in _wrap(canvas, shown.doing, body, width, bold=True):
         y = canvas.text(line, (x, y), body, bold=True, role="doing").bottom + 2
     y += pad // 2
+    if typing is not None:
+        y = canvas.text(f"typing: {typing}▏", (x, y), body, colour=theme.ACCENT, role="typing", max_width=width).bottom
+        y += pad // 2
     for detail in shown.lines[:12]:
         colour = theme.REFUSAL if detail.startswith("problem") else theme.TEXT_DIM
         for line in _wrap(canvas, detail, small, width):

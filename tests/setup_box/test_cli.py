@@ -60,3 +60,15 @@ def test_list_export_import_count(tmp_path: Path, capsys: pytest.CaptureFixture[
     assert main(["setup-box", "count", "--game", "on-the-way"]) == 0
     counted = capsys.readouterr().out
     assert "on-the-way:" in counted and "contracts" in counted and "min" in counted
+
+
+def test_the_window_runs_headless(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from companion.setup_box.window import run_window
+
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    session = WizardSession(tmp_path, "auf-achse", "window", candidates=("Hamburg", "Bremen"))
+    fed = iter([[TagPlaced("channel 0", "04AA0000000001")], [], []])
+    ticks: list[float] = []
+    run_window(session.handle, lambda: session.state, other_intents=lambda: next(fed, []), tick=ticks.append,
+               clock=lambda: 1.0, frames=3)  # fmt: skip
+    assert session.state.cities == ("Hamburg",) and ticks == [1.0, 1.0, 1.0]

@@ -237,3 +237,16 @@ def test_at_a_desk_cities_need_no_reader_and_cards_no_tag() -> None:
     state = run(state, [MENU, CityTapped("Poznań"), CityTapped("Lviv"), OK])
     assert state.cards[0].uid == "untagged-1" and state.cards[0].id == "B01"
     assert "untagged" not in tags_toml(state)
+
+
+def test_the_layout_of_a_few_cities() -> None:
+    from companion.setup_box.layout import stress_layout
+
+    assert stress_layout([], []) == {}
+    assert stress_layout(["Kiel"], []) == {"Kiel": (0.5, 0.5)}
+    two = stress_layout(["Kiel", "Lübeck"], [])
+    assert two["Kiel"] != two["Lübeck"]
+    fixed = stress_layout(["Kiel", "Lübeck", "Hamburg"], [("Kiel", "Lübeck"), ("Lübeck", "Hamburg")],
+                          {"Kiel": (0.2, 0.2), "Hamburg": (0.8, 0.8)})  # fmt: skip
+    assert fixed["Kiel"] == (0.2, 0.2) and fixed["Hamburg"] == (0.8, 0.8)
+    assert 0.3 < fixed["Lübeck"][0] < 0.7

@@ -88,3 +88,34 @@ def test_the_screen_shows_the_lights() -> None:
     state = step(step(state, ButtonPressed(ButtonName.OK, True)), TagPlaced("channel 0", "04"))
     record = render(pygame.Surface((800, 480)), state, now=0.1)
     assert "Poznań" in record.rings
+
+
+def test_window_events_become_intents() -> None:
+    from companion.setup_box.model import NameTyped
+    from companion.setup_box.window import WindowInput
+
+    got = states("on-the-way")
+    window = WindowInput()
+    state = got["layout"]
+    surface = pygame.Surface((800, 480))
+    record = render(surface, state)
+    x, y, _ = record.cities["Warsaw"]
+    down = pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1, pos=(x, y))
+    assert window.intents(down, record, state) == []  # the layout step: a drag starts
+    up = pygame.event.Event(pygame.MOUSEBUTTONUP, button=1, pos=(x + 40, y + 10))
+    (moved,) = window.intents(up, record, state)
+    assert isinstance(moved, CityMoved) and moved.city == "Warsaw"
+    key = pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RETURN, mod=pygame.KMOD_LSHIFT)
+    assert window.intents(key, record, state) == [ButtonPressed(ButtonName.OK, True)]
+    tab = pygame.event.Event(pygame.KEYDOWN, key=pygame.K_TAB, mod=0)
+    assert window.intents(tab, record, state) == [ButtonPressed(ButtonName.MENU)]
+    window.intents(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_F2, mod=0), record, state)
+    window.intents(pygame.event.Event(pygame.TEXTINPUT, text="Kiel"), record, state)
+    assert render(surface, state, typing=window.typing).has("typing: Kiel")
+    enter = pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RETURN, mod=0)
+    assert window.intents(enter, record, state) == [NameTyped("Kiel")] and window.typing is None
+    roads = got["contracts:form"]
+    record = render(surface, roads)
+    x, y, _ = record.cities["Kraków"]
+    tap = pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1, pos=(x, y))
+    assert window.intents(tap, record, roads) == [CityTapped("Kraków")]
