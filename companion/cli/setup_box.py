@@ -26,7 +26,7 @@ from companion.setup_box.datasets import DataSetError, DataSets
 from companion.setup_box.machine import WizardIntent
 from companion.setup_box.model import CityMoved, FieldTapped, NameTyped, SpaceTapped, Step
 from companion.setup_box.profiles import profile, profiles
-from companion.setup_box.runner import WizardSession
+from companion.setup_box.runner import WizardSession, default_name
 from companion.setup_box.view import Prompt
 
 # Per-action times for the estimate (seconds): a marker put on a city (find it, put it down), a card
@@ -158,7 +158,18 @@ def run_hardware(session: WizardSession, args: argparse.Namespace, out: TextIO) 
 
 
 def _run(args: argparse.Namespace) -> int:
-    session = WizardSession(_state_dir(args), args.game, args.name, fresh=args.new)
+    seed = None
+    if args.source:
+        from companion.setup_box.writer import read_files
+
+        try:
+            source = DataSets(_state_dir(args)).get(args.game, args.source)
+        except DataSetError as exc:
+            print(exc, file=sys.stderr)
+            return 1
+        name = args.name or (source.name if not source.reference else default_name())
+        seed = read_files(args.game, source.files, name, source.tags, source.readers)
+    session = WizardSession(_state_dir(args), args.game, args.name, fresh=args.new, seed=seed)
     if session.resumed:
         print(f"resuming {session.state.name!r} at step {session.state.step.value} "
               f"({session.state.seq} entries so far)", file=sys.stderr)  # fmt: skip
@@ -241,6 +252,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     common(run, game_required=True)
     run.add_argument("--name", help="the data set's name (default: 'my box DATE')")
     run.add_argument("--new", action="store_true", help="start over (the saved progress is replaced)")
+    run.add_argument("--from", dest="source", metavar="NAME",
+                     help="start from a data set ('reference': the shipped data) to correct it")  # fmt: skip
     run.add_argument("--input", choices=("hardware", "window", "text"), default="hardware",
                      help="the box's readers and buttons; a window (mouse, keys: a desk); typed lines")  # fmt: skip
     run.add_argument("--screen", action="store_true", help="with --input hardware: the wizard's screen (touch)")

@@ -30,12 +30,15 @@ def default_name() -> str:
 
 class WizardSession:
     def __init__(self, state_dir: Path | str, game: str, name: str | None = None, *,
-                 candidates: tuple[str, ...] | None = None, fresh: bool = False) -> None:  # fmt: skip
+                 candidates: tuple[str, ...] | None = None, fresh: bool = False,
+                 seed: WizardState | None = None) -> None:  # fmt: skip
+        """Resume the saved progress of ``game``, or start: from ``seed`` (a data set read back, to
+        correct it) or from nothing (``fresh`` drops the saved progress)."""
         self.store = ProgressStore(state_dir, game)
         self.datasets = DataSets(state_dir)
-        loaded = None if fresh else self.store.load()
+        loaded = None if fresh or seed is not None else self.store.load()
         self.resumed = loaded is not None
-        self.state: WizardState = loaded or start(game, name or default_name(), candidates)
+        self.state: WizardState = loaded or seed or start(game, name or default_name(), candidates)
         self.saved: DataSet | None = None
         if loaded is None:
             self.store.save(self.state)

@@ -102,3 +102,42 @@ def render(state: WizardState, title: str | None = None) -> dict[str, str]:
         files["events"]: cards_toml(state, prof, prof.events.section),
         "tags.toml": tags_toml(state),
     }
+
+
+def read_files(game: str, files: Mapping[str, Any], name: str, tags: Mapping[str, str] | None = None,
+               readers: Mapping[str, str] | None = None) -> WizardState:  # fmt: skip
+    """The wizard state that writes ``files`` back (role -> path): to correct an existing data set or
+    the reference data instead of starting from nothing. Cities keep the readers of ``readers``
+    (reader -> city), else none (desk style); cards keep their tags from ``tags`` (uid -> id)."""
+    from companion.setup_box.machine import UNTAGGED
+    from companion.setup_box.model import CardEntry, RoadEntry, Step
+    from companion.setup_box.profiles import read_toml
+
+    prof = profile(game)
+    board = read_toml(files["board"])
+    by_city = {city: reader for reader, city in (readers or {}).items()}
+    cities = [c["name"] for c in board.get("cities", ())]
+    roads = []
+    for road in board.get("roads", ()):
+        a, b = road["between"]
+        spaces = int(road.get("spaces", 0)) if prof.road_details else None
+        roads.append(RoadEntry(a, b, spaces, tuple(road.get("triangles", ())), bool(road.get("signs", True))))
+    setup = tuple((p, tuple(board.get("setup", {}).get(f"players_{p}", ()))) for p in sorted(prof.setup_sizes))
+    uid_of = {card_id: uid for uid, card_id in (tags or {}).items()}
+    cards = []
+    untagged = 0
+    for kind, role in ((prof.contracts, "contracts"), (prof.events, "events")):
+        for data in read_toml(files[role]).get(kind.section, ()):
+            uid = uid_of.get(data["id"])
+            if uid is None:
+                untagged += 1
+                uid = f"{UNTAGGED}{untagged}"
+            values = tuple(kind.from_toml(data).items())
+            cards.append(CardEntry(kind.section, uid, values, data["id"]))
+    positions = tuple((c["name"], float(c["x"]), float(c["y"])) for c in board.get("cities", ()))
+    return WizardState(
+        game=game, name=name, step=Step.CHECK, candidates=tuple(cities),
+        readers=tuple((by_city.get(c, c), c) for c in cities), roads=tuple(roads), positions=positions,
+        moved=positions, setup=setup, setup_players=min(prof.setup_sizes, default=0), cards=tuple(cards),
+        message="Read from the files: go back to any step to change it.",
+    )  # fmt: skip

@@ -72,3 +72,14 @@ def test_the_window_runs_headless(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
     run_window(session.handle, lambda: session.state, other_intents=lambda: next(fed, []), tick=ticks.append,
                clock=lambda: 1.0, frames=3)  # fmt: skip
     assert session.state.cities == ("Hamburg",) and ticks == [1.0, 1.0, 1.0]
+
+
+def test_starting_from_the_reference_data_to_correct_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("sys.stdin", io.StringIO("ok\n"))
+    args = ["setup-box", "run", "--game", "on-the-way", "--from", "reference", "--name", "fixed", "--input", "text"]
+    assert main([*args, "--state-dir", str(tmp_path)]) == 0
+    from companion.setup_box.datasets import DataSets
+
+    saved = DataSets(tmp_path).get("on-the-way", "fixed")
+    assert len(saved.tags) == 0 and saved.board.exists()
+    assert main(["setup-box", "run", "--game", "on-the-way", "--from", "nothing", "--state-dir", str(tmp_path)]) == 1

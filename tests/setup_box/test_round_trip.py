@@ -57,3 +57,16 @@ def test_the_reference_on_the_way_box_takes_few_actions_per_card() -> None:
     cards = 84 + 22
     # the aim: <= 20 s per card; at ~2 s a placement, press or scan that is <= 10 actions a card
     assert (actions.physical - 44 - 75 * 2) / cards < 6
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_files_read_back_into_the_wizard_write_the_same_files(game: str, tmp_path: Path) -> None:
+    from companion.setup_box.writer import read_files
+
+    ref = reference(game)
+    state = read_files(game, ref, "edit")
+    write(render(state), tmp_path)
+    ours = {role: tmp_path / path.name for role, path in ref.items()}
+    mine, theirs = normalised(ours), normalised(ref)
+    mine["board"]["name"] = theirs["board"]["name"]
+    assert mine == theirs
