@@ -36,18 +36,11 @@ PLATFORM_ALLOWED: dict[str, set[str]] = {
     "journal": {"engine", "games", "journal"},
     "simulator": {"engine", "intents", "ledframe", "table", "display", "hardware", "games", "simulator"},
     "kiosk": {
-        "engine",
-        "intents",
-        "ledframe",
-        "table",
-        "display",
-        "hardware",
-        "games",
-        "journal",
-        "kiosk",
-        "leaderboard",
+        *("engine", "intents", "ledframe", "table", "display", "hardware", "games", "journal", "kiosk"),
+        *("leaderboard", "setup_box"),
     },
     "leaderboard": {"leaderboard"},  # the big screen needs no game: every message carries what it shows
+    "setup_box": {"engine", "intents", "ledframe", "display", "games", "setup_box"},
     "cli": {"*"},
     "__main__": {"*"},
 }

@@ -8,7 +8,7 @@ import sys
 from collections.abc import Sequence
 
 # Modules under companion.cli that define ``register(subparsers)``; each adds its own sub-commands.
-COMMAND_MODULES = ("board", "play", "hardware", "journal", "leaderboard")
+COMMAND_MODULES = ("board", "play", "hardware", "journal", "leaderboard", "setup_box")
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -1,0 +1,87 @@
+"""The kill test: a forked child drives the wizard through the reference On The Way box and is
+SIGKILLed at random moments; each time the saved progress holds at least every intent the child
+had acknowledged (the state after exactly ``seq`` intents), and resuming finishes the box."""
+
+from __future__ import annotations
+
+import os
+import random
+import signal
+import time
+from pathlib import Path
+
+from companion.setup_box.machine import start, step
+from companion.setup_box.model import Step, WizardState
+from companion.setup_box.profiles import read_toml
+from companion.setup_box.runner import WizardSession
+from companion.setup_box.store import ProgressStore
+from companion.setup_box.trace import owner_script
+from companion.setup_box.writer import render
+from tests.setup_box.conftest import normalised, reference
+
+GAME = "on-the-way"
+
+
+def _drive(state_dir: Path, name: str, cities: tuple[str, ...], script: list, ack: int) -> None:
+    """The child: resume (or start), apply the rest of the script, acknowledge each saved intent."""
+    session = WizardSession(state_dir, GAME, name, candidates=cities)
+    for intent in script[session.state.seq :]:
+        session.handle(intent)
+        os.write(ack, session.state.seq.to_bytes(4, "big"))
+
+
+def test_sigkill_at_random_steps_loses_no_confirmed_entry(tmp_path: Path) -> None:
+    ref = reference(GAME)
+    board = read_toml(ref["board"])
+    cities = tuple(c["name"] for c in board["cities"])
+    name = board["board"]["name"]
+    script, final = owner_script(GAME, ref)
+    expected: list[WizardState] = [start(GAME, name, cities)]
+    for intent in script:
+        expected.append(step(expected[-1], intent))
+    assert expected[-1] == final
+
+    rng = random.Random(20261201)
+    kills = 0
+    lives = 0
+    while True:
+        lives += 1
+        read_end, write_end = os.pipe()
+        pid = os.fork()
+        if pid == 0:  # pragma: no cover - the child
+            code = 0
+            try:
+                os.close(read_end)
+                _drive(tmp_path, name, cities, script, write_end)
+            except BaseException:
+                code = 1
+            finally:
+                os._exit(code)
+        os.close(write_end)
+        time.sleep(rng.uniform(0.05, 0.8))
+        os.kill(pid, signal.SIGKILL)
+        _, status = os.waitpid(pid, 0)
+        data = b""
+        while chunk := os.read(read_end, 65536):
+            data += chunk
+        os.close(read_end)
+        acked = max((int.from_bytes(data[i : i + 4], "big") for i in range(0, len(data), 4)), default=0)
+        saved = ProgressStore(tmp_path, GAME).load()
+        assert saved is not None
+        assert saved.seq >= acked, f"acknowledged {acked}, saved only {saved.seq}"
+        assert saved == expected[saved.seq], f"life {lives}: the saved state is not the state after {saved.seq} intents"
+        if os.WIFSIGNALED(status):
+            kills += 1
+        else:
+            assert os.WEXITSTATUS(status) == 0
+        if saved.step is Step.DONE:
+            break
+        assert lives < 200
+    print(f"{kills} kills in {lives} lives")
+    assert kills >= 3, "the child finished before it could be killed often enough"
+    session = WizardSession(tmp_path, GAME)
+    assert session.resumed and session.state == final
+    data_set = session.datasets.latest(GAME)
+    assert data_set is not None and data_set.name == name
+    assert normalised(dict(data_set.files)) == normalised(ref)
+    assert render(final)  # the files render from the resumed state too
