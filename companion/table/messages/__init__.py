@@ -78,8 +78,7 @@ class Catalogue:
         self._table = _load(language, game)
 
     def text(self, key: str, **params: object) -> str:
-        """The message ``key`` with ``params`` filled in; a ``player`` is shown by its name ("Red"), a
-        ``colour`` by its label in this language ("red", "rot")."""
+        """The message ``key`` with ``params`` filled in; a ``player`` is shown by its name ("Red")."""
         template = self.get(key)
         if template is None:
             log.warning("message %s missing in %s; using English", key, self.language)
@@ -87,8 +86,6 @@ class Catalogue:
             template = _load("en", self.game)[section][name]
         if isinstance(params.get("player"), str):
             params["player"] = self.player_name(str(params["player"]))
-        if isinstance(params.get("colour"), str):
-            params["colour"] = self.colour(str(params["colour"]))
         return template.format(**params)
 
     def get(self, key: str) -> str | None:

@@ -105,7 +105,7 @@ def parse_po(text: str, path: str = "<string>") -> PoFile:
             if msgid != "":
                 raise PoError(path, start, f"entry {msgid!r} has no msgctxt (the key, such as prompt.turn)")
             if entries or header:
-                raise PoError(path, start, "the header (msgid \"\") must be the first entry")
+                raise PoError(path, start, 'the header (msgid "") must be the first entry')
             for row in msgstr.splitlines():
                 name, sep, value = row.partition(":")
                 if sep:
