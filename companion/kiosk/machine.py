@@ -727,15 +727,10 @@ class Kiosk:
             case Screen.RESUME_OFFER:
                 assert self._offer is not None
                 _, started, round_, game_title = self._offer
-                title = (
-                    t.text("resume.title", started=started)
-                    if round_ is None
-                    else t.text("resume.title_round", started=started, round=round_)
-                )
                 return replace(
                     base,
-                    title=title,
-                    lines=(game_title,),
+                    title=t.text("resume.title", started=started),
+                    lines=(game_title,) if round_ is None else (game_title, t.text("resume.round", round=round_)),
                     hint=t.text("resume.hint"),
                     selected=0,
                     options=self._options(),
@@ -793,7 +788,9 @@ class Kiosk:
             case Screen.ADMIN:
                 return replace(base, title=t.text("admin.title"), hint=t.text("admin.hint"))
             case Screen.ADMIN_CONFIRM:
-                return replace(base, title=t.text(f"admin.confirm_{self._confirm}"), hint=t.text("admin.confirm_hint"))
+                detail = t.get(f"admin.confirm_{self._confirm}_detail")  # what it does, under the question
+                return replace(base, title=t.text(f"admin.confirm_{self._confirm}"), lines=(detail,) if detail else (),
+                               hint=t.text("admin.confirm_hint"))  # fmt: skip
             case Screen.HARDWARE_TEST:
                 return replace(
                     base,

@@ -104,7 +104,8 @@ def test_an_unfinished_game_is_offered_and_resumes_exactly(tmp_path: Path) -> No
     second = Box(path)
     view = second.view
     assert view.screen is Screen.RESUME_OFFER
-    assert view.title == f"Resume the game started 14:02, round {state.turn.round}?"
+    assert view.title == "Resume the 14:02 game?"
+    assert view.lines[1:] == (f"Round {state.turn.round}",)
     second.press("ok")
     assert second.screen is Screen.PLAYING
     assert second.kiosk.controller is not None and second.kiosk.controller.state == state
