@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -147,3 +148,23 @@ def test_a_game_without_po_files_still_reads_its_toml_tables() -> None:
     assert resources.files(PLUGIN.package).joinpath("messages", "en.toml").is_file()
     assert PLUGIN.messages("en")["kiosk"]["how_to_1"].startswith("PLUS/MINUS")
     assert PLUGIN.messages("pl") == {}  # no Polish: the kiosk shows the English pages
+
+
+@pytest.mark.parametrize("game", ["on_the_way", "auf_achse"])
+def test_the_tables_menu_language_item_cycles_through_the_four_languages(game: str) -> None:
+    from tests.table.conftest import Table
+    from tests.table_aa.conftest import AATable
+
+    t: Any = Table("red 5000R") if game == "on_the_way" else AATable("red @Hamburg\nblue @Berlin\nturn red")
+    seen = []
+    for _ in LANGUAGES:
+        seen.append(t.ui.language)
+        label = Catalogue(t.ui.language).text("menu.language")
+        t.press("menu")
+        for _ in range(12):
+            if t.ui.choice == label:
+                break
+            t.press("plus")
+        assert t.ui.choice == label, (t.ui.language, t.ui.choices)
+        t.press("ok")
+    assert seen == list(LANGUAGES) and t.ui.language == "en"
