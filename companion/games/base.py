@@ -7,14 +7,13 @@ query over the game's ``legal_commands`` are shared here.
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Callable, Iterable, Mapping
-from importlib import resources
 from typing import Any
 
 from companion.engine.jsonio import CommandFormatError, event_to_json
 from companion.engine.money import format_money
 from companion.games.protocol import DataRole, Standing
+from companion.table.messages import read_tables
 
 
 class PluginBase:
@@ -44,8 +43,8 @@ class PluginBase:
         return format_money(amount, self.currency, signed=signed)
 
     def messages(self, language: str) -> dict[str, dict[str, str]]:
-        text = resources.files(self.package).joinpath("messages", f"{language}.toml").read_text(encoding="utf-8")
-        return tomllib.loads(text)
+        """The game's own ``messages/<language>.po`` as ``{section: {name: text}}`` (``{}``: no such language)."""
+        return read_tables(self.package, language)
 
     def result(self, state: Any) -> list[dict[str, object]] | None:
         """The final ranking as JSON once the game is over (the journal's ``result``), else None."""

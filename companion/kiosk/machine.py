@@ -9,6 +9,11 @@ in an admin menu behind the admin card or a PIN (``admin.py``). Screens (``view.
     start with an unfinished game: resume offer ──OK──▶ playing   (BACK: the old game is kept as abandoned)
     any screen: admin card ─▶ admin menu;  MENU long press ─▶ PIN ─▶ admin menu;  menu idle ─▶ locked again
 
+The kiosk speaks the languages of the catalogues (``companion.table.messages.LANGUAGES``): its own
+texts are ``companion/kiosk/messages/<language>.po``; PLUS/MINUS on the attract screen switch the
+language before a game (the admin default, ``KioskSettings.language``, returns after it; the admin
+menu switches the default); the chosen language goes to the table and stays for the ranking.
+
 Any registered game can be played (``companion.games``): the set-up offers the games of the settings
 (one game: the step is skipped; a game with one length: that step too), and the chosen game's plug-in
 builds the table, names the title, the currency and the ranking. Nothing here names a game.
@@ -47,25 +52,23 @@ from companion.kiosk.admin import AdminLock, PinEntry
 from companion.kiosk.attract import Replay
 from companion.kiosk.view import KioskView, OptionTapped, Screen
 from companion.table.base import GameTable, LedSink
+from companion.table.messages import LANGUAGES, Catalogue
 from companion.table.tags import AdminTag, TagDirectory
 
 log = logging.getLogger(__name__)
 
 KioskIntent = Intent | OptionTapped
 
+# The admin menu's items; each is labelled ``admin.<item>`` in the kiosk's catalogue, and the ones
+# that cannot be taken back ask ``admin.confirm_<item>`` first.
 ADMIN_CLOSE, ADMIN_END, ADMIN_CLEAR, ADMIN_TEST, ADMIN_LEAVE = "close", "end_game", "clear", "test", "leave"
-ADMIN_LABELS = {
-    ADMIN_CLOSE: "Close the menu",
-    ADMIN_END: "End the game early",
-    ADMIN_CLEAR: "Clear the records",
-    ADMIN_TEST: "Hardware test",
-    ADMIN_LEAVE: "Leave the kiosk",
-}
-CONFIRM_TITLES = {
-    ADMIN_END: "End this game now? It is kept in the records.",
-    ADMIN_CLEAR: "Delete all finished games and today's leaderboard?",
-    ADMIN_LEAVE: "Leave the kiosk?",
-}
+ADMIN_LANGUAGE = "language"
+KIOSK_MESSAGES = "companion.kiosk"  # the package whose ``messages/`` hold the kiosk's own texts
+
+
+def kiosk_texts(language: str) -> Catalogue:
+    """The kiosk's catalogue in ``language``: its own texts over the platform's (colours, language names)."""
+    return Catalogue(language, KIOSK_MESSAGES)
 
 
 @dataclass(frozen=True)
@@ -101,12 +104,12 @@ class KioskSettings:
     contracts: str | None = None
     events: str | None = None
     rules: dict[str, str] = field(default_factory=dict)
-    language: str = "en"
+    language: str = "en"  # the admin default: the attract screen's language, preselected for each game
 
 
 def how_to(plugin: GamePlugin, language: str = "en") -> tuple[str, ...]:
     """The attract screen's "how to play with the companion" pages: the game's ``[kiosk] how_to_N`` texts."""
-    pages = plugin.messages(language).get("kiosk", {})
+    pages = plugin.messages(language).get("kiosk", {}) or plugin.messages("en").get("kiosk", {})
     return tuple(pages[k] for k in sorted(pages, key=lambda k: int(k.rpartition("_")[2])) if k.startswith("how_to_"))
 
 
@@ -131,6 +134,8 @@ class Kiosk:
         self.leds = leds
         self._wall_time = wall_time
         self.lock = AdminLock(s.pin, s.pin_attempts, s.pin_lockout_s)
+        self._t = kiosk_texts(s.language)  # refuses a language without a catalogue
+        self._default_language = s.language
         self.screen = Screen.ATTRACT
         self.exit_requested = False
         self.game: JournaledGame | None = None
@@ -202,6 +207,7 @@ class Kiosk:
                 if self.screen is Screen.PLAYING and idle >= self.settings.abandon_s:
                     self._abandon(now)
             case Screen.RANKING if now >= self._ranking_until:
+                self._set_language(self._default_language)
                 self._go(Screen.ATTRACT)
             case Screen.ATTRACT:
                 if now >= self._how_to_until:
@@ -220,6 +226,7 @@ class Kiosk:
                 | Screen.SETUP_CONFIRM
             ):
                 if idle >= self.settings.setup_idle_s:
+                    self._set_language(self._default_language)
                     self._go(Screen.ATTRACT)
             case _:
                 pass
@@ -259,7 +266,7 @@ class Kiosk:
             record = self.store.unfinished()
         except JournalError as exc:
             log.error("cannot read the journal: %s", exc)
-            self._say(f"The game records cannot be read ({exc}).", now)
+            self._say(self._t.text("notice.journal_unreadable", error=exc), now)
             return
         if record is None:
             return
@@ -279,7 +286,7 @@ class Kiosk:
         try:
             game = JournaledGame.resume(self.store, game_id)
         except ResumeError as exc:
-            self._say(f"That game cannot be resumed; it is kept in the records. ({exc})", now)
+            self._say(self._t.text("notice.cannot_resume", error=exc), now)
             self._go(Screen.SETUP_PLAYERS)
             return
         self._begin(game)
@@ -310,7 +317,7 @@ class Kiosk:
             game = JournaledGame.start(self.store, setup)
         except (DataError, ValueError, JournalError) as exc:
             log.error("cannot start a game: %s", exc)
-            self._say(f"The game cannot start: {exc}", now)
+            self._say(self._t.text("notice.cannot_start", error=exc), now)
             self._go(Screen.ATTRACT)
             return
         self._begin(game)
@@ -318,7 +325,7 @@ class Kiosk:
     def _begin(self, game: JournaledGame) -> None:
         plugin = game.plugin
         self.game = game
-        controller = plugin.table(game, self.tags, leds=self.leds, language=self.settings.language)
+        controller = plugin.table(game, self.tags, leds=self.leds, language=self.language)
         self.playing = PlayingTable(controller, plugin.screen(), plugin)
         self._go(Screen.PLAYING)
 
@@ -362,7 +369,7 @@ class Kiosk:
     def _step_replay(self, now: float) -> None:
         """The attract screen's sample game moves on; the board's LEDs follow it calmly."""
         if self._replay is None:
-            self._replay = Replay(self._offered, caption="Press any button to play")
+            self._replay = Replay(self._offered, caption=self._t.text("attract.replay"))
         scene = self._replay.step()
         self._replay_next = now + self.settings.replay_step_s
         if scene is not None and self.leds is not None:
@@ -381,15 +388,17 @@ class Kiosk:
             log.error("cannot end the abandoned game %s: %s", self.game.game_id, exc)
         log.info("game %s abandoned after %.0f s without input", self.game.game_id, self.settings.abandon_s)
         self._show_ranking(standings(self.game), now)
-        self._say("Nobody played for a while: the game was ended and kept in the records.", now)
+        self._say(self._t.text("notice.abandoned"), now)
 
     def _abandon_countdown(self, now: float) -> str:
         left = self._last_input + self.settings.abandon_s - now
         if self.screen is not Screen.PLAYING or left > self.settings.abandon_warning_s:
             return ""
-        return f"Is anyone still playing? The game ends in {max(0, math.ceil(left))} s — press any button."
+        return self._t.text("notice.countdown", seconds=max(0, math.ceil(left)))
 
     def _show_ranking(self, ranking: list[dict[str, object]], now: float) -> None:
+        if self.playing is not None:  # the ranking speaks the table's language (its MENU may have switched it)
+            self._set_language(getattr(self.playing.controller, "language", self.language))
         self._ranking = ranking
         self._ranking_until = now + self.settings.ranking_s
         self._ranked = self.plugin
@@ -412,7 +421,7 @@ class Kiosk:
     def _start_pin(self, now: float) -> None:
         if self.lock.locked_out(now):
             assert self.lock.locked_until is not None
-            self._say(f"Too many wrong PINs: try again in {int(self.lock.locked_until - now) + 1} s.", now)
+            self._say(self._t.text("notice.locked_out", seconds=int(self.lock.locked_until - now) + 1), now)
             return
         self._return_to = self.screen
         self._pin = PinEntry(self.lock.length)
@@ -434,7 +443,7 @@ class Kiosk:
                     self._open_admin(keep_return=True)
                 else:
                     self._close_admin()
-                    self._say("Wrong PIN.", now)
+                    self._say(self._t.text("notice.wrong_pin"), now)
 
     def _open_admin(self, keep_return: bool = False) -> None:
         if not keep_return and self.screen is not Screen.PIN_ENTRY:
@@ -445,7 +454,7 @@ class Kiosk:
     def _admin_items(self) -> tuple[str, ...]:
         playing = self._return_to is Screen.PLAYING and self.game is not None
         return tuple(
-            item for item in (ADMIN_CLOSE, ADMIN_END, ADMIN_CLEAR, ADMIN_TEST, ADMIN_LEAVE)
+            item for item in (ADMIN_CLOSE, ADMIN_END, ADMIN_CLEAR, ADMIN_TEST, ADMIN_LANGUAGE, ADMIN_LEAVE)
             if item != ADMIN_END or playing
         )  # fmt: skip
 
@@ -455,6 +464,11 @@ class Kiosk:
         elif item == ADMIN_TEST:
             self._hardware = []
             self._go(Screen.HARDWARE_TEST)
+        elif item == ADMIN_LANGUAGE:  # the default switches at once; a game being played keeps its own
+            self._default_language = _following(self._default_language)
+            if self.playing is None:
+                self._set_language(self._default_language)
+            self._go(Screen.ADMIN, keep_index=True)
         else:
             self._confirm = item
             self._go(Screen.ADMIN_CONFIRM, keep_index=True)  # BACK returns to the same item
@@ -468,15 +482,15 @@ class Kiosk:
             try:
                 deleted = self.store.clear(keep_playing=True)
             except JournalError as exc:
-                self._say(f"Clearing failed: {exc}", now)
+                self._say(self._t.text("notice.clear_failed", error=exc), now)
             else:
-                self._say(f"Cleared {deleted} finished game(s).", now)
+                self._say(self._t.text("notice.cleared", n=deleted), now)
             self._go(Screen.ADMIN, keep_index=True)
         elif item == ADMIN_END and self.game is not None:
             try:
                 self.game.end_early()
             except JournalError as exc:
-                self._say(f"Ending failed: {exc}", now)
+                self._say(self._t.text("notice.end_failed", error=exc), now)
                 self._go(Screen.ADMIN)
                 return
             self._show_ranking(standings(self.game), now)
@@ -513,8 +527,11 @@ class Kiosk:
             return
         button = intent.button
         if self.screen is Screen.ATTRACT:
-            if button is not ButtonName.BACK:
-                self._ok(now)  # any button starts a new game
+            if button in (ButtonName.PLUS, ButtonName.MINUS):
+                step = 1 if button is ButtonName.PLUS else -1
+                self._set_language(LANGUAGES[(LANGUAGES.index(self.language) + step) % len(LANGUAGES)])
+            elif button is not ButtonName.BACK:
+                self._ok(now)  # any other button starts a new game
             return
         if button in (ButtonName.PLUS, ButtonName.MINUS) and options:
             self._index = (self._index + (1 if button is ButtonName.PLUS else -1)) % len(options)
@@ -551,6 +568,7 @@ class Kiosk:
             case Screen.SETUP_CONFIRM:
                 self._start_game(now)
             case Screen.RANKING:
+                self._set_language(self._default_language)
                 self._go(Screen.ATTRACT)
             case Screen.ADMIN:
                 self._admin_choose(self._admin_items()[self._index], now)
@@ -603,6 +621,7 @@ class Kiosk:
                     self._colours.pop()
                     self._go(Screen.SETUP_COLOURS)
             case Screen.RANKING:
+                self._set_language(self._default_language)
                 self._go(Screen.ATTRACT)
             case Screen.ADMIN:
                 self._close_admin()
@@ -629,6 +648,18 @@ class Kiosk:
             log.error("cannot read the leaderboard: %s", exc)
             self._leaderboard = []
 
+    @property
+    def language(self) -> str:
+        """The language of the kiosk's screens now, and of the next game's table."""
+        return self._t.language
+
+    def _set_language(self, language: str) -> None:
+        if language not in LANGUAGES or language == self.language:
+            return
+        self._t = kiosk_texts(language)
+        if self._replay is not None:
+            self._replay.caption = self._t.text("attract.replay")
+
     def _say(self, text: str, now: float, sticky: bool = False) -> None:
         self._notice = text
         self._notice_until = now + (self.settings.notice_s * (6 if sticky else 1))
@@ -637,23 +668,32 @@ class Kiosk:
     def _options(self) -> tuple[str, ...]:
         match self.screen:
             case Screen.RESUME_OFFER:
-                return ("Resume", "New game")
+                return (self._t.text("resume.resume"), self._t.text("resume.new_game"))
             case Screen.SETUP_GAME:
                 return tuple(games.get(name).title for name in self._offered)
             case Screen.SETUP_PLAYERS:
-                return tuple(f"{n} players" for n in self._player_counts())
+                return tuple(self._t.text("setup.players_option", n=n) for n in self._player_counts())
             case Screen.SETUP_COLOURS:
-                return tuple(self._free_colours())
+                return tuple(map(self._t.colour, self._free_colours()))
             case Screen.SETUP_LENGTH:
-                return tuple(_length_label(n) for n in self._lengths())
+                return tuple(self._length_label(n) for n in self._lengths())
             case Screen.ADMIN:
-                return tuple(ADMIN_LABELS[i] for i in self._admin_items())
+                return tuple(self._admin_label(i) for i in self._admin_items())
             case _:
                 return ()
 
+    def _admin_label(self, item: str) -> str:
+        if item == ADMIN_LANGUAGE:
+            return self._t.text("admin.language", language=kiosk_texts(self._default_language).text("language.name"))
+        return self._t.text(f"admin.{item}")
+
+    def _length_label(self, end_at: int | None) -> str:
+        t = self._t
+        return t.text("setup.full_game") if end_at is None else t.text("setup.short_game", end=end_at)
+
     @property
     def view(self) -> KioskView:
-        s = self.settings
+        s, t = self.settings, self._t
         options = self._options()
         base = KioskView(
             self.screen,
@@ -666,56 +706,60 @@ class Kiosk:
             case Screen.ATTRACT:
                 plugin = games.get(self._game_name)
                 pages = self._how_to_pages()
-                lines = ["Press OK to start a new game"]
+                lines = [t.text("attract.start")]
                 if pages:
-                    lines.append(f"How to play with the companion: {pages[self._how_to % len(pages)]}")
+                    lines.append(t.text("attract.how_to", page=pages[self._how_to % len(pages)]))
                 for game, best in self._leaderboard:
                     if best:
-                        lines.append("Best scores today" + (f" — {game.title}" if len(self._offered) > 1 else ""))
-                        lines += [f"{i}. {e.colour} — {score_text(game, e.score)} (game {e.game_id})"
+                        lines.append(t.text("attract.best_of", game=game.title) if len(self._offered) > 1
+                                     else t.text("attract.best"))  # fmt: skip
+                        lines += [t.text("attract.best_line", place=i, colour=t.colour(e.colour),
+                                         score=score_text(game, e.score), game=e.game_id)
                                   for i, e in enumerate(best, 1)]  # fmt: skip
+                lines.append(t.text("attract.language", language=t.text("language.name")))
                 title = (
                     " · ".join(games.get(n).title for n in self._offered) if len(self._offered) > 1 else plugin.title
                 )
                 scene = None if self._replay is None else self._replay.scene
-                return replace(base, title=title, lines=tuple(lines), hint="OK: new game", scene=scene)
+                return replace(base, title=title, lines=tuple(lines), hint=t.text("attract.hint"), scene=scene)
             case Screen.SETUP_GAME:
-                return replace(base, title="Which game?", hint="PLUS/MINUS: choose · OK: next · BACK: cancel")
+                return replace(base, title=t.text("setup.game"), hint=t.text("setup.hint_choose"))
             case Screen.RESUME_OFFER:
                 assert self._offer is not None
                 _, started, round_, game_title = self._offer
-                at = f", round {round_}" if round_ is not None else ""
                 return replace(
                     base,
-                    title=f"Resume the game started {started}{at}?",
-                    lines=(game_title,),
-                    hint="OK: resume · BACK: new game (the old one is kept)",
+                    title=t.text("resume.title", started=started),
+                    lines=(game_title,) if round_ is None else (game_title, t.text("resume.round", round=round_)),
+                    hint=t.text("resume.hint"),
                     selected=0,
-                    options=("Resume", "New game"),
+                    options=self._options(),
                 )
             case Screen.SETUP_PLAYERS:
-                return replace(base, title="How many players?", hint="PLUS/MINUS: choose · OK: next · BACK: cancel")
+                return replace(base, title=t.text("setup.players"), hint=t.text("setup.hint_choose"))
             case Screen.SETUP_COLOURS:
                 seat = len(self._colours) + 1
-                chosen = tuple(f"Player {i}: {c}" for i, c in enumerate(self._colours, 1))
+                chosen = tuple(
+                    t.text("setup.colour_chosen", seat=i, colour=t.colour(c)) for i, c in enumerate(self._colours, 1)
+                )
                 return replace(
                     base,
-                    title=f"Colour of player {seat} of {self._players}",
+                    title=t.text("setup.colour", seat=seat, players=self._players),
                     lines=chosen,
-                    hint="PLUS/MINUS: colour · OK: take it · BACK: previous player",
+                    hint=t.text("setup.hint_colour"),
                 )
             case Screen.SETUP_LENGTH:
-                return replace(base, title="Full or short game?", hint="PLUS/MINUS: choose · OK: next · BACK: colours")
+                return replace(base, title=t.text("setup.length"), hint=t.text("setup.hint_length"))
             case Screen.SETUP_CONFIRM:
                 return replace(
                     base,
-                    title="Start the game?",
+                    title=t.text("setup.confirm"),
                     lines=(
                         games.get(self._game_name).title,
-                        "Players: " + ", ".join(self._colours),
-                        _length_label(self._length),
+                        t.text("setup.confirm_players", players=", ".join(map(t.colour, self._colours))),
+                        self._length_label(self._length),
                     ),
-                    hint="OK: start · BACK: change",
+                    hint=t.text("setup.hint_confirm"),
                 )
             case Screen.PLAYING:
                 assert self.playing is not None
@@ -723,30 +767,36 @@ class Kiosk:
             case Screen.RANKING:
                 game = self._ranked
                 ranked = tuple(
-                    f"{r['place']}. {r['colour']} — {score_text(game, int(str(r['score'])))}"
-                    + ("" if game.score_label == game.currency else f" ({game.money(int(str(r.get('money', 0))))})")
+                    t.text("ranking.line", place=r["place"], colour=t.colour(str(r["colour"])),
+                           score=score_text(game, int(str(r["score"]))))
+                    if game.score_label == game.currency
+                    else t.text("ranking.line_money", place=r["place"], colour=t.colour(str(r["colour"])),
+                                score=score_text(game, int(str(r["score"]))),
+                                money=game.money(int(str(r.get("money", 0)))))
                     for r in self._ranking
-                )
-                return replace(base, title=f"Game over — {game.title}", lines=ranked, hint="OK: done",
-                               stats=self._stats)  # fmt: skip
+                )  # fmt: skip
+                return replace(base, title=t.text("ranking.title", game=game.title), lines=ranked,
+                               hint=t.text("ranking.hint"), stats=self._stats)  # fmt: skip
             case Screen.PIN_ENTRY:
                 assert self._pin is not None
                 return replace(
                     base,
-                    title="Admin PIN",
+                    title=t.text("admin.pin"),
                     lines=(self._pin.masked(),),
-                    hint="PLUS/MINUS: digit · OK: next digit · BACK: delete / cancel",
+                    hint=t.text("admin.pin_hint"),
                 )
             case Screen.ADMIN:
-                return replace(base, title="Admin", hint="PLUS/MINUS: choose · OK: do it · BACK: close")
+                return replace(base, title=t.text("admin.title"), hint=t.text("admin.hint"))
             case Screen.ADMIN_CONFIRM:
-                return replace(base, title=CONFIRM_TITLES[self._confirm], hint="OK: yes · BACK: no")
+                detail = t.get(f"admin.confirm_{self._confirm}_detail")  # what it does, under the question
+                return replace(base, title=t.text(f"admin.confirm_{self._confirm}"), lines=(detail,) if detail else (),
+                               hint=t.text("admin.confirm_hint"))  # fmt: skip
             case Screen.HARDWARE_TEST:
                 return replace(
                     base,
-                    title="Hardware test",
-                    lines=tuple(self._hardware) or ("Press buttons, place tags, scan cards",),
-                    hint="hold BACK: end the test",
+                    title=t.text("admin.test"),
+                    lines=tuple(self._hardware) or (t.text("admin.test_empty"),),
+                    hint=t.text("admin.test_hint"),
                     led_test=True,
                 )
         return replace(base, title=s.game)
@@ -757,5 +807,5 @@ def score_text(game: GamePlugin, score: int) -> str:
     return game.money(score) if game.score_label == game.currency else f"{score} {game.score_label}"
 
 
-def _length_label(end_at: int | None) -> str:
-    return "Full game" if end_at is None else f"Short game: ends at {end_at} on the time track"
+def _following(language: str) -> str:
+    return LANGUAGES[(LANGUAGES.index(language) + 1) % len(LANGUAGES)]

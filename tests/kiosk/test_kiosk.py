@@ -104,7 +104,8 @@ def test_an_unfinished_game_is_offered_and_resumes_exactly(tmp_path: Path) -> No
     second = Box(path)
     view = second.view
     assert view.screen is Screen.RESUME_OFFER
-    assert view.title == f"Resume the game started 14:02, round {state.turn.round}?"
+    assert view.title == "Resume the 14:02 game?"
+    assert view.lines[1:] == (f"Round {state.turn.round}",)
     second.press("ok")
     assert second.screen is Screen.PLAYING
     assert second.kiosk.controller is not None and second.kiosk.controller.state == state
@@ -165,10 +166,16 @@ def test_players_cannot_reach_the_admin_menu_without_card_or_pin(box: Box) -> No
 def test_the_pin_opens_the_admin_menu_and_it_locks_itself_again(box: Box) -> None:
     box.enter_pin("2468")
     assert box.screen is Screen.ADMIN
-    assert box.view.options == ("Close the menu", "Clear the records", "Hardware test", "Leave the kiosk")
+    assert box.view.options == (
+        "Close the menu",
+        "Clear the records",
+        "Hardware test",
+        "Language: English",
+        "Leave the kiosk",
+    )
     box.later(SETTINGS.admin_idle_s + 1)
     assert box.screen is Screen.ATTRACT
-    box.press("plus")  # the menu is gone: this starts a new game set-up instead
+    box.press("ok")  # the menu is gone: this starts a new game set-up instead
     assert box.screen is Screen.SETUP_PLAYERS
 
 

@@ -52,7 +52,7 @@ def test_auf_achse_is_journaled_resumed_and_ranked_in_dm(tmp_path: Path) -> None
     box.close()
     # Power cut: the new kiosk offers the Auf Achse game and resumes it on the Auf Achse table.
     box = Box(tmp_path / "j.sqlite", BOTH)
-    assert box.screen is Screen.RESUME_OFFER and box.view.lines == ("Auf Achse",)
+    assert box.screen is Screen.RESUME_OFFER and box.view.lines == ("Auf Achse", "Round 0")
     box.press("ok")
     assert box.screen is Screen.PLAYING
     assert box.kiosk.playing.plugin.name == "auf-achse"  # type: ignore[union-attr]

@@ -43,8 +43,8 @@ def test_placeholders_match_between_languages(game: str | None) -> None:
 
 
 def test_unknown_language_is_refused() -> None:
-    with pytest.raises(ValueError, match="no messages for language 'de'"):
-        Catalogue("de")
+    with pytest.raises(ValueError, match="no messages for language 'fr'"):
+        Catalogue("fr")
 
 
 def test_players_are_named_by_their_colour_in_every_language() -> None:

@@ -1,8 +1,12 @@
-"""The message catalogue of the table: one TOML file per language, the same keys in each.
+"""The message catalogues: one gettext ``.po`` file per language, the same keys in each.
 
-The platform's texts (any game: unknown tags, device faults, undo, player names) live here; each
-game keeps its own texts beside its code (``companion/games/<game>/messages/<language>.toml``) and a
-``Catalogue`` for a game reads both, the game's tables over the platform's.
+The platform's texts (any game: unknown tags, device faults, undo, player names, colours) live here;
+each game keeps its own beside its code (``companion/games/<game>/messages/<language>.po``), the
+kiosk its own (``companion/kiosk/messages``), and a ``Catalogue`` for one of them reads both, its
+texts over the platform's. An entry's ``msgctxt`` is the key (``prompt.turn``), its ``msgid`` the
+English text and its ``msgstr`` the translation (``po.py`` reads them; ``docs/translating.md``).
+
+A game from another distribution that still ships ``messages/<language>.toml`` tables is read too.
 """
 
 from __future__ import annotations
@@ -11,20 +15,54 @@ import logging
 import tomllib
 from functools import cache
 from importlib import resources
+from importlib.resources.abc import Traversable
+
+from companion.table.messages.po import PoError, parse_po, tables_of
 
 log = logging.getLogger(__name__)
 
-LANGUAGES = ("en", "cs")
+LANGUAGES = ("en", "cs", "de", "pl")  # the order of the table's MENU language toggle
+Tables = dict[str, dict[str, str]]
+PLATFORM = "companion.table.messages"  # this package: the platform's own catalogue
+
+__all__ = ["LANGUAGES", "Catalogue", "PoError", "plural_form", "read_tables"]
+
+
+def plural_form(language: str, n: int) -> str:
+    """Which form a counted word takes: ``one``, ``few`` (Czech and Polish 2–4) or ``many``."""
+    if n == 1:
+        return "one"
+    if language == "cs" and 2 <= n <= 4:
+        return "few"
+    if language == "pl" and 2 <= n % 10 <= 4 and not 12 <= n % 100 <= 14:
+        return "few"
+    return "many"
+
+
+def _read(folder: Traversable, language: str) -> Tables | None:
+    po = folder.joinpath(f"{language}.po")
+    if po.is_file():
+        return tables_of(parse_po(po.read_text(encoding="utf-8"), str(po)), english=language == "en")
+    legacy = folder.joinpath(f"{language}.toml")
+    if legacy.is_file():
+        return tomllib.loads(legacy.read_text(encoding="utf-8"))
+    return None
 
 
 @cache
-def _load(language: str, package: str | None = None) -> dict[str, dict[str, str]]:
-    """The platform's tables, with those of ``package`` (a game's package, holding ``messages/``) over them."""
-    text = resources.files(__package__).joinpath(f"{language}.toml").read_text(encoding="utf-8")
-    tables: dict[str, dict[str, str]] = tomllib.loads(text)
+def read_tables(package: str, language: str) -> Tables:
+    """The tables of ``package``'s ``messages/`` in ``language`` (the platform's own: this package);
+    ``{}`` when that language has no file."""
+    folder = resources.files(package) if package == PLATFORM else resources.files(package).joinpath("messages")
+    return _read(folder, language) or {}
+
+
+@cache
+def _load(language: str, package: str | None = None) -> Tables:
+    """The platform's tables, with those of ``package`` (a game's or the kiosk's, holding ``messages/``) over them."""
+    tables = {section: dict(table) for section, table in read_tables(PLATFORM, language).items()}
     if package is not None:
-        own = resources.files(package).joinpath("messages", f"{language}.toml").read_text(encoding="utf-8")
-        for section, table in tomllib.loads(own).items():
+        for section, table in read_tables(package, language).items():
             tables[section] = {**tables.get(section, {}), **table}
     return tables
 
@@ -41,18 +79,23 @@ class Catalogue:
 
     def text(self, key: str, **params: object) -> str:
         """The message ``key`` with ``params`` filled in; a ``player`` is shown by its name ("Red")."""
-        section, _, name = key.partition(".")
-        template = self._table.get(section, {}).get(name)
+        template = self.get(key)
         if template is None:
             log.warning("message %s missing in %s; using English", key, self.language)
+            section, _, name = key.partition(".")
             template = _load("en", self.game)[section][name]
         if isinstance(params.get("player"), str):
             params["player"] = self.player_name(str(params["player"]))
         return template.format(**params)
 
+    def get(self, key: str) -> str | None:
+        """The template of ``key`` as it is (no placeholders filled), or None if this catalogue has none."""
+        section, _, name = key.partition(".")
+        return self._table.get(section, {}).get(name)
+
     def refusal(self, rule: str, english: str) -> str:
         """The sentence shown for a refused action: the engine's own (English) sentence, or in another
-        language that rule's sentence from the ``[refusals]`` table (the English one if it has none)."""
+        language that rule's sentence from the ``refusals`` section (the English one if it has none)."""
         if self.language == "en":
             return english
         return self._table.get("refusals", {}).get(rule, english)
@@ -61,11 +104,22 @@ class Catalogue:
         """How a seat is called on screen: its colour as a name ("Red", "Červený")."""
         return self._table.get("player_names", {}).get(colour) or colour.capitalize()
 
+    def colour(self, colour: str) -> str:
+        """A colour as a label ("red", "červená"); a colour without one is shown as it is."""
+        return self._table.get("colours", {}).get(colour) or colour
+
     def trucks(self, n: int) -> str:
-        return self.text("words.trucks_one") if n == 1 else self.text("words.trucks_many", n=n)
+        return self._counted("trucks", n)
 
     def steps(self, n: int) -> str:
-        return self.text("words.steps_one") if n == 1 else self.text("words.steps_many", n=n)
+        return self._counted("steps", n)
+
+    def _counted(self, word: str, n: int) -> str:
+        form = plural_form(self.language, n)
+        key = f"words.{word}_{form}"
+        if form == "few" and self.get(key) is None:
+            key = f"words.{word}_many"
+        return self.text(key, n=n)
 
     def all_keys(self) -> set[str]:
         return {f"{s}.{k}" for s, table in self._table.items() for k in table}
