@@ -19,7 +19,9 @@ from typing import TYPE_CHECKING
 
 from companion.journal import (
     PLAYING,
+    JournalCorrupt,
     JournalError,
+    JournalMissing,
     JournalStore,
     default_journal_path,
     export_lines,
@@ -53,6 +55,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
 if TYPE_CHECKING:
     from companion.display.kiosk_screen import KioskScreen
+    from companion.kiosk.app import StartGuard
 
 
 def _journal_arg(p: argparse.ArgumentParser) -> None:
@@ -64,31 +67,67 @@ def _journal_arg(p: argparse.ArgumentParser) -> None:
     )
 
 
-def _open(args: argparse.Namespace) -> JournalStore:
-    store = JournalStore.open(args.journal or default_journal_path())
+def _journal_path(args: argparse.Namespace) -> Path:
+    return Path(args.journal) if args.journal else default_journal_path()
+
+
+def _open(args: argparse.Namespace, command: str, *, read_only: bool) -> JournalStore | int:
+    """The journal, or the exit status after a clear message (never a traceback, never a renamed file).
+
+    ``read_only`` (``games``, ``export``): SQLite ``mode=ro``, nothing is written, created or moved.
+    """
+    path = _journal_path(args)
+    try:
+        store = JournalStore.open(path, read_only=read_only)
+    except JournalMissing:
+        print(f"companion {command}: there is no game journal at {path} (no game was recorded there)", file=sys.stderr)
+        return 3
+    except JournalCorrupt as exc:
+        print(
+            f"companion {command}: the game journal {path} is damaged ({exc}); it was not changed. "
+            "The kiosk moves a damaged journal aside at its next start and starts a new one.",
+            file=sys.stderr,
+        )
+        return 1
+    except JournalError as exc:
+        print(f"companion {command}: {exc}", file=sys.stderr)
+        return 1
     if store.report is not None:
         print(f"companion: {store.report}", file=sys.stderr)
     return store
 
 
 def run_export(args: argparse.Namespace) -> int:
-    with _open(args) as store:
-        record = store.game(args.game)
-        if record is None:
-            print(f"companion export: there is no game {args.game} in {store.path}", file=sys.stderr)
-            return 2
+    output = None if args.output == "-" else Path(args.output)
+    if output is not None and not output.parent.is_dir():
+        print(f"companion export: the folder {output.parent} does not exist; create it first", file=sys.stderr)
+        return 2
+    opened = _open(args, "export", read_only=True)
+    if isinstance(opened, int):
+        return 2 if opened == 3 else opened
+    with opened as store:
         try:
+            record = store.game(args.game)
+            if record is None:
+                print(f"companion export: there is no game {args.game} in {store.path}", file=sys.stderr)
+                return 2
             lines = export_lines(store, record.id)
         except JournalError as exc:
             print(f"companion export: {exc}", file=sys.stderr)
             return 1
     text = "".join(line + "\n" for line in lines)
-    if args.output == "-":
+    if output is None:
         sys.stdout.write(text)
         script = "FILE"
     else:
-        Path(args.output).write_text(text, encoding="utf-8")
-        script = args.output
+        try:
+            output.write_text(text, encoding="utf-8")
+        except OSError as exc:
+            print(f"companion export: cannot write {output}: {exc.strerror or exc}", file=sys.stderr)
+            return 1
+        script = str(output)
+    if record.damage:
+        print(f"companion export: game {record.id}'s set-up is damaged ({record.damage})", file=sys.stderr)
     replay = shlex.join(["companion", "play", *record.setup.play_args(), "--script", script])
     print(f"game {record.id}: {len(lines)} commands ({record.status}); replay with:\n  {replay}", file=sys.stderr)
     return 0
@@ -99,19 +138,32 @@ def _when(timestamp: float | None) -> str:
 
 
 def run_games(args: argparse.Namespace) -> int:
-    with _open(args) as store:
-        if args.action == "clear":
-            deleted = store.clear(keep_playing=not args.all)
-            print(f"cleared {deleted} game(s) from {store.path}")
+    clearing = args.action == "clear"
+    opened = _open(args, "games", read_only=not clearing)
+    if isinstance(opened, int):
+        if opened == 3:
+            print("no recorded games")
             return 0
-        records = store.games()
+        return opened
+    with opened as store:
+        try:
+            if clearing:
+                deleted = store.clear(keep_playing=not args.all)
+                print(f"cleared {deleted} game(s) from {store.path}")
+                return 0
+            records = store.games()
+        except JournalError as exc:
+            print(f"companion games: {exc}", file=sys.stderr)
+            return 1
     if not records:
         print("no recorded games")
         return 0
     print(f"{'game':>4}  {'started':16}  {'status':9}  {'commands':>8}  players / result")
     for r in records:
-        if r.result:
-            tail = ", ".join(f"{x['place']}. {x['colour']} {x['score']}" for x in r.result)
+        if r.damage:
+            tail = f"DAMAGED RECORD ({r.damage})"
+        elif r.result:
+            tail = ", ".join(f"{x.get('place')}. {x.get('colour')} {x.get('score')}" for x in r.result)
         else:
             round_ = r.progress.get("round")
             tail = ",".join(r.players) + (f"  (round {round_})" if r.status == PLAYING and round_ else "")
@@ -120,25 +172,50 @@ def run_games(args: argparse.Namespace) -> int:
 
 
 def run_kiosk(args: argparse.Namespace) -> int:
-    """The kiosk loop. The admin PIN comes from ``$COMPANION_ADMIN_PIN`` (the unit's EnvironmentFile)."""
+    """The kiosk loop. The admin PIN comes from ``$COMPANION_ADMIN_PIN`` (the unit's EnvironmentFile).
+
+    A crash loop ends in safe mode (``StartGuard``): after 3 failed starts in a row the kiosk offers no
+    resume, shows the last error and lets players start a new game; a hardware file that fails to load
+    then falls back to the screen only.
+    """
+    from companion.kiosk.app import StartGuard
+
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")  # journald adds the time
+    journal = _journal_path(args)
+    guard = StartGuard(journal.parent)
+    try:
+        guard.begin()
+        status = _kiosk(args, journal, guard)
+    except BaseException as exc:
+        guard.failed(f"{type(exc).__name__}: {exc}")
+        raise
+    return status
+
+
+def _kiosk(args: argparse.Namespace, journal: Path, guard: StartGuard) -> int:
     import queue
 
     from companion.data import load_reference
     from companion.hardware.errors import HardwareError
     from companion.kiosk import Kiosk, KioskSettings
-    from companion.kiosk.app import Frontend, HeadlessFrontend, KioskLeds, KioskLoop, LoggingLeds
+    from companion.kiosk.app import Frontend, HeadlessFrontend, KioskLeds, KioskLoop, LoggingLeds, safe_mode_notice
     from companion.kiosk.machine import KioskIntent
     from companion.table.tags import TagDirectory
 
-    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")  # journald adds the time
     settings = KioskSettings()
     pin = os.environ.get("COMPANION_ADMIN_PIN")
     if pin:
         settings = KioskSettings(pin=pin)
     else:
         logging.getLogger(__name__).warning("COMPANION_ADMIN_PIN is not set: the default admin PIN is in use")
+    safe = guard.safe_mode
+    notes: list[str] = []
+    if safe:
+        notes.append(safe_mode_notice(guard.previous))
+        logging.getLogger(__name__).error("%s", notes[0])
     intents: queue.Queue[KioskIntent] = queue.Queue()
-    leds: KioskLeds
+    leds: KioskLeds | None = None
+    tags: TagDirectory | None = None
     hardware = args.hardware or os.environ.get("COMPANION_HARDWARE_FILE")
     if hardware:
         from companion.kiosk.hardware import open_box
@@ -147,8 +224,11 @@ def run_kiosk(args: argparse.Namespace) -> int:
             tags, leds = open_box(Path(hardware), intents)
         except (HardwareError, OSError) as exc:
             print(f"companion kiosk: {exc}", file=sys.stderr)
-            return 2
-    else:
+            if not safe:
+                guard.failed(f"the hardware did not start: {exc}")
+                return 2
+            notes.append(f"The hardware did not start ({exc}): screen only.")
+    if tags is None or leds is None:
         _board, deck = load_reference()
         tags = TagDirectory.simulated(settings.colours, [c.id for c in deck.contracts] + [e.id for e in deck.events])
         leds = LoggingLeds()
@@ -159,12 +239,15 @@ def run_kiosk(args: argparse.Namespace) -> int:
         opened = _open_screen(args.windowed)
         if isinstance(opened, str):
             print(f"companion kiosk: {opened}", file=sys.stderr)
+            guard.failed(opened)
             leds.off()
             return 2
         frontend = opened
-    store = JournalStore.open(args.journal or default_journal_path())
+    store = JournalStore.open_or_temporary(journal)
+    if safe:
+        store.hold_resume(" ".join(notes))
     kiosk = Kiosk(store, tags, now=time.monotonic(), settings=settings, leds=leds)
-    loop = KioskLoop(kiosk, frontend, intents=intents, leds=leds)
+    loop = KioskLoop(kiosk, frontend, intents=intents, leds=leds, on_stable=guard.succeeded)
     loop.install_signal_handlers()
     return loop.run()
 

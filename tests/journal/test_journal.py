@@ -22,6 +22,7 @@ from companion.journal import (
     JournaledGame,
     JournalRefused,
     JournalStore,
+    JournalUnavailable,
     JournalWriteError,
     ResumeError,
     default_state_dir,
@@ -290,9 +291,11 @@ def test_a_journal_that_cannot_be_moved_still_lets_a_game_start(
     path = tmp_path / "journal.sqlite"
     path.write_bytes(b"garbage" * 1000)
     monkeypatch.setattr(Path, "rename", lambda self, target: (_ for _ in ()).throw(PermissionError("read-only")))
-    with JournalStore.open(path, clock=clock) as store:
-        assert store.report is not None and store.report.moved_to is None
-        assert "moving it failed" in store.report.reason
+    with pytest.raises(JournalUnavailable, match="could not be moved aside"):
+        JournalStore.open(path, clock=clock)
+    with JournalStore.open_or_temporary(path, clock=clock) as store:  # the kiosk's way in
+        assert store.temporary and store.report is not None
+        assert "NOT being saved" in str(store.report) and "could not be moved" in str(store.report)
         JournaledGame.start(store, TWO).push(TakeContract("red", "B01"))
     assert path.read_bytes().startswith(b"garbage")
 
