@@ -71,7 +71,7 @@ def _journal_path(args: argparse.Namespace) -> Path:
     return Path(args.journal) if args.journal else default_journal_path()
 
 
-def _open(args: argparse.Namespace, command: str, *, read_only: bool) -> JournalStore | int:
+def _open(args: argparse.Namespace, command: str, *, read_only: bool, missing: str = "") -> JournalStore | int:
     """The journal, or the exit status after a clear message (never a traceback, never a renamed file).
 
     ``read_only`` (``games``, ``export``): SQLite ``mode=ro``, nothing is written, created or moved.
@@ -80,7 +80,9 @@ def _open(args: argparse.Namespace, command: str, *, read_only: bool) -> Journal
     try:
         store = JournalStore.open(path, read_only=read_only)
     except JournalMissing:
-        print(f"companion {command}: there is no game journal at {path} (no game was recorded there)", file=sys.stderr)
+        print(
+            f"companion {command}: {missing}there is no game journal at {path} (nothing was created)", file=sys.stderr
+        )
         return 3
     except JournalCorrupt as exc:
         print(
@@ -102,7 +104,7 @@ def run_export(args: argparse.Namespace) -> int:
     if output is not None and not output.parent.is_dir():
         print(f"companion export: the folder {output.parent} does not exist; create it first", file=sys.stderr)
         return 2
-    opened = _open(args, "export", read_only=True)
+    opened = _open(args, "export", read_only=True, missing=f"there is no game {args.game}: ")
     if isinstance(opened, int):
         return 2 if opened == 3 else opened
     with opened as store:

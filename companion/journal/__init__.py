@@ -17,11 +17,11 @@ from companion.journal.session import JournaledGame, JournalRefused, ResumeError
 from companion.journal.setup import GameSetup, rules_for
 from companion.journal.store import (
     ABANDONED,
+    APPLICATION_ID,
     BROKEN,
     ENDED,
     FINISHED,
     PLAYING,
-    APPLICATION_ID,
     CorruptionReport,
     GameRecord,
     JournalBusy,
