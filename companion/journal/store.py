@@ -225,7 +225,12 @@ class JournalStore:
         """
         path = Path(path)
         if read_only:
-            return cls(_connect(path, read_only=True, timeout=busy_timeout), path, clock, read_only=True)
+            try:
+                return cls(_connect(path, read_only=True, timeout=busy_timeout), path, clock, read_only=True)
+            except _Damaged as exc:
+                if not (exc.ours or path.name == JOURNAL_NAME):
+                    raise NotAJournal(f"{path} is not a companion game journal ({exc}); it was left as it is") from exc
+                raise
         _ensure_directory(path.parent)
         try:
             return cls(_connect(path, read_only=False, timeout=busy_timeout), path, clock)
@@ -603,9 +608,13 @@ def _ensure_directory(directory: Path) -> None:
             "make it writable for this user, or choose another place with --journal FILE or $COMPANION_STATE_DIR"
         ) from exc
     if not os.access(directory, os.W_OK | os.X_OK):
+        why = "is not writable for this user"
+        with contextlib.suppress(OSError):
+            if os.statvfs(directory).f_flag & os.ST_RDONLY:
+                why = "is on a read-only filesystem (an overlay root? see docs/pi-install.md)"
         raise JournalUnavailable(
-            f"the state directory {directory} is not writable for this user; the journal needs it "
-            "(and its -wal/-shm files): fix its owner, or use --journal FILE or $COMPANION_STATE_DIR"
+            f"the state directory {directory} {why}; the journal needs it writable "
+            "(and its -wal/-shm files): fix it, or use --journal FILE or $COMPANION_STATE_DIR"
         )
 
 
@@ -649,6 +658,10 @@ def _connect(path: Path, *, read_only: bool, timeout: float) -> sqlite3.Connecti
         target, uri = ":memory:", False
     else:
         mode = "ro" if read_only else ("rw" if header is not None else "rwc")
+        if read_only and not path.with_name(path.name + "-wal").exists():
+            # No -wal: no writer has it open and everything is in the main file. ``immutable`` makes
+            # SQLite read it without creating -wal/-shm (so a read-only medium works too).
+            mode += "&immutable=1"
         target, uri = f"file:{urllib.parse.quote(str(path.absolute()))}?mode={mode}", True
     try:
         conn = sqlite3.connect(target, uri=uri, isolation_level=None, timeout=timeout, check_same_thread=True)
