@@ -10,7 +10,6 @@ import os
 import shutil
 import sqlite3
 import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -311,9 +310,7 @@ def flip_in_file(path: Path, needle: bytes, new: bytes) -> None:
 
 
 @pytest.mark.allow_error_logs
-def test_a_flipped_byte_in_a_command_breaks_that_game_only(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_a_flipped_byte_in_a_command_breaks_that_game_only(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "journal.sqlite"
     game_id = make_journal(path, commands=12)
     first = golden_commands()[0]
@@ -336,9 +333,7 @@ def test_a_flipped_byte_in_a_command_breaks_that_game_only(
 
 
 @pytest.mark.allow_error_logs
-def test_a_flipped_byte_in_a_games_row_is_listed_as_damaged(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_a_flipped_byte_in_a_games_row_is_listed_as_damaged(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "journal.sqlite"
     game_id = make_journal(path)
     flip_in_file(path, b'"players": ["red"', b'"players": ["r\xffd"')
