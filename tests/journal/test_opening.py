@@ -314,7 +314,8 @@ def test_a_flipped_byte_in_a_command_breaks_that_game_only(tmp_path: Path, capsy
     path = tmp_path / "journal.sqlite"
     game_id = make_journal(path, commands=12)
     first = golden_commands()[0]
-    card = first.card  # type: ignore[attr-defined]
+    assert isinstance(first, TakeContract)
+    card = first.card
     flip_in_file(path, f'"card":"{card}"'.encode(), f'"card":"\xff{card[1:]}"'.encode("latin-1"))
     assert main(["export", str(game_id), "--journal", str(path)]) == 1
     assert "damaged" in capsys.readouterr().err
