@@ -166,7 +166,8 @@ class HeadlessFrontend:
     """No screen: logs each new view. For ``companion kiosk --headless`` (service tests, a Pi without display)."""
 
     def render(self, view: KioskView, controller: TableController | None) -> None:
-        log.info("screen %s: %s %s", view.screen.value, view.title, " | ".join(view.lines))
+        notice = f" [notice: {view.notice}]" if view.notice else ""
+        log.info("screen %s: %s %s%s", view.screen.value, view.title, " | ".join(view.lines), notice)
 
     def poll(self) -> list[KioskIntent]:
         return []
