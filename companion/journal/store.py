@@ -277,7 +277,7 @@ class JournalStore:
         if self._conn is not None:
             conn, self._conn = self._conn, None
             if not self.read_only:
-                with contextlib.suppress(sqlite3.Error):  # else the WAL stays and is replayed at the next open
+                with contextlib.suppress(sqlite3.Error, UnicodeDecodeError):  # else the WAL is replayed at next open
                     conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
             conn.close()
 
@@ -302,11 +302,12 @@ class JournalStore:
             conn.execute("BEGIN IMMEDIATE")
             yield conn
             conn.execute("COMMIT")
-        except sqlite3.Error as exc:
+        except (sqlite3.Error, UnicodeDecodeError) as exc:
             if conn.in_transaction:
-                with contextlib.suppress(sqlite3.Error):
+                with contextlib.suppress(sqlite3.Error, UnicodeDecodeError):
                     conn.execute("ROLLBACK")
-            raise JournalWriteError(f"the game journal {self.path} could not be written: {_describe(exc)}") from exc
+            why = _describe(exc) if isinstance(exc, sqlite3.Error) else f"damaged text ({exc})"
+            raise JournalWriteError(f"the game journal {self.path} could not be written: {why}") from exc
 
     @contextmanager
     def _reading(self, what: str) -> Iterator[sqlite3.Connection]:
@@ -317,6 +318,8 @@ class JournalStore:
             yield conn
         except sqlite3.Error as exc:
             raise _classify(exc, self.path, what) from exc
+        except UnicodeDecodeError as exc:  # SQLite's error message quoted damaged bytes
+            raise JournalCorrupt(f"the game journal {self.path}: cannot read {what}: damaged text ({exc})") from exc
         finally:
             conn.text_factory = _strict_text
 
@@ -440,7 +443,7 @@ class JournalStore:
             else:
                 cur = conn.execute("DELETE FROM games")
             deleted = cur.rowcount
-        with contextlib.suppress(sqlite3.Error):  # else the space is reclaimed later
+        with contextlib.suppress(sqlite3.Error, UnicodeDecodeError):  # else the space is reclaimed later
             self.conn.execute("VACUUM")
         return deleted
 
@@ -711,7 +714,9 @@ def _connect(path: Path, *, read_only: bool, timeout: float) -> sqlite3.Connecti
     except sqlite3.Error as exc:
         conn.close()
         raise _at_open(exc, path, ours or named_ours) from exc
-    except JournalCorrupt as exc:  # damaged text (invalid UTF-8) met while checking
+    except (JournalCorrupt, UnicodeDecodeError) as exc:
+        # Damaged text met while checking: a table name, or SQLite's own error message quoting a
+        # damaged schema ("malformed database schema ..."), which Python decodes as UTF-8.
         conn.close()
         if isinstance(exc, _Damaged):
             raise
