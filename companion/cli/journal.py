@@ -49,6 +49,11 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         help="hardware TOML of the box (default: $COMPANION_HARDWARE_FILE; none: simulated tags, no LEDs)",
     )
     k.add_argument("--windowed", metavar="WxH", help="a window instead of the console's full screen (trying it out)")
+    k.add_argument(
+        "--show-pin",
+        action="store_true",
+        help="print the box's admin PIN and exit (run as the kiosk user or root: it is readable by them only)",
+    )
     _journal_arg(k)
     k.set_defaults(handler=run_kiosk)
 
@@ -182,8 +187,10 @@ def run_kiosk(args: argparse.Namespace) -> int:
     """
     from companion.kiosk.app import StartGuard
 
-    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")  # journald adds the time
     journal = _journal_path(args)
+    if args.show_pin:
+        return _show_pin(journal.parent)
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")  # journald adds the time
     guard = StartGuard(journal.parent)
     try:
         guard.begin()
@@ -200,16 +207,18 @@ def _kiosk(args: argparse.Namespace, journal: Path, guard: StartGuard) -> int:
     from companion.data import load_reference
     from companion.hardware.errors import HardwareError
     from companion.kiosk import Kiosk, KioskSettings
+    from companion.kiosk.admin import LOCK_FILE, admin_pin
     from companion.kiosk.app import Frontend, HeadlessFrontend, KioskLeds, KioskLoop, LoggingLeds, safe_mode_notice
     from companion.kiosk.machine import KioskIntent
     from companion.table.tags import TagDirectory
 
-    settings = KioskSettings()
-    pin = os.environ.get("COMPANION_ADMIN_PIN")
-    if pin:
-        settings = KioskSettings(pin=pin)
-    else:
-        logging.getLogger(__name__).warning("COMPANION_ADMIN_PIN is not set: the default admin PIN is in use")
+    pin, source = admin_pin(os.environ, journal.parent)
+    logging.getLogger(__name__).info("admin PIN: %s", source if pin else "none (only the admin card opens the menu)")
+    settings = KioskSettings(
+        pin=pin,
+        admin_state_file=str(journal.parent / LOCK_FILE),
+        admin_requires_card=os.environ.get("COMPANION_ADMIN_REQUIRES_CARD", "").lower() in ("1", "yes", "true"),
+    )
     safe = guard.safe_mode
     notes: list[str] = []
     if safe:
@@ -252,6 +261,30 @@ def _kiosk(args: argparse.Namespace, journal: Path, guard: StartGuard) -> int:
     loop = KioskLoop(kiosk, frontend, intents=intents, leds=leds, on_stable=guard.succeeded)
     loop.install_signal_handlers()
     return loop.run()
+
+
+def _show_pin(state_dir: Path) -> int:
+    """``companion kiosk --show-pin``: the local admin path to the PIN (file permissions decide who)."""
+    from companion.kiosk.admin import PIN_FILE, PUBLISHED_PINS, valid_pin
+
+    env_pin = os.environ.get("COMPANION_ADMIN_PIN", "").strip()
+    if env_pin and valid_pin(env_pin) and env_pin not in PUBLISHED_PINS:
+        print(f"{env_pin}  (from COMPANION_ADMIN_PIN)")
+        return 0
+    path = state_dir / PIN_FILE
+    try:
+        print(f"{path.read_text(encoding='ascii').strip()}  (from {path})")
+    except FileNotFoundError:
+        print(f"companion kiosk: no admin PIN yet in {path}: the kiosk makes one at its first start", file=sys.stderr)
+        return 1
+    except (OSError, UnicodeDecodeError) as exc:
+        print(
+            f"companion kiosk: cannot read {path} ({exc}); run this as the kiosk user or root, e.g. "
+            "sudo -u companion env STATE_DIRECTORY=/var/lib/companion companion kiosk --show-pin",
+            file=sys.stderr,
+        )
+        return 1
+    return 0
 
 
 def _open_screen(windowed: str | None) -> KioskScreen | str:

@@ -10,10 +10,8 @@ off, journal closed — every accepted command is already committed, so there is
 
 from __future__ import annotations
 
-import contextlib
 import json
 import logging
-import os
 import queue
 import signal
 import time
@@ -23,6 +21,7 @@ from pathlib import Path
 from types import FrameType
 from typing import Protocol
 
+from companion.journal.paths import write_atomically
 from companion.kiosk.machine import Kiosk, KioskIntent
 from companion.kiosk.notify import SystemdNotifier, Watchdog
 from companion.kiosk.view import KioskView
@@ -245,28 +244,6 @@ class StartGuard:
             write_atomically(self.path, data)
         except OSError as exc:
             log.warning("cannot record the kiosk's start in %s: %s", self.path, exc)
-
-
-def write_atomically(path: Path, text: str, mode: int = 0o600) -> None:
-    """Replace ``path`` with ``text`` so that a power cut leaves the old or the new content, never half."""
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            tmp.unlink()
-        raise
-    with contextlib.suppress(OSError):  # the rename itself is durable once the directory is synced
-        dfd = os.open(path.parent, os.O_RDONLY)
-        try:
-            os.fsync(dfd)
-        finally:
-            os.close(dfd)
 
 
 def safe_mode_notice(record: StartRecord) -> str:

@@ -32,7 +32,7 @@ from companion.journal import (
     ScoreEntry,
     standings,
 )
-from companion.kiosk.admin import AdminLock, PinEntry
+from companion.kiosk.admin import AdminLock, PinEntry, generate_pin
 from companion.kiosk.view import KioskView, OptionTapped, Screen
 from companion.table.controller import LedSink, TableController
 from companion.table.tags import AdminTag, TagDirectory
@@ -62,7 +62,9 @@ class KioskSettings:
     colours: tuple[str, ...] = ("red", "blue", "green", "yellow")
     player_counts: tuple[int, ...] = (2, 3, 4)
     lengths: tuple[int | None, ...] = (None, 8, 5)  # None: the full game; else --end-at
-    pin: str = "2468"  # change it in the kiosk config on every box
+    pin: str | None = None  # None: a random PIN nobody knows (`companion kiosk` passes the box's PIN, admin.py)
+    admin_state_file: str | None = None  # the lock-out survives a power cycle (admin.py)
+    admin_requires_card: bool = False  # PIN + card: a UID can be cloned, so the card alone does not open
     pin_attempts: int = 3
     pin_lockout_s: float = 300.0
     admin_uids: frozenset[str] = frozenset()  # admin cards besides the AdminTags of the directory
@@ -109,7 +111,10 @@ class Kiosk:
         self.settings = s = settings or KioskSettings()
         self.leds = leds
         self._wall_time = wall_time
-        self.lock = AdminLock(s.pin, s.pin_attempts, s.pin_lockout_s)
+        self.lock = AdminLock(
+            s.pin or generate_pin(), s.pin_attempts, s.pin_lockout_s,
+            state_file=s.admin_state_file, require_card=s.admin_requires_card,
+        )  # fmt: skip
         self.screen = Screen.ATTRACT
         self.exit_requested = False
         self.game: JournaledGame | None = None
@@ -143,7 +148,10 @@ class Kiosk:
             if self.screen is Screen.HARDWARE_TEST:
                 self._echo(intent)  # testing the card reader with the admin card
             elif self.screen not in (Screen.ADMIN, Screen.ADMIN_CONFIRM):
-                self._open_admin()
+                if self.lock.card_opens(now):
+                    self._open_admin()
+                elif self.screen is not Screen.PIN_ENTRY:
+                    self._start_pin(now)  # PIN + card: the card arms the PIN entry
             return
         if (
             isinstance(intent, ButtonPressed)
