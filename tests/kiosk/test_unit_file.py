@@ -36,7 +36,12 @@ def test_the_kiosk_unit_has_what_the_issue_asks() -> None:
 def test_every_relaxed_option_says_why() -> None:
     for name in ("companion.service", "companion-cage.service"):
         lines = (UNITS / name).read_text(encoding="utf-8").splitlines()
-        relaxed = ("PrivateUsers=no", "PrivateDevices=no", "RestrictAddressFamilies=", "IPAddressAllow=")
+        relaxed: tuple[str, ...] = (
+            "PrivateUsers=no",
+            "PrivateDevices=no",
+            "RestrictAddressFamilies=",
+            "IPAddressAllow=",
+        )
         relaxed += ("ProcSubset=all",) if name == "companion.service" else ("NotifyAccess=all",)
         for option in relaxed:
             i = next(n for n, line in enumerate(lines) if line.startswith(option))
