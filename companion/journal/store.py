@@ -693,8 +693,6 @@ def _connect(path: Path, *, read_only: bool, timeout: float) -> sqlite3.Connecti
                 f"{SCHEMA_VERSION}); it was left as it is: update the companion"
             )
         if read_only:
-            if tables and not ours:  # pragma: no cover - excluded above
-                raise NotAJournal(f"{path} is not a companion game journal")
             if not tables:
                 raise _Damaged("it holds no journal tables", ours=named_ours)
             _check_schema(conn)

@@ -18,6 +18,7 @@ from companion.journal import (
     ENDED,
     FINISHED,
     PLAYING,
+    CorruptionReport,
     GameSetup,
     JournaledGame,
     JournalRefused,
@@ -255,7 +256,7 @@ def test_garbage_journal_is_moved_aside_reported_and_a_new_game_starts(
     journal_path.write_bytes(b"this is not a database, it was a kick to the power cable" * 100)
     with JournalStore.open(journal_path, clock=clock) as store:
         report = store.report
-        assert report is not None and report.moved_to is not None
+        assert isinstance(report, CorruptionReport) and report.moved_to is not None
         assert report.moved_to.name.startswith("journal.sqlite.corrupt-")
         assert report.moved_to.read_bytes().startswith(b"this is not a database")  # kept, not discarded
         assert "unreadable" in str(report)
@@ -279,7 +280,7 @@ def test_damaged_pages_are_detected_at_open(
         data[offset] = 0x5A
     journal_path.write_bytes(bytes(data))
     with JournalStore.open(journal_path, clock=clock) as store:
-        assert store.report is not None and store.report.moved_to is not None
+        assert isinstance(store.report, CorruptionReport) and store.report.moved_to is not None
         assert store.games() == []
         JournaledGame.start(store, TWO)
 

@@ -21,6 +21,7 @@ from companion.journal import (
     APPLICATION_ID,
     BROKEN,
     PLAYING,
+    CorruptionReport,
     GameSetup,
     JournalBusy,
     JournalCorrupt,
@@ -295,7 +296,8 @@ def test_a_journal_truncated_to_zero_bytes_is_reported_not_silently_new(
     assert "empty (0 bytes)" in capsys.readouterr().err and path.exists()
     with JournalStore.open(path) as store:
         assert store.report is not None and "empty (0 bytes)" in str(store.report)
-        assert store.report.moved_to is not None and store.report.moved_to.exists()  # type: ignore[union-attr]
+        assert isinstance(store.report, CorruptionReport) and store.report.moved_to is not None
+        assert store.report.moved_to.exists()
     other = tmp_path / "mine.db"
     other.write_bytes(b"")
     with pytest.raises(NotAJournal):  # an empty file that is not named like ours: not touched
