@@ -253,14 +253,26 @@ class JournalStore:
 
     @classmethod
     def open_or_temporary(
-        cls, path: Path | str, *, clock: Callable[[], float] = time.time, busy_timeout: float = 5.0
+        cls,
+        path: Path | str,
+        *,
+        clock: Callable[[], float] = time.time,
+        busy_timeout: float = 5.0,
+        busy_attempts: int = 3,
     ) -> JournalStore:
         """Never fails: the journal, or — when it cannot be used without risking a game in it — a journal
         in memory, with ``report`` saying why (its games do not survive a restart; the file is untouched
         and its game is offered again at the next start once the cause is gone)."""
         path = Path(path)
         try:
-            return cls.open(path, clock=clock, busy_timeout=busy_timeout)
+            for attempt in range(1, busy_attempts + 1):
+                try:
+                    return cls.open(path, clock=clock, busy_timeout=busy_timeout)
+                except JournalBusy as exc:  # e.g. `companion games clear` vacuuming: wait it out a while
+                    if attempt == busy_attempts:
+                        raise
+                    log.warning("the game journal is locked (%s); trying again", exc)
+            raise AssertionError("unreachable")  # pragma: no cover
         except JournalError as exc:
             log.error("the game journal cannot be used, games are kept in memory only: %s", exc)
             store = cls(_connect(Path(":memory:"), read_only=False, timeout=busy_timeout), path, clock)
@@ -626,6 +638,8 @@ def _header(path: Path) -> bytes | None:
     try:
         if path.is_dir():
             raise JournalUnavailable(f"{path} is a directory, not a journal file")
+        if path.exists() and not path.is_file():  # a FIFO or a device: opening it could block or worse
+            raise JournalUnavailable(f"{path} is not a regular file, not a journal; it was left as it is")
         with path.open("rb") as f:
             return f.read(100)
     except FileNotFoundError:

@@ -10,6 +10,7 @@ import os
 import shutil
 import sqlite3
 import subprocess
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -168,6 +169,31 @@ def test_a_locked_journal_waits_then_says_so_and_the_game_is_still_there(
     with JournalStore.open(journal) as store:
         record = store.unfinished()
         assert record is not None and record.status == PLAYING and record.commands == 12
+
+
+@pytest.mark.allow_error_logs
+def test_the_kiosk_waits_out_a_short_lock(journal: Path) -> None:
+    other = sqlite3.connect(journal, isolation_level=None, check_same_thread=False)
+    other.execute("PRAGMA locking_mode=EXCLUSIVE")
+    other.execute("BEGIN IMMEDIATE")
+    other.execute("UPDATE games SET last_at=last_at")
+    other.execute("COMMIT")
+    release = threading.Timer(0.5, other.close)  # `games clear` finishes its vacuum
+    release.start()
+    try:
+        with JournalStore.open_or_temporary(journal, busy_timeout=0.3, busy_attempts=5) as store:
+            assert not store.temporary and store.unfinished() is not None
+    finally:
+        release.join()
+
+
+def test_a_fifo_or_a_directory_is_never_opened_as_a_journal(tmp_path: Path) -> None:
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    with pytest.raises(JournalUnavailable, match="not a regular file"):
+        JournalStore.open(fifo, read_only=True)  # would block forever reading a header
+    with pytest.raises(JournalUnavailable, match="directory"):
+        JournalStore.open(tmp_path)
 
 
 def test_companion_games_reads_without_writing_anything(journal: Path, capsys: pytest.CaptureFixture[str]) -> None:
