@@ -149,11 +149,13 @@ class AdminLock:
             failures, locked = data["failures"], data["locked"]
             if not (isinstance(failures, int) and isinstance(locked, bool)):
                 raise TypeError("bad field types")
-        except FileNotFoundError:
+        except OSError as exc:  # none yet, or no state directory at all (logged where the journal is)
+            if not isinstance(exc, FileNotFoundError):
+                log.warning("the admin lock state %s cannot be read (%s)", self.state_file, exc)
             return
-        except (OSError, ValueError, TypeError, KeyError) as exc:
-            # Unreadable: assume the worst (a lock-out), never "no failures".
-            log.warning("the admin lock state %s is unreadable (%s): locked out", self.state_file, exc)
+        except (ValueError, TypeError, KeyError) as exc:
+            # Damaged content: assume the worst (a lock-out), never "no failures".
+            log.warning("the admin lock state %s is damaged (%s): locked out", self.state_file, exc)
             failures, locked = self.attempts, True
         self.failures = max(0, failures)
         self._resume_lockout = locked
