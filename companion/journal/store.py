@@ -698,7 +698,7 @@ def _connect(path: Path, *, read_only: bool, timeout: float) -> sqlite3.Connecti
                 f"{path} is an SQLite database of another program (tables: {', '.join(sorted(tables)[:5])}); "
                 "left as it is"
             )
-        problems = [row[0] for row in conn.execute("PRAGMA quick_check").fetchall()]
+        problems = [row[0] for row in conn.execute("PRAGMA integrity_check").fetchall()]
         if problems != ["ok"]:
             raise _Damaged("integrity check: " + "; ".join(problems[:3]), ours=ours or named_ours)
         if version > SCHEMA_VERSION:
