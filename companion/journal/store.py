@@ -755,8 +755,21 @@ def _at_open(exc: sqlite3.Error, path: Path, ours: bool) -> JournalError:
     return type(found)(f"the game journal {path} cannot be opened: {_describe(exc)}; it was left as it is")
 
 
+# Every column the store reads or writes: a flipped byte in the schema text can rename one without
+# the integrity check noticing (found by benchmarks/bad_journals.py: "no column named last_at").
 _WANTED = {
-    "games": {"id", "started_at", "game", "players", "config", "status", "progress", "result"},
+    "games": {
+        "id",
+        "started_at",
+        "game",
+        "players",
+        "config",
+        "status",
+        "progress",
+        "result",
+        "finished_at",
+        "last_at",
+    },
     "commands": {"game_id", "seq", "json", "at"},
     "scores": {"game_id", "colour", "place", "score", "day"},
 }

@@ -382,3 +382,16 @@ def test_export_into_a_missing_folder_is_a_clear_error(journal: Path, capsys: py
     assert main(["export", "1", "--journal", str(journal), "-o", str(out)]) == 2
     assert "does not exist" in capsys.readouterr().err
     assert not out.parent.exists()
+
+
+@pytest.mark.allow_error_logs
+def test_a_flipped_byte_in_the_schema_text_is_damage_not_a_box_that_cannot_start_games(tmp_path: Path) -> None:
+    """Found by the campaign: a column renamed by a flipped byte passed the integrity check, then every new
+    game failed with "no column named last_at"."""
+    path = tmp_path / "journal.sqlite"
+    make_journal(path)
+    flip_in_file(path, b"last_at REAL", b"last_aX REAL")
+    with JournalStore.open(path) as store:
+        assert isinstance(store.report, CorruptionReport) and "last_at" in store.report.reason
+        JournaledGame.start(store, TWO).push(TakeContract("red", "B01"))  # the box plays on
+    assert store.report.moved_to is not None and b"last_aX" in store.report.moved_to.read_bytes()
