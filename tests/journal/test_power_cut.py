@@ -31,10 +31,10 @@ def load_harness() -> ModuleType:
 
 @pytest.mark.skipif(shutil.which("strace") is None, reason="the power-cut simulation records I/O with strace")
 def test_simulated_power_cuts_lose_no_acknowledged_command(tmp_path: Path) -> None:
-    report = load_harness().run(cuts=150, seed=5, directory=tmp_path)
+    report = load_harness().run(cuts=100, seed=5, directory=tmp_path)
     print(report)
     assert report is not None and report.problems == [], report.problems[:3]
-    assert report.cuts == 150 and report.syncs > 100  # the trace saw the fsyncs
+    assert report.cuts == 100 and report.syncs > 100  # the trace saw the fsyncs
     assert report.acked_at_cuts > 1000  # the cuts landed during play
     assert report.lost == 0 and report.corrupted == 0 and report.reports == 0
 
@@ -43,7 +43,7 @@ def test_simulated_power_cuts_lose_no_acknowledged_command(tmp_path: Path) -> No
 @pytest.mark.allow_error_logs
 def test_without_fsync_the_same_simulation_loses_commands(tmp_path: Path) -> None:
     """The negative control: with synchronous=OFF acknowledged commands are lost — the check can fail."""
-    report = load_harness().run(cuts=60, seed=5, directory=tmp_path, synchronous="OFF")
+    report = load_harness().run(cuts=40, seed=5, directory=tmp_path, synchronous="OFF")
     assert report is not None and report.syncs < 10 and report.lost > 0
 
 
