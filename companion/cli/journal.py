@@ -19,7 +19,9 @@ from typing import TYPE_CHECKING
 
 from companion.journal import (
     PLAYING,
+    JournalCorrupt,
     JournalError,
+    JournalMissing,
     JournalStore,
     default_journal_path,
     export_lines,
@@ -47,11 +49,17 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         help="hardware TOML of the box (default: $COMPANION_HARDWARE_FILE; none: simulated tags, no LEDs)",
     )
     k.add_argument("--windowed", metavar="WxH", help="a window instead of the console's full screen (trying it out)")
+    k.add_argument(
+        "--show-pin",
+        action="store_true",
+        help="print the box's admin PIN and exit (run as the kiosk user or root: it is readable by them only)",
+    )
     _journal_arg(k)
     k.set_defaults(handler=run_kiosk)
 
 
 if TYPE_CHECKING:
+    from companion.kiosk.app import StartGuard
     from companion.kiosk.screen import KioskScreen
 
 
@@ -64,31 +72,69 @@ def _journal_arg(p: argparse.ArgumentParser) -> None:
     )
 
 
-def _open(args: argparse.Namespace) -> JournalStore:
-    store = JournalStore.open(args.journal or default_journal_path())
+def _journal_path(args: argparse.Namespace) -> Path:
+    return Path(args.journal) if args.journal else default_journal_path()
+
+
+def _open(args: argparse.Namespace, command: str, *, read_only: bool, missing: str = "") -> JournalStore | int:
+    """The journal, or the exit status after a clear message (never a traceback, never a renamed file).
+
+    ``read_only`` (``games``, ``export``): SQLite ``mode=ro``, nothing is written, created or moved.
+    """
+    path = _journal_path(args)
+    try:
+        store = JournalStore.open(path, read_only=read_only)
+    except JournalMissing:
+        print(
+            f"companion {command}: {missing}there is no game journal at {path} (nothing was created)", file=sys.stderr
+        )
+        return 3
+    except JournalCorrupt as exc:
+        print(
+            f"companion {command}: the game journal {path} is damaged ({exc}); it was not changed. "
+            "The kiosk moves a damaged journal aside at its next start and starts a new one.",
+            file=sys.stderr,
+        )
+        return 1
+    except JournalError as exc:
+        print(f"companion {command}: {exc}", file=sys.stderr)
+        return 1
     if store.report is not None:
         print(f"companion: {store.report}", file=sys.stderr)
     return store
 
 
 def run_export(args: argparse.Namespace) -> int:
-    with _open(args) as store:
-        record = store.game(args.game)
-        if record is None:
-            print(f"companion export: there is no game {args.game} in {store.path}", file=sys.stderr)
-            return 2
+    output = None if args.output == "-" else Path(args.output)
+    if output is not None and not output.parent.is_dir():
+        print(f"companion export: the folder {output.parent} does not exist; create it first", file=sys.stderr)
+        return 2
+    opened = _open(args, "export", read_only=True, missing=f"there is no game {args.game}: ")
+    if isinstance(opened, int):
+        return 2 if opened == 3 else opened
+    with opened as store:
         try:
+            record = store.game(args.game)
+            if record is None:
+                print(f"companion export: there is no game {args.game} in {store.path}", file=sys.stderr)
+                return 2
             lines = export_lines(store, record.id)
         except JournalError as exc:
             print(f"companion export: {exc}", file=sys.stderr)
             return 1
     text = "".join(line + "\n" for line in lines)
-    if args.output == "-":
+    if output is None:
         sys.stdout.write(text)
         script = "FILE"
     else:
-        Path(args.output).write_text(text, encoding="utf-8")
-        script = args.output
+        try:
+            output.write_text(text, encoding="utf-8")
+        except OSError as exc:
+            print(f"companion export: cannot write {output}: {exc.strerror or exc}", file=sys.stderr)
+            return 1
+        script = str(output)
+    if record.damage:
+        print(f"companion export: game {record.id}'s set-up is damaged ({record.damage})", file=sys.stderr)
     replay = shlex.join(["companion", "play", *record.setup.play_args(), "--script", script])
     print(f"game {record.id}: {len(lines)} commands ({record.status}); replay with:\n  {replay}", file=sys.stderr)
     return 0
@@ -99,19 +145,32 @@ def _when(timestamp: float | None) -> str:
 
 
 def run_games(args: argparse.Namespace) -> int:
-    with _open(args) as store:
-        if args.action == "clear":
-            deleted = store.clear(keep_playing=not args.all)
-            print(f"cleared {deleted} game(s) from {store.path}")
+    clearing = args.action == "clear"
+    opened = _open(args, "games", read_only=not clearing)
+    if isinstance(opened, int):
+        if opened == 3:
+            print("no recorded games")
             return 0
-        records = store.games()
+        return opened
+    with opened as store:
+        try:
+            if clearing:
+                deleted = store.clear(keep_playing=not args.all)
+                print(f"cleared {deleted} game(s) from {store.path}")
+                return 0
+            records = store.games()
+        except JournalError as exc:
+            print(f"companion games: {exc}", file=sys.stderr)
+            return 1
     if not records:
         print("no recorded games")
         return 0
     print(f"{'game':>4}  {'started':16}  {'status':9}  {'commands':>8}  players / result")
     for r in records:
-        if r.result:
-            tail = ", ".join(f"{x['place']}. {x['colour']} {x['score']}" for x in r.result)
+        if r.damage:
+            tail = f"DAMAGED RECORD ({r.damage})"
+        elif r.result:
+            tail = ", ".join(f"{x.get('place')}. {x.get('colour')} {x.get('score')}" for x in r.result)
         else:
             round_ = r.progress.get("round")
             tail = ",".join(r.players) + (f"  (round {round_})" if r.status == PLAYING and round_ else "")
@@ -120,25 +179,54 @@ def run_games(args: argparse.Namespace) -> int:
 
 
 def run_kiosk(args: argparse.Namespace) -> int:
-    """The kiosk loop. The admin PIN comes from ``$COMPANION_ADMIN_PIN`` (the unit's EnvironmentFile)."""
+    """The kiosk loop. The admin PIN comes from ``$COMPANION_ADMIN_PIN`` (the unit's EnvironmentFile).
+
+    A crash loop ends in safe mode (``StartGuard``): after 3 failed starts in a row the kiosk offers no
+    resume, shows the last error and lets players start a new game; a hardware file that fails to load
+    then falls back to the screen only.
+    """
+    from companion.kiosk.app import StartGuard
+
+    journal = _journal_path(args)
+    if args.show_pin:
+        return _show_pin(journal.parent)
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")  # journald adds the time
+    guard = StartGuard(journal.parent)
+    try:
+        guard.begin()
+        status = _kiosk(args, journal, guard)
+    except BaseException as exc:
+        guard.failed(f"{type(exc).__name__}: {exc}")
+        raise
+    return status
+
+
+def _kiosk(args: argparse.Namespace, journal: Path, guard: StartGuard) -> int:
     import queue
 
     from companion import games
     from companion.hardware.errors import HardwareError
     from companion.kiosk import Kiosk, KioskSettings
-    from companion.kiosk.app import Frontend, HeadlessFrontend, KioskLeds, KioskLoop, LoggingLeds
+    from companion.kiosk.admin import LOCK_FILE, admin_pin
+    from companion.kiosk.app import Frontend, HeadlessFrontend, KioskLeds, KioskLoop, LoggingLeds, safe_mode_notice
     from companion.kiosk.machine import KioskIntent
     from companion.table.tags import TagDirectory
 
-    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")  # journald adds the time
-    settings = KioskSettings()
-    pin = os.environ.get("COMPANION_ADMIN_PIN")
-    if pin:
-        settings = KioskSettings(pin=pin)
-    else:
-        logging.getLogger(__name__).warning("COMPANION_ADMIN_PIN is not set: the default admin PIN is in use")
+    pin, source = admin_pin(os.environ, journal.parent)
+    logging.getLogger(__name__).info("admin PIN: %s", source if pin else "none (only the admin card opens the menu)")
+    settings = KioskSettings(
+        pin=pin,
+        admin_state_file=str(journal.parent / LOCK_FILE),
+        admin_requires_card=os.environ.get("COMPANION_ADMIN_REQUIRES_CARD", "").lower() in ("1", "yes", "true"),
+    )
+    safe = guard.safe_mode
+    notes: list[str] = []
+    if safe:
+        notes.append(safe_mode_notice(guard.previous))
+        logging.getLogger(__name__).error("%s", notes[0])
     intents: queue.Queue[KioskIntent] = queue.Queue()
-    leds: KioskLeds
+    leds: KioskLeds | None = None
+    tags: TagDirectory | None = None
     hardware = args.hardware or os.environ.get("COMPANION_HARDWARE_FILE")
     if hardware:
         from companion.kiosk.hardware import open_box
@@ -151,8 +239,11 @@ def run_kiosk(args: argparse.Namespace) -> int:
             tags, leds = open_box(Path(hardware), intents, neighbours)
         except (HardwareError, OSError) as exc:
             print(f"companion kiosk: {exc}", file=sys.stderr)
-            return 2
-    else:
+            if not safe:
+                guard.failed(f"the hardware did not start: {exc}")
+                return 2
+            notes.append(f"The hardware did not start ({exc}): screen only.")
+    if tags is None or leds is None:
         offered = [games.get(name) for name in (settings.games or games.names())]
         colours = dict.fromkeys(c for g in offered for c in g.colours)
         tags = TagDirectory.simulated(colours, [card for g in offered for card in g.card_ids()])
@@ -164,14 +255,41 @@ def run_kiosk(args: argparse.Namespace) -> int:
         opened = _open_screen(args.windowed)
         if isinstance(opened, str):
             print(f"companion kiosk: {opened}", file=sys.stderr)
+            guard.failed(opened)
             leds.off()
             return 2
         frontend = opened
-    store = JournalStore.open(args.journal or default_journal_path())
+    store = JournalStore.open_or_temporary(journal)
+    if safe:
+        store.hold_resume(" ".join(notes))
     kiosk = Kiosk(store, tags, now=time.monotonic(), settings=settings, leds=leds)
-    loop = KioskLoop(kiosk, frontend, intents=intents, leds=leds)
+    loop = KioskLoop(kiosk, frontend, intents=intents, leds=leds, on_stable=guard.succeeded)
     loop.install_signal_handlers()
     return loop.run()
+
+
+def _show_pin(state_dir: Path) -> int:
+    """``companion kiosk --show-pin``: the local admin path to the PIN (file permissions decide who)."""
+    from companion.kiosk.admin import PIN_FILE, PUBLISHED_PINS, valid_pin
+
+    env_pin = os.environ.get("COMPANION_ADMIN_PIN", "").strip()
+    if env_pin and valid_pin(env_pin) and env_pin not in PUBLISHED_PINS:
+        print(f"{env_pin}  (from COMPANION_ADMIN_PIN)")
+        return 0
+    path = state_dir / PIN_FILE
+    try:
+        print(f"{path.read_text(encoding='ascii').strip()}  (from {path})")
+    except FileNotFoundError:
+        print(f"companion kiosk: no admin PIN yet in {path}: the kiosk makes one at its first start", file=sys.stderr)
+        return 1
+    except (OSError, UnicodeDecodeError) as exc:
+        print(
+            f"companion kiosk: cannot read {path} ({exc}); run this as the kiosk user or root, e.g. "
+            "sudo -u companion env STATE_DIRECTORY=/var/lib/companion companion kiosk --show-pin",
+            file=sys.stderr,
+        )
+        return 1
+    return 0
 
 
 def _open_screen(windowed: str | None) -> KioskScreen | str:

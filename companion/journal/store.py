@@ -1,12 +1,30 @@
 """The journal: one SQLite file holding every game's set-up and every accepted command.
 
 Durability: WAL with ``synchronous=FULL`` and one transaction per command, so a command that
-``append`` returned from survives a power cut; a torn last write is rolled back by SQLite at the
-next open. At open the file is checked (``PRAGMA integrity_check``); a corrupt or unreadable file is
-moved aside as ``journal.sqlite.corrupt-<timestamp>`` (with its -wal/-shm), reported in
-``JournalStore.report`` and logged as an error — never silently deleted — and a fresh journal starts.
+``append`` returned from is on the storage medium (fsync) before anyone sees it accepted; a torn
+last write is rolled back by SQLite at the next open. What is tested and what is SQLite's promise:
+docs/journal.md.
 
-Schema (version 1)::
+Opening never hides or destroys a good game (docs/journal.md, "Opening a journal"):
+
+* a journal that is *ours* (our ``application_id``, our schema, or our file name ``journal.sqlite``)
+  and damaged (``PRAGMA integrity_check``, not a database, truncated to 0 bytes) is moved aside as
+  ``journal.sqlite.corrupt-<timestamp>`` (with its -wal/-shm), reported in ``JournalStore.report``
+  and logged as an error — never deleted — and a fresh journal starts;
+* a file that is not ours (another program's database, a text file given as ``--journal``) raises
+  ``NotAJournal`` and is not touched;
+* a journal that cannot be used *now* — locked by another program after the busy timeout, disk full,
+  read-only, a directory without write permission, written by a newer companion — raises
+  ``JournalUnavailable`` and is not touched, so its game is offered again once the cause is gone;
+* ``read_only=True`` (``companion games``, ``companion export``) opens with SQLite's ``mode=ro``:
+  nothing is written, created or renamed;
+* a damaged *row* (a flipped byte: invalid UTF-8, broken JSON, a wrong column type) never escapes as
+  a ``sqlite3`` or decoding error: reading commands raises ``JournalCorrupt`` (a ``JournalError`` and a
+  ``ValueError``, which resume turns into ``ResumeError``), and a damaged game row is listed with
+  ``GameRecord.damage`` set instead of failing the whole listing.
+
+Schema (version 1, ``PRAGMA application_id`` = ``APPLICATION_ID``; journals written before the
+application id existed are recognised by their schema and get it at their next writable open)::
 
     games(id, started_at, game, players, config, status, progress, result, finished_at, last_at)
     commands(game_id, seq, json, at)       -- seq counts from 0; undos are commands too
@@ -21,8 +39,10 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
+import os
 import sqlite3
 import time
+import urllib.parse
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -32,10 +52,15 @@ from types import TracebackType
 from typing import Any
 
 from companion.games.setup import GameSetup
+from companion.journal.paths import JOURNAL_NAME
 
 log = logging.getLogger(__name__)
 
 SCHEMA_VERSION = 1
+# PRAGMA application_id of a companion journal: "OTWj" (offset 68 of the SQLite header, big-endian).
+APPLICATION_ID = int.from_bytes(b"OTWj", "big")
+SQLITE_MAGIC = b"SQLite format 3\x00"
+STATUSES = frozenset({"playing", "finished", "ended", "abandoned", "broken"})
 PLAYING, FINISHED, ENDED, ABANDONED, BROKEN = "playing", "finished", "ended", "abandoned", "broken"
 DONE = (FINISHED, ENDED)  # kept and listed until an admin clears them
 
@@ -81,7 +106,30 @@ class JournalWriteError(JournalError, OSError):
 
 
 class JournalCorrupt(JournalError, ValueError):
-    """The file is not a readable journal (raised inside ``open``, which moves the file aside)."""
+    """The file, or a row in it, is not a readable journal.
+
+    At a writable open a damaged journal of ours is moved aside (``report``); later, a damaged row
+    raises this from the read that met it.
+    """
+
+
+class JournalUnavailable(JournalError, OSError):
+    """The journal cannot be used now (locked, disk full, read-only, no permission, newer schema).
+
+    Nothing was changed: the file and its games are still there once the cause is gone.
+    """
+
+
+class JournalBusy(JournalUnavailable):
+    """Another program held the journal locked for longer than the busy timeout."""
+
+
+class JournalMissing(JournalUnavailable):
+    """A read-only open of a journal that does not exist (nothing was created)."""
+
+
+class NotAJournal(JournalError, ValueError):
+    """The file is not a companion journal (another program's database, a text file): it is left alone."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,6 +146,16 @@ class CorruptionReport:
 
 
 @dataclass(frozen=True, slots=True)
+class JournalNotice:
+    """Something the kiosk must show at start that is not a moved file (a memory journal, safe mode)."""
+
+    text: str
+
+    def __str__(self) -> str:
+        return self.text
+
+
+@dataclass(frozen=True, slots=True)
 class GameRecord:
     id: int
     started_at: float
@@ -108,6 +166,7 @@ class GameRecord:
     result: list[dict[str, Any]] | None
     finished_at: float | None
     last_at: float | None
+    damage: str | None = None  # the row could not be read as written (a flipped byte...): why
 
     @property
     def game(self) -> str:
@@ -131,51 +190,107 @@ def local_day(timestamp: float) -> str:
 
 
 class JournalStore:
-    """The journal file. ``JournalStore.open(path)`` never fails on a bad file: see ``report``.
+    """The journal file. ``JournalStore.open(path)`` moves a damaged journal of ours aside (see
+    ``report``) and raises ``JournalUnavailable`` / ``NotAJournal`` where touching the file could lose
+    a game; ``open_or_temporary`` never fails (the kiosk).
 
     A context manager; ``close()`` is safe twice.
     """
 
-    def __init__(self, conn: sqlite3.Connection, path: Path, clock: Callable[[], float]) -> None:
+    def __init__(
+        self, conn: sqlite3.Connection, path: Path, clock: Callable[[], float], *, read_only: bool = False
+    ) -> None:
         self._conn: sqlite3.Connection | None = conn
         self.path = path
         self.clock = clock
-        self.report: CorruptionReport | None = None
+        self.read_only = read_only
+        self.report: CorruptionReport | JournalNotice | None = None
+        self.temporary = False  # True: an in-memory journal, its games do not survive a restart
+        self.resume_held = False  # True: ``unfinished()`` offers nothing (the kiosk's safe mode)
 
     # -- opening ---------------------------------------------------------------------------
     @classmethod
-    def open(cls, path: Path | str, *, clock: Callable[[], float] = time.time) -> JournalStore:
+    def open(
+        cls,
+        path: Path | str,
+        *,
+        clock: Callable[[], float] = time.time,
+        read_only: bool = False,
+        busy_timeout: float = 5.0,
+    ) -> JournalStore:
+        """The journal at ``path``; see the module docstring for what happens to a bad file.
+
+        ``read_only``: SQLite ``mode=ro``; raises ``JournalMissing`` if there is no file, and
+        ``JournalCorrupt`` (nothing moved) if it is damaged.
+        """
         path = Path(path)
-        path.parent.mkdir(parents=True, exist_ok=True)
+        if read_only:
+            try:
+                return cls(_connect(path, read_only=True, timeout=busy_timeout), path, clock, read_only=True)
+            except _Damaged as exc:
+                if not (exc.ours or path.name == JOURNAL_NAME):
+                    raise NotAJournal(f"{path} is not a companion game journal ({exc}); it was left as it is") from exc
+                raise
+        _ensure_directory(path.parent)
         try:
-            return cls(_connect(path), path, clock)
-        except (sqlite3.DatabaseError, JournalCorrupt) as exc:
-            report = _move_aside(path, f"{type(exc).__name__}: {exc}", clock())
+            return cls(_connect(path, read_only=False, timeout=busy_timeout), path, clock)
+        except _Damaged as exc:
+            if not (exc.ours or path.name == JOURNAL_NAME):
+                raise NotAJournal(
+                    f"{path} is not a companion game journal ({exc}); it was left as it is. "
+                    "Point --journal at a journal file, or at a new file name to start one."
+                ) from exc
+            report = _move_aside(path, str(exc), clock())
+            if report.moved_to is None:
+                raise JournalUnavailable(
+                    f"the game journal {path} is damaged ({report.reason}); it could not be moved aside, "
+                    "so no new journal was started there"
+                ) from exc
             log.error("%s", report)
-            store = cls._fresh(path, clock)
+            store = cls(_connect(path, read_only=False, timeout=busy_timeout), path, clock)
             store.report = report
             return store
 
     @classmethod
-    def _fresh(cls, path: Path, clock: Callable[[], float]) -> JournalStore:
-        """A new journal where the bad one was; failing that, beside it; failing that, in memory.
+    def open_or_temporary(
+        cls,
+        path: Path | str,
+        *,
+        clock: Callable[[], float] = time.time,
+        busy_timeout: float = 5.0,
+        busy_attempts: int = 3,
+    ) -> JournalStore:
+        """Never fails: the journal, or — when it cannot be used without risking a game in it — a journal
+        in memory, with ``report`` saying why (its games do not survive a restart; the file is untouched
+        and its game is offered again at the next start once the cause is gone)."""
+        path = Path(path)
+        try:
+            for attempt in range(1, busy_attempts + 1):
+                try:
+                    return cls.open(path, clock=clock, busy_timeout=busy_timeout)
+                except JournalBusy as exc:  # e.g. `companion games clear` vacuuming: wait it out a while
+                    if attempt == busy_attempts:
+                        raise
+                    log.warning("the game journal is locked (%s); trying again", exc)
+            raise AssertionError("unreachable")  # pragma: no cover
+        except JournalError as exc:
+            log.error("the game journal cannot be used, games are kept in memory only: %s", exc)
+            store = cls(_connect(Path(":memory:"), read_only=False, timeout=busy_timeout), path, clock)
+            store.temporary = True
+            store.report = JournalNotice(f"Games are NOT being saved: {exc}")
+            return store
 
-        A bad journal must never stop a new game from starting (the memory fallback is logged: its
-        games do not survive a restart).
-        """
-        for candidate in (path, path.with_name(f"{path.stem}-{int(clock())}{path.suffix}")):
-            try:
-                return cls(_connect(candidate), candidate, clock)
-            except (sqlite3.Error, JournalCorrupt, OSError) as exc:
-                log.error("cannot start a journal at %s: %s", candidate, exc)
-        log.error("the game journal is kept in memory only: games will not survive a restart")
-        return cls(_connect(Path(":memory:")), path, clock)
+    def hold_resume(self, reason: str) -> None:
+        """Safe mode: offer no unfinished game (it stays recorded and playing), and say why."""
+        self.resume_held = True
+        self.report = JournalNotice(reason if self.report is None else f"{reason} {self.report}")
 
     def close(self) -> None:
         if self._conn is not None:
             conn, self._conn = self._conn, None
-            with contextlib.suppress(sqlite3.Error):  # else the WAL stays and is replayed at the next open
-                conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            if not self.read_only:
+                with contextlib.suppress(sqlite3.Error, UnicodeDecodeError):  # else the WAL is replayed at next open
+                    conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
             conn.close()
 
     def __enter__(self) -> JournalStore:
@@ -193,14 +308,32 @@ class JournalStore:
     @contextmanager
     def _transaction(self) -> Iterator[sqlite3.Connection]:
         conn = self.conn
+        if self.read_only:
+            raise JournalWriteError(f"the game journal {self.path} was opened read-only")
         try:
             conn.execute("BEGIN IMMEDIATE")
             yield conn
             conn.execute("COMMIT")
-        except sqlite3.Error as exc:
+        except (sqlite3.Error, UnicodeDecodeError) as exc:
             if conn.in_transaction:
-                conn.execute("ROLLBACK")
-            raise JournalWriteError(f"the game journal {self.path} could not be written: {exc}") from exc
+                with contextlib.suppress(sqlite3.Error, UnicodeDecodeError):
+                    conn.execute("ROLLBACK")
+            why = _describe(exc) if isinstance(exc, sqlite3.Error) else f"damaged text ({exc})"
+            raise JournalWriteError(f"the game journal {self.path} could not be written: {why}") from exc
+
+    @contextmanager
+    def _reading(self, what: str) -> Iterator[sqlite3.Connection]:
+        """Reads see raw bytes for text (decoded by the caller, row by row); SQLite errors become ours."""
+        conn = self.conn
+        conn.text_factory = bytes
+        try:
+            yield conn
+        except sqlite3.Error as exc:
+            raise _classify(exc, self.path, what) from exc
+        except UnicodeDecodeError as exc:  # SQLite's error message quoted damaged bytes
+            raise JournalCorrupt(f"the game journal {self.path}: cannot read {what}: damaged text ({exc})") from exc
+        finally:
+            conn.text_factory = _strict_text
 
     # -- games -----------------------------------------------------------------------------
     def create_game(self, setup: GameSetup) -> int:
@@ -268,11 +401,21 @@ class JournalStore:
             )
 
     def commands(self, game_id: int) -> list[dict[str, Any]]:
-        rows = self.conn.execute("SELECT seq, json FROM commands WHERE game_id=? ORDER BY seq", (game_id,)).fetchall()
-        for expected, (seq, _) in enumerate(rows):
+        """The game's commands in order; ``JournalCorrupt`` if one is missing or damaged."""
+        with self._reading(f"the commands of game {game_id}") as conn:
+            rows = conn.execute("SELECT seq, json FROM commands WHERE game_id=? ORDER BY seq", (game_id,)).fetchall()
+        out: list[dict[str, Any]] = []
+        for expected, (seq, raw) in enumerate(rows):
             if seq != expected:
-                raise JournalCorrupt(f"game {game_id}: command {expected} is missing")
-        return [json.loads(text) for _, text in rows]
+                raise JournalCorrupt(f"game {game_id}: command {expected} is missing from {self.path}")
+            try:
+                data = json.loads(_text(raw))
+            except (ValueError, TypeError) as exc:
+                raise JournalCorrupt(f"game {game_id}: command {seq} in {self.path} is damaged ({exc})") from exc
+            if not isinstance(data, dict):
+                raise JournalCorrupt(f"game {game_id}: command {seq} in {self.path} is damaged (not an object)")
+            out.append(data)
+        return out
 
     def game(self, game_id: int) -> GameRecord | None:
         rows = self._games("WHERE g.id=?", (game_id,))
@@ -285,7 +428,9 @@ class JournalStore:
         return self._games(f"WHERE g.status IN ({marks})", tuple(statuses))
 
     def unfinished(self) -> GameRecord | None:
-        """The most recent game still being played (the one to offer for resume)."""
+        """The most recent game still being played (the one to offer for resume); None in safe mode."""
+        if self.resume_held:
+            return None
         rows = self.games([PLAYING])
         return rows[-1] if rows else None
 
@@ -295,24 +440,9 @@ class JournalStore:
             "(SELECT COUNT(*) FROM commands c WHERE c.game_id = g.id) "
             f"FROM games g {where} ORDER BY g.id"
         )
-        out = []
-        for gid, started, config, status, progress, result, finished_at, last_at, count in self.conn.execute(
-            sql, params
-        ):
-            out.append(
-                GameRecord(
-                    id=gid,
-                    started_at=started,
-                    setup=GameSetup.from_json(json.loads(config)),
-                    status=status,
-                    commands=count,
-                    progress=json.loads(progress or "{}"),
-                    result=None if result is None else json.loads(result),
-                    finished_at=finished_at,
-                    last_at=last_at,
-                )
-            )
-        return out
+        with self._reading("the list of games") as conn:
+            rows = conn.execute(sql, params).fetchall()
+        return [_record(row) for row in rows]
 
     def clear(self, *, keep_playing: bool = True) -> int:
         """The admin's "clear records": delete finished, ended, abandoned and broken games.
@@ -325,56 +455,352 @@ class JournalStore:
             else:
                 cur = conn.execute("DELETE FROM games")
             deleted = cur.rowcount
-        with contextlib.suppress(sqlite3.Error):  # else the space is reclaimed later
+        with contextlib.suppress(sqlite3.Error, UnicodeDecodeError):  # else the space is reclaimed later
             self.conn.execute("VACUUM")
         return deleted
 
     def leaderboard(self, day: str | None = None, limit: int = 5, game: str | None = None) -> list[ScoreEntry]:
         """Best scores of one day (default: today, by the store's clock), best first; of one ``game``
-        (its registry name) or, with None, of every game (scores of different games rarely compare)."""
+        (its registry name) or, with None, of every game (scores of different games rarely compare).
+        Damaged rows are skipped."""
         day = local_day(self.clock()) if day is None else day
-        rows = self.conn.execute(
-            "SELECT s.game_id, s.colour, s.place, s.score FROM scores s JOIN games g ON g.id = s.game_id "
-            "WHERE s.day=? AND (? IS NULL OR g.game=?) ORDER BY s.score DESC, s.place, s.game_id LIMIT ?",
-            (day, game, game, limit),
-        ).fetchall()
-        return [ScoreEntry(*row) for row in rows]
+        with self._reading("the leaderboard") as conn:
+            rows = conn.execute(
+                "SELECT s.game_id, s.colour, s.place, s.score FROM scores s JOIN games g ON g.id = s.game_id "
+                "WHERE s.day=? AND (? IS NULL OR g.game=?) ORDER BY s.score DESC, s.place, s.game_id LIMIT ?",
+                (day, game, game, limit),
+            ).fetchall()
+        out = []
+        for game_id, colour, place, score in rows:
+            try:
+                out.append(ScoreEntry(_integer(game_id), _text(colour), _integer(place), _integer(score)))
+            except (ValueError, TypeError) as exc:
+                log.warning("a damaged leaderboard row of game %r is skipped: %s", game_id, exc)
+        return out
 
 
-def _connect(path: Path) -> sqlite3.Connection:
-    conn = sqlite3.connect(path, isolation_level=None, timeout=5.0, check_same_thread=True)
+# -- reading rows: bytes in, checked values out ------------------------------------------------------
+
+DAMAGED_GAME = "(damaged record)"  # the placeholder set-up's game: resume refuses it (unknown game)
+
+
+def _strict_text(raw: bytes) -> str:
+    """The connection's text_factory outside ``_reading``: invalid UTF-8 is a damaged journal, not a crash."""
     try:
-        conn.execute("PRAGMA busy_timeout=5000")
-        mode = conn.execute("PRAGMA journal_mode=WAL").fetchone()[0]
-        if str(mode).lower() not in ("wal", "memory"):
-            raise JournalCorrupt(f"cannot switch to WAL (journal_mode is {mode})")
-        conn.execute("PRAGMA synchronous=FULL")
-        conn.execute("PRAGMA foreign_keys=ON")
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise JournalCorrupt(f"damaged text in the journal ({exc})") from exc
+
+
+def _text(value: object) -> str:
+    if isinstance(value, bytes):
+        return value.decode("utf-8")  # UnicodeDecodeError is a ValueError
+    if isinstance(value, str):
+        return value
+    raise TypeError(f"expected text, found {type(value).__name__}")
+
+
+def _integer(value: object) -> int:
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    raise TypeError(f"expected an integer, found {type(value).__name__}")
+
+
+def _number(value: object) -> float:
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return float(value)
+    raise TypeError(f"expected a number, found {type(value).__name__}")
+
+
+def _timestamp(value: object) -> float:
+    """A wall-clock time; a flipped byte in a REAL can make it absurd (and ``localtime`` then fails)."""
+    t = _number(value)
+    if not 0.0 <= t < 2.0**33:  # 1970 .. 2242
+        raise ValueError(f"time {t!r} out of range")
+    return t
+
+
+def _record(row: tuple[Any, ...]) -> GameRecord:
+    """One ``games`` row; a damaged column is replaced by a harmless value and named in ``damage``."""
+    gid, started, config, status, progress, result, finished_at, last_at, count = row
+    damage: list[str] = []
+
+    def check(name: str, read: Callable[[], Any], fallback: Any) -> Any:
+        try:
+            return read()
+        except (ValueError, TypeError, KeyError, AttributeError) as exc:
+            damage.append(f"{name}: {exc}")
+            return fallback
+
+    setup = check("config", lambda: GameSetup.from_json(_json_object(config)), GameSetup(DAMAGED_GAME, ()))
+    state = check("status", lambda: _status(status), BROKEN)
+    rec = GameRecord(
+        id=_integer(gid),  # the primary key: SQLite guarantees an integer
+        started_at=check("started_at", lambda: _timestamp(started), 0.0),
+        setup=setup,
+        status=state,
+        commands=_integer(count),
+        progress=check("progress", lambda: _json_object(progress or b"{}"), {}),
+        result=check("result", lambda: None if result is None else _result(result), None),
+        finished_at=check("finished_at", lambda: None if finished_at is None else _timestamp(finished_at), None),
+        last_at=check("last_at", lambda: None if last_at is None else _timestamp(last_at), None),
+        damage="; ".join(damage) or None,
+    )
+    if rec.damage:
+        log.error("game %s in the journal is damaged: %s", rec.id, rec.damage)
+    return rec
+
+
+def _json_object(raw: object) -> dict[str, Any]:
+    data = json.loads(_text(raw))
+    if not isinstance(data, dict):
+        raise TypeError("not a JSON object")
+    return data
+
+
+def _status(raw: object) -> str:
+    status = _text(raw)
+    if status not in STATUSES:
+        raise ValueError(f"unknown status {status!r}")
+    return status
+
+
+def _result(raw: object) -> list[dict[str, Any]]:
+    data = json.loads(_text(raw))
+    if not isinstance(data, list) or not all(
+        isinstance(r, dict) and {"place", "colour", "score"} <= r.keys() for r in data
+    ):
+        raise TypeError("not a list of placings")
+    return data
+
+
+# -- opening: what a file is, and what may be done to it ------------------------------------------------
+
+_BUSY = {5: "it is locked by another program", 6: "it is locked by another connection"}
+_UNAVAILABLE = {
+    3: "permission denied",
+    7: "out of memory",
+    8: "the file or its folder is read-only",
+    10: "an I/O error (failing storage?)",
+    13: "the disk is full",
+    14: "the file cannot be opened (its folder must be writable for the -wal/-shm files)",
+    23: "permission denied",
+}
+_DAMAGE = {11: "the database image is malformed", 26: "it is not a database"}
+
+
+class _Damaged(JournalCorrupt):
+    """Damage found while opening; ``ours`` if the file was recognised as a companion journal."""
+
+    def __init__(self, reason: str, ours: bool) -> None:
+        super().__init__(reason)
+        self.ours = ours
+
+
+def _describe(exc: sqlite3.Error) -> str:
+    code = getattr(exc, "sqlite_errorcode", None)
+    primary = None if code is None else code & 0xFF
+    known = _BUSY.get(primary or -1) or _UNAVAILABLE.get(primary or -1) or _DAMAGE.get(primary or -1)
+    return f"{known} ({exc})" if known else str(exc)
+
+
+def _classify(exc: sqlite3.Error, path: Path, doing: str) -> JournalError:
+    """A SQLite error as one of ours. Unknown errors are 'unavailable': only known damage may move a file."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    primary = None if code is None else code & 0xFF
+    message = f"the game journal {path}: cannot read {doing}: {_describe(exc)}"
+    if primary in _BUSY:
+        return JournalBusy(message)
+    if primary in _DAMAGE:
+        return JournalCorrupt(message)
+    return JournalUnavailable(message)
+
+
+def _ensure_directory(directory: Path) -> None:
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise JournalUnavailable(
+            f"the state directory {directory} cannot be created ({exc.strerror or exc}); "
+            "make it writable for this user, or choose another place with --journal FILE or $COMPANION_STATE_DIR"
+        ) from exc
+    if not os.access(directory, os.W_OK | os.X_OK):
+        why = "is not writable for this user"
+        with contextlib.suppress(OSError):
+            if os.statvfs(directory).f_flag & os.ST_RDONLY:
+                why = "is on a read-only filesystem (an overlay root? see docs/pi-install.md)"
+        raise JournalUnavailable(
+            f"the state directory {directory} {why}; the journal needs it writable "
+            "(and its -wal/-shm files): fix it, or use --journal FILE or $COMPANION_STATE_DIR"
+        )
+
+
+def _header(path: Path) -> bytes | None:
+    """The first 100 bytes, or None if there is no file. Raises JournalUnavailable if it cannot be read."""
+    try:
+        if path.is_dir():
+            raise JournalUnavailable(f"{path} is a directory, not a journal file")
+        if path.exists() and not path.is_file():  # a FIFO or a device: opening it could block or worse
+            raise JournalUnavailable(f"{path} is not a regular file, not a journal; it was left as it is")
+        with path.open("rb") as f:
+            return f.read(100)
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise JournalUnavailable(f"the game journal {path} cannot be read ({exc.strerror or exc})") from exc
+
+
+def _connect(path: Path, *, read_only: bool, timeout: float) -> sqlite3.Connection:
+    """Open and check ``path``; write only once the file is known to be an intact journal of ours.
+
+    Raises ``_Damaged`` (the caller decides whether to move it aside), ``NotAJournal``,
+    ``JournalUnavailable`` / ``JournalBusy`` / ``JournalMissing``.
+    """
+    memory = str(path) == ":memory:"
+    header = None if memory else _header(path)
+    named_ours = path.name == JOURNAL_NAME
+    if header is None and read_only:
+        raise JournalMissing(f"there is no game journal at {path}")
+    if header is not None:
+        if len(header) == 0:
+            raise _Damaged("it is empty (0 bytes): truncated?", ours=named_ours)
+        if not header.startswith(SQLITE_MAGIC) or len(header) < 100:
+            raise _Damaged("it is not an SQLite database", ours=False)
+    ours = header is not None and int.from_bytes(header[68:72], "big") == APPLICATION_ID
+    if header is not None and not read_only and not os.access(path, os.R_OK | os.W_OK):
+        raise JournalUnavailable(
+            f"the game journal {path} is read-only for this user; it was left as it is: "
+            "fix its owner or permissions (the kiosk runs as the companion user)"
+        )
+
+    if memory:
+        target, uri = ":memory:", False
+    else:
+        mode = "ro" if read_only else ("rw" if header is not None else "rwc")
+        if read_only and not path.with_name(path.name + "-wal").exists():
+            # No -wal: no writer has it open and everything is in the main file. ``immutable`` makes
+            # SQLite read it without creating -wal/-shm (so a read-only medium works too).
+            mode += "&immutable=1"
+        target, uri = f"file:{urllib.parse.quote(str(path.absolute()))}?mode={mode}", True
+    try:
+        conn = sqlite3.connect(target, uri=uri, isolation_level=None, timeout=timeout, check_same_thread=True)
+    except sqlite3.Error as exc:
+        raise _at_open(exc, path, ours) from exc
+    conn.text_factory = _strict_text
+    try:
+        conn.execute(f"PRAGMA busy_timeout={int(timeout * 1000)}")
+        # 1. Read only: is it ours, is it intact?
+        app_id, version = _read_identity(conn)
+        if app_id not in (0, APPLICATION_ID):
+            raise NotAJournal(f"{path} belongs to another program (SQLite application_id {app_id:#x}); left as it is")
+        tables = {name for (name,) in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+        ours = ours or app_id == APPLICATION_ID or _has_our_schema(conn, tables) or _partly_ours(conn, tables)
+        if not ours and tables - {"sqlite_sequence"}:
+            raise NotAJournal(
+                f"{path} is an SQLite database of another program (tables: {', '.join(sorted(tables)[:5])}); "
+                "left as it is"
+            )
         problems = [row[0] for row in conn.execute("PRAGMA integrity_check").fetchall()]
         if problems != ["ok"]:
-            raise JournalCorrupt("integrity check: " + "; ".join(problems[:3]))
-        version = conn.execute("PRAGMA user_version").fetchone()[0]
-        if version not in (0, SCHEMA_VERSION):
-            raise JournalCorrupt(f"schema version {version}, this companion reads {SCHEMA_VERSION}")
-        conn.executescript(_SCHEMA)
-        conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+            raise _Damaged("integrity check: " + "; ".join(problems[:3]), ours=ours or named_ours)
+        if version > SCHEMA_VERSION:
+            raise JournalUnavailable(
+                f"the game journal {path} was written by a newer companion (schema {version}, this one reads "
+                f"{SCHEMA_VERSION}); it was left as it is: update the companion"
+            )
+        if read_only:
+            if not tables:
+                raise _Damaged("it holds no journal tables", ours=named_ours)
+            _check_schema(conn)
+            return conn
+        # 2. Writes: the journal's settings, then the schema and identity only where they are missing.
+        mode = conn.execute("PRAGMA journal_mode=WAL").fetchone()[0]
+        if str(mode).lower() not in ("wal", "memory"):
+            raise JournalUnavailable(f"the game journal {path} cannot switch to WAL (journal_mode is {mode})")
+        conn.execute("PRAGMA synchronous=FULL")
+        conn.execute("PRAGMA foreign_keys=ON")
+        if not {"meta", "games", "commands", "scores"} <= tables or version != SCHEMA_VERSION or app_id == 0:
+            # One transaction: a power cut (or a kill) while creating leaves no journal or a whole
+            # one, never a half schema without the application id (found by benchmarks/power_cut.py).
+            conn.executescript(
+                f"BEGIN IMMEDIATE;\n{_SCHEMA}\nPRAGMA user_version={SCHEMA_VERSION};\n"
+                f"PRAGMA application_id={APPLICATION_ID};\nCOMMIT;"
+            )
         _check_schema(conn)
+    except sqlite3.Error as exc:
+        conn.close()
+        raise _at_open(exc, path, ours or named_ours) from exc
+    except (JournalCorrupt, UnicodeDecodeError) as exc:
+        # Damaged text met while checking: a table name, or SQLite's own error message quoting a
+        # damaged schema ("malformed database schema ..."), which Python decodes as UTF-8.
+        conn.close()
+        if isinstance(exc, _Damaged):
+            raise
+        raise _Damaged(str(exc), ours=ours or named_ours) from exc
     except BaseException:
         conn.close()
         raise
     return conn
 
 
+def _read_identity(conn: sqlite3.Connection) -> tuple[int, int]:
+    app_id = int(conn.execute("PRAGMA application_id").fetchone()[0])
+    version = int(conn.execute("PRAGMA user_version").fetchone()[0])
+    return app_id, version
+
+
+def _at_open(exc: sqlite3.Error, path: Path, ours: bool) -> JournalError:
+    code = getattr(exc, "sqlite_errorcode", None)
+    if code is not None and code & 0xFF in _DAMAGE:
+        return _Damaged(_describe(exc), ours=ours)
+    found = _classify(exc, path, "it")
+    return type(found)(f"the game journal {path} cannot be opened: {_describe(exc)}; it was left as it is")
+
+
+# Every column the store reads or writes: a flipped byte in the schema text can rename one without
+# the integrity check noticing (found by benchmarks/bad_journals.py: "no column named last_at").
+_WANTED = {
+    "games": {
+        "id",
+        "started_at",
+        "game",
+        "players",
+        "config",
+        "status",
+        "progress",
+        "result",
+        "finished_at",
+        "last_at",
+    },
+    "commands": {"game_id", "seq", "json", "at"},
+    "scores": {"game_id", "colour", "place", "score", "day"},
+}
+
+
+def _has_our_schema(conn: sqlite3.Connection, tables: set[str]) -> bool:
+    if not set(_WANTED) <= tables:
+        return False
+    return all(columns <= _columns(conn, table) for table, columns in _WANTED.items())
+
+
+def _partly_ours(conn: sqlite3.Connection, tables: set[str]) -> bool:
+    """Only our tables, each with our columns: a journal whose creation was cut short by an older
+    companion (which created its tables one by one). It holds nothing of anyone else's."""
+    ours = tables - {"sqlite_sequence"}
+    if not ours or not ours <= {"meta", *_WANTED}:
+        return False
+    return all(_WANTED[t] <= _columns(conn, t) for t in ours if t in _WANTED)
+
+
+def _columns(conn: sqlite3.Connection, table: str) -> set[str]:
+    return {row[1] for row in conn.execute(f"PRAGMA table_info({table})")}
+
+
 def _check_schema(conn: sqlite3.Connection) -> None:
-    wanted = {
-        "games": {"id", "started_at", "game", "players", "config", "status", "progress", "result"},
-        "commands": {"game_id", "seq", "json", "at"},
-        "scores": {"game_id", "colour", "place", "score", "day"},
-    }
-    for table, columns in wanted.items():
-        have = {row[1] for row in conn.execute(f"PRAGMA table_info({table})")}
+    for table, columns in _WANTED.items():
+        have = _columns(conn, table)
         if not columns <= have:
-            raise JournalCorrupt(f"table {table} lacks {', '.join(sorted(columns - have))}")
+            raise _Damaged(f"table {table} lacks {', '.join(sorted(columns - have))}", ours=True)
 
 
 def _move_aside(path: Path, reason: str, now: float) -> CorruptionReport:

@@ -10,14 +10,18 @@ off, journal closed — every accepted command is already committed, so there is
 
 from __future__ import annotations
 
+import json
 import logging
 import queue
 import signal
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
 from types import FrameType
 from typing import Protocol
 
+from companion.journal.paths import write_atomically
 from companion.kiosk.machine import Kiosk, KioskIntent, PlayingTable
 from companion.kiosk.notify import SystemdNotifier, Watchdog
 from companion.kiosk.view import KioskView
@@ -50,6 +54,8 @@ class KioskLoop:
         watchdog: Watchdog | None = None,
         clock: Callable[[], float] = time.monotonic,
         max_sleep: float = 0.05,
+        on_stable: Callable[[], None] | None = None,
+        stable_after: float = 60.0,
     ) -> None:
         self.kiosk = kiosk
         self.frontend = frontend
@@ -63,6 +69,11 @@ class KioskLoop:
         self._shut = False
         self._last_view: KioskView | None = None
         self._last_state: object = None
+        # Called once the loop has run ``stable_after`` seconds, or ends normally: the start worked
+        # (``StartGuard.succeeded``), so a later crash does not count towards safe mode.
+        self._on_stable = on_stable
+        self.stable_after = stable_after
+        self._started_at: float | None = None
 
     def request_stop(self, signum: int | None = None, frame: FrameType | None = None) -> None:
         """Signal-safe: the loop ends after the current iteration."""
@@ -116,13 +127,22 @@ class KioskLoop:
     def run(self) -> int:
         """Until SIGTERM / SIGINT or the admin's "Leave the kiosk"; returns the exit status (0)."""
         self.notifier.ready("kiosk running")
-        self.watchdog.kick(self.clock())
+        self._started_at = self.clock()
+        self.watchdog.kick(self._started_at)
         try:
             while self.running:
                 self.step()
+                if self._on_stable is not None and self.clock() - self._started_at >= self.stable_after:
+                    self._stable()
         finally:
             self.shutdown()
+        self._stable()  # a clean stop (SIGTERM, "Leave the kiosk") is not a failed start
         return 0
+
+    def _stable(self) -> None:
+        callback, self._on_stable = self._on_stable, None
+        if callback is not None:
+            callback()
 
     def shutdown(self) -> None:
         """LEDs off, journal closed; safe twice."""
@@ -144,7 +164,8 @@ class HeadlessFrontend:
     """No screen: logs each new view. For ``companion kiosk --headless`` (service tests, a Pi without display)."""
 
     def render(self, view: KioskView, playing: PlayingTable | None) -> None:
-        log.info("screen %s: %s %s", view.screen.value, view.title, " | ".join(view.lines))
+        notice = f" [notice: {view.notice}]" if view.notice else ""
+        log.info("screen %s: %s %s%s", view.screen.value, view.title, " | ".join(view.lines), notice)
 
     def poll(self) -> list[KioskIntent]:
         return []
@@ -158,3 +179,76 @@ class LoggingLeds:
 
     def off(self) -> None:
         log.info("LEDs off")
+
+
+@dataclass(frozen=True, slots=True)
+class StartRecord:
+    """What the previous starts left behind: how many failed in a row, and the last error seen."""
+
+    failures: int
+    last_error: str | None
+
+
+class StartGuard:
+    """Counts consecutive failed starts in the state directory, so a crash loop ends in safe mode.
+
+    ``begin()`` at start counts this start as failed until ``succeeded()`` (the loop ran for a while,
+    or ended cleanly) resets the count; ``failed(message)`` records why. A start killed by the watchdog
+    or a hard crash never calls ``succeeded()``, so it counts too. After ``threshold`` failures in a
+    row the kiosk starts in safe mode (no resume offer, the error on the screen, new games allowed)
+    instead of running into systemd's ``StartLimitBurst`` and leaving the box dead. The file is
+    written atomically (temp file, fsync, rename); an unwritable state directory disables the guard
+    (logged), it never stops the kiosk.
+    """
+
+    FILE = "kiosk-starts.json"
+
+    def __init__(self, directory: Path, threshold: int = 3) -> None:
+        self.path = directory / self.FILE
+        self.threshold = threshold
+        self.previous = StartRecord(0, None)
+
+    def begin(self) -> StartRecord:
+        self.previous = self._read()
+        self._write(StartRecord(self.previous.failures + 1, self.previous.last_error))
+        return self.previous
+
+    @property
+    def safe_mode(self) -> bool:
+        return self.previous.failures >= self.threshold
+
+    def failed(self, message: str) -> None:
+        record = self._read()
+        self._write(StartRecord(max(record.failures, self.previous.failures + 1), message[:500]))
+
+    def succeeded(self) -> None:
+        self._write(StartRecord(0, None))
+
+    def _read(self) -> StartRecord:
+        try:
+            data = json.loads(self.path.read_text(encoding="utf-8"))
+            failures = data["failures"]
+            error = data.get("last_error")
+            if isinstance(failures, int) and failures >= 0 and (error is None or isinstance(error, str)):
+                return StartRecord(failures, error)
+        except FileNotFoundError:
+            return StartRecord(0, None)
+        except (OSError, ValueError, TypeError, KeyError, AttributeError) as exc:
+            log.warning("the start counter %s is unreadable (%s); counting from 0", self.path, exc)
+        return StartRecord(0, None)
+
+    def _write(self, record: StartRecord) -> None:
+        data = json.dumps({"failures": record.failures, "last_error": record.last_error})
+        try:
+            write_atomically(self.path, data)
+        except OSError as exc:
+            log.warning("cannot record the kiosk's start in %s: %s", self.path, exc)
+
+
+def safe_mode_notice(record: StartRecord) -> str:
+    last = record.last_error or "unknown: see journalctl -u companion"
+    return (
+        f"SAFE MODE: the kiosk failed to start {record.failures} times in a row (last error: {last}). "
+        "The unfinished game is not offered now; it is kept in the records (companion games, companion export). "
+        "Start a new game, or ask the admin."
+    )

@@ -48,7 +48,7 @@ from companion.journal import (
     ScoreEntry,
     standings,
 )
-from companion.kiosk.admin import AdminLock, PinEntry
+from companion.kiosk.admin import AdminLock, PinEntry, generate_pin
 from companion.kiosk.attract import Replay
 from companion.kiosk.view import KioskView, OptionTapped, Screen
 from companion.table.base import GameTable, LedSink
@@ -87,7 +87,9 @@ class KioskSettings:
     colours: tuple[str, ...] | None = None  # None: the game's own (its plug-in says)
     player_counts: tuple[int, ...] | None = None
     lengths: tuple[int | None, ...] | None = None  # None: the game's; in it None is the full game, else --end-at
-    pin: str = "2468"  # change it in the kiosk config on every box
+    pin: str | None = None  # None: a random PIN nobody knows (`companion kiosk` passes the box's PIN, admin.py)
+    admin_state_file: str | None = None  # the lock-out survives a power cycle (admin.py)
+    admin_requires_card: bool = False  # PIN + card: a UID can be cloned, so the card alone does not open
     pin_attempts: int = 3
     pin_lockout_s: float = 300.0
     admin_uids: frozenset[str] = frozenset()  # admin cards besides the AdminTags of the directory
@@ -133,7 +135,10 @@ class Kiosk:
         self.settings = s = settings or KioskSettings()
         self.leds = leds
         self._wall_time = wall_time
-        self.lock = AdminLock(s.pin, s.pin_attempts, s.pin_lockout_s)
+        self.lock = AdminLock(
+            s.pin or generate_pin(), s.pin_attempts, s.pin_lockout_s,
+            state_file=s.admin_state_file, require_card=s.admin_requires_card,
+        )  # fmt: skip
         self._t = kiosk_texts(s.language)  # refuses a language without a catalogue
         self._default_language = s.language
         self.screen = Screen.ATTRACT
@@ -175,7 +180,10 @@ class Kiosk:
             if self.screen is Screen.HARDWARE_TEST:
                 self._echo(intent)  # testing the card reader with the admin card
             elif self.screen not in (Screen.ADMIN, Screen.ADMIN_CONFIRM):
-                self._open_admin()
+                if self.lock.card_opens(now):
+                    self._open_admin()
+                elif self.screen is not Screen.PIN_ENTRY:
+                    self._start_pin(now)  # PIN + card: the card arms the PIN entry
             return
         if (
             isinstance(intent, ButtonPressed)

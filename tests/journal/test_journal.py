@@ -19,10 +19,12 @@ from companion.journal import (
     ENDED,
     FINISHED,
     PLAYING,
+    CorruptionReport,
     GameSetup,
     JournaledGame,
     JournalRefused,
     JournalStore,
+    JournalUnavailable,
     JournalWriteError,
     ResumeError,
     default_state_dir,
@@ -254,7 +256,7 @@ def test_garbage_journal_is_moved_aside_reported_and_a_new_game_starts(
     journal_path.write_bytes(b"this is not a database, it was a kick to the power cable" * 100)
     with JournalStore.open(journal_path, clock=clock) as store:
         report = store.report
-        assert report is not None and report.moved_to is not None
+        assert isinstance(report, CorruptionReport) and report.moved_to is not None
         assert report.moved_to.name.startswith("journal.sqlite.corrupt-")
         assert report.moved_to.read_bytes().startswith(b"this is not a database")  # kept, not discarded
         assert "unreadable" in str(report)
@@ -278,7 +280,7 @@ def test_damaged_pages_are_detected_at_open(
         data[offset] = 0x5A
     journal_path.write_bytes(bytes(data))
     with JournalStore.open(journal_path, clock=clock) as store:
-        assert store.report is not None and store.report.moved_to is not None
+        assert isinstance(store.report, CorruptionReport) and store.report.moved_to is not None
         assert store.games() == []
         JournaledGame.start(store, TWO)
 
@@ -290,9 +292,11 @@ def test_a_journal_that_cannot_be_moved_still_lets_a_game_start(
     path = tmp_path / "journal.sqlite"
     path.write_bytes(b"garbage" * 1000)
     monkeypatch.setattr(Path, "rename", lambda self, target: (_ for _ in ()).throw(PermissionError("read-only")))
-    with JournalStore.open(path, clock=clock) as store:
-        assert store.report is not None and store.report.moved_to is None
-        assert "moving it failed" in store.report.reason
+    with pytest.raises(JournalUnavailable, match="could not be moved aside"):
+        JournalStore.open(path, clock=clock)
+    with JournalStore.open_or_temporary(path, clock=clock) as store:  # the kiosk's way in
+        assert store.temporary and store.report is not None
+        assert "NOT being saved" in str(store.report) and "could not be moved" in str(store.report)
         JournaledGame.start(store, TWO).push(TakeContract("red", "B01"))
     assert path.read_bytes().startswith(b"garbage")
 

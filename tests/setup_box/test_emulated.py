@@ -4,12 +4,14 @@ reads gives the same data as the pure intents, and the LEDs confirm what the wiz
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 from companion import games
 from companion.hardware.emulated import EmulatedTable
 from companion.intents import ButtonPressed, CardScanned, TagLifted, TagPlaced
 from companion.ledframe import CityLight
+from companion.setup_box.model import Step
 from companion.setup_box.runner import WizardSession
 from companion.setup_box.trace import owner_script
 from companion.setup_box.writer import render
@@ -94,7 +96,10 @@ def small_box(folder: Path) -> dict[str, Path]:
     files = {"board": folder / "b.toml", "contracts": folder / "c.toml", "events": folder / "a.toml"}
     for role, text in (("board", BOARD), ("contracts", CONTRACTS), ("events", ACTIONS)):
         files[role].write_text(text, encoding="utf-8")
-    assert games.get("auf-achse").check_files(list(files.values())).problems == ()
+    problems = games.get("auf-achse").check_files(list(files.values())).problems
+    # A box this small is well formed but too small to play (AA-4 deals more contracts than it has):
+    # the only problems are the deck sizes per player count.
+    assert all("AA-4 deals" in p for p in problems), problems
     return files
 
 
@@ -124,7 +129,12 @@ def test_a_small_box_traced_through_the_hardware_emulators(tmp_path: Path) -> No
             table.show(session.reader_leds())
             if len(session.state.roads) > before and lit_after_road is None:
                 lit_after_road = (session.state.roads[-1], table.decoded_leds())
-    assert session.state == expected
+    # The box is too small to play (see small_box): saving stops at the check with the deck sizes only;
+    # everything entered through the emulated hardware equals the pure replay.
+    got = session.state
+    assert got.step is Step.CHECK and got.problems and all("AA-4 deals" in p for p in got.problems), got.problems
+    assert replace(got, step=expected.step, seq=expected.seq, problems=expected.problems,
+                   message=expected.message) == expected  # fmt: skip
     assert lit_after_road is not None
     road, frame = lit_after_road
     by_city = {city: reader for reader, city in session.state.readers}
@@ -135,4 +145,4 @@ def test_a_small_box_traced_through_the_hardware_emulators(tmp_path: Path) -> No
         (out / name).write_text(text, encoding="utf-8")
     names = {role: path.name for role, path in reference("auf-achse").items()}
     assert normalised({role: out / n for role, n in names.items()}) == normalised(files)
-    assert session.saved is not None and session.saved.name == "a small box"
+    assert session.saved is None  # not saved as a data set: its decks cannot be dealt (AA-4)

@@ -41,6 +41,10 @@ def test_sigkill_at_random_steps_loses_no_confirmed_entry(tmp_path: Path) -> Non
         expected.append(step(expected[-1], intent))
     assert expected[-1] == final
 
+    # How long one uninterrupted run takes on this machine: the kills land inside it, whatever its speed.
+    t0 = time.perf_counter()
+    _drive(tmp_path / "timing", name, cities, script, os.open(os.devnull, os.O_WRONLY))
+    whole = time.perf_counter() - t0
     rng = random.Random(20261201)
     kills = 0
     lives = 0
@@ -58,7 +62,7 @@ def test_sigkill_at_random_steps_loses_no_confirmed_entry(tmp_path: Path) -> Non
             finally:
                 os._exit(code)
         os.close(write_end)
-        time.sleep(rng.uniform(0.05, 0.8))
+        time.sleep(rng.uniform(0.02, 0.5) * whole)
         os.kill(pid, signal.SIGKILL)
         _, status = os.waitpid(pid, 0)
         data = b""
