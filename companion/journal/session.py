@@ -24,7 +24,17 @@ from companion.engine.errors import GameError, IllegalAction
 from companion.engine.game import Game
 from companion.games.protocol import GamePlugin
 from companion.games.setup import GameSetup
-from companion.journal.store import BROKEN, ENDED, FINISHED, PLAYING, GameRecord, JournalError, JournalStore
+from companion.journal.store import (
+    BROKEN,
+    ENDED,
+    FINISHED,
+    PLAYING,
+    GameRecord,
+    JournalCorrupt,
+    JournalError,
+    JournalStore,
+    JournalUnavailable,
+)
 
 log = logging.getLogger(__name__)
 
@@ -68,11 +78,21 @@ class JournaledGame(Game[Any]):
 
         Raises ``ResumeError`` (and marks the game ``broken``, keeping its record) if it no longer replays.
         """
-        if isinstance(record, int):
-            found = store.game(record)
-            if found is None:
-                raise ResumeError(f"there is no game {record} in the journal")
-            record = found
+        try:
+            if isinstance(record, int):
+                found = store.game(record)
+                if found is None:
+                    raise ResumeError(f"there is no game {record} in the journal")
+                record = found
+        except JournalUnavailable as exc:  # locked, unreadable for now: nothing is marked, try again later
+            raise ResumeError(f"game {record} cannot be read now: {exc}") from exc
+        except JournalCorrupt as exc:
+            raise ResumeError(f"game {record} cannot be resumed: its record is damaged ({exc})") from exc
+        if record.damage:
+            log.error("game %s cannot be resumed: its record is damaged (%s)", record.id, record.damage)
+            with contextlib.suppress(JournalError):
+                store.set_status(record.id, BROKEN)
+            raise ResumeError(f"game {record.id} cannot be resumed: its record is damaged ({record.damage})")
         try:
             plugin = games.get(record.setup.game)
             game = cls(plugin.new_game(record.setup), store, record.id, plugin, record.setup)
@@ -82,6 +102,9 @@ class JournaledGame(Game[Any]):
                     Game.push(game, plugin.command_from_json(data))
             finally:
                 game._journaling = True
+        except JournalUnavailable as exc:  # temporary (locked, read-only for now): the game is not broken
+            log.error("game %s cannot be read now: %s", record.id, exc)
+            raise ResumeError(f"game {record.id} cannot be read now: {exc}") from exc
         except (GameError, ValueError, KeyError, TypeError, OSError) as exc:
             log.error("game %s cannot be resumed: %s", record.id, exc)
             with contextlib.suppress(JournalError):
