@@ -21,11 +21,11 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TextIO
 
+from companion.games.digitise.model import CityMoved, FieldTapped, NameTyped, SpaceTapped, Step
+from companion.games.digitise.profile import profile, profiles
 from companion.intents import ButtonName, ButtonPressed, CardScanned, CityTapped, Intent, TagPlaced
 from companion.setup_box.datasets import DataSetError, DataSets
 from companion.setup_box.machine import WizardIntent
-from companion.setup_box.model import CityMoved, FieldTapped, NameTyped, SpaceTapped, Step
-from companion.setup_box.profiles import profile, profiles
 from companion.setup_box.runner import WizardSession, default_name
 from companion.setup_box.view import Prompt
 

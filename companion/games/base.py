@@ -36,6 +36,10 @@ class PluginBase:
     def command_to_json(self, command: object) -> dict[str, object]:
         raise NotImplementedError
 
+    def setup_profile(self) -> Any:
+        """None: this game has no set-up wizard profile (a game with one overrides this)."""
+        return None
+
     def finished(self, state: Any) -> bool:
         return bool(state.finished)
 

@@ -157,6 +157,11 @@ class GamePlugin(Protocol):
 
     def simulator(self, game: Game[Any], seed: int | None) -> SimProps: ...
 
+    def setup_profile(self) -> Any:
+        """What the set-up wizard needs to digitise a printed box (a ``companion.games.digitise``
+        ``GameProfile``); a game without one cannot be digitised with the wizard."""
+        ...
+
     def messages(self, language: str) -> dict[str, dict[str, str]]:
         """The game's own message tables in ``language`` (merged over the platform's catalogue)."""
         ...

@@ -13,10 +13,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from companion.intents import ButtonName, ButtonPressed, CardScanned, CityTapped, DeviceFault, TagLifted, TagPlaced
-from companion.setup_box.graph import connected
-from companion.setup_box.layout import stress_layout
-from companion.setup_box.model import (
+from companion.games.digitise.graph import connected
+from companion.games.digitise.model import (
     CardEntry,
     CardForm,
     CityMoved,
@@ -30,7 +28,9 @@ from companion.setup_box.model import (
     WizardState,
     with_value,
 )
-from companion.setup_box.profiles import CardKind, FieldSpec, GameProfile, profile, reference_cities
+from companion.games.digitise.profile import CardKind, FieldSpec, GameProfile, profile, reference_cities
+from companion.intents import ButtonName, ButtonPressed, CardScanned, CityTapped, DeviceFault, TagLifted, TagPlaced
+from companion.setup_box.layout import stress_layout
 
 WizardIntent = (
     TagPlaced | TagLifted | CardScanned | ButtonPressed | CityTapped | DeviceFault

@@ -15,10 +15,10 @@ import time
 from dataclasses import replace
 from pathlib import Path
 
+from companion.games.digitise.model import SaveFailed, Step, WizardState
 from companion.ledframe import LedFrame
 from companion.setup_box.datasets import DataSet, DataSetError, DataSets
 from companion.setup_box.machine import WizardIntent, start, step
-from companion.setup_box.model import SaveFailed, Step, WizardState
 from companion.setup_box.store import ProgressStore
 from companion.setup_box.view import Prompt, leds, prompt
 from companion.setup_box.writer import render

@@ -15,10 +15,10 @@ import pygame
 
 from companion.display import theme
 from companion.display.record import Canvas, FrameRecord
+from companion.games.digitise.model import CityMoved, FieldTapped, RoadEntry, SpaceTapped, Step, WizardState
 from companion.intents import CityTapped
 from companion.ledframe import CityLight
 from companion.setup_box.layout import stress_layout
-from companion.setup_box.model import CityMoved, FieldTapped, RoadEntry, SpaceTapped, Step, WizardState
 from companion.setup_box.view import leds, prompt
 
 Intent = CityTapped | FieldTapped | SpaceTapped
@@ -161,8 +161,8 @@ def _draw_side(canvas: Canvas, rect: pygame.Rect, state: WizardState, unit: floa
 
 
 def _label_of(state: WizardState, name: str) -> str | None:
+    from companion.games.digitise.profile import profile
     from companion.setup_box.machine import visible_fields
-    from companion.setup_box.profiles import profile
 
     if state.form is None:
         return None

@@ -10,7 +10,7 @@ import json
 import os
 from pathlib import Path
 
-from companion.setup_box.model import WizardState
+from companion.games.digitise.model import WizardState
 
 
 class ProgressError(ValueError):

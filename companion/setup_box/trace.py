@@ -17,10 +17,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from companion.games.digitise.model import CityMoved, NameTyped, SpaceTapped, Step, Value, WizardState
+from companion.games.digitise.profile import GameProfile, profile, read_toml
 from companion.intents import ButtonName, ButtonPressed, CardScanned, TagPlaced
 from companion.setup_box.machine import WizardIntent, editable, start, step
-from companion.setup_box.model import CityMoved, NameTyped, SpaceTapped, Step, Value, WizardState
-from companion.setup_box.profiles import GameProfile, profile, read_toml
 
 MARKER = "04AA0000000001"  # the one marker the owner moves around
 OK = ButtonPressed(ButtonName.OK)

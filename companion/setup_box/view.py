@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from companion.games.digitise.model import CardForm, Step, WizardState
+from companion.games.digitise.profile import CardKind, GameProfile, profile
 from companion.ledframe import CityLight, LedFrame
 from companion.setup_box.machine import editable, missing, road_fields, steps, visible_fields
-from companion.setup_box.model import CardForm, Step, WizardState
-from companion.setup_box.profiles import CardKind, GameProfile, profile
 
 TITLES = {
     Step.READERS: "Readers → cities",

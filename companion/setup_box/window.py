@@ -13,9 +13,9 @@ from dataclasses import dataclass
 import pygame
 
 from companion.display.record import FrameRecord
+from companion.games.digitise.model import NameTyped, Step, WizardState
 from companion.intents import ButtonName, ButtonPressed, CityTapped
 from companion.setup_box.machine import WizardIntent
-from companion.setup_box.model import NameTyped, Step, WizardState
 from companion.setup_box.screen import drag, hit
 
 KEYS = {

@@ -11,10 +11,10 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from companion.games.digitise.model import WizardState
+from companion.games.digitise.profile import GameProfile, profile
 from companion.setup_box.layout import stress_layout
 from companion.setup_box.machine import UNTAGGED
-from companion.setup_box.model import WizardState
-from companion.setup_box.profiles import GameProfile, profile
 
 
 def toml_value(value: Any) -> str:
@@ -109,9 +109,9 @@ def read_files(game: str, files: Mapping[str, Any], name: str, tags: Mapping[str
     """The wizard state that writes ``files`` back (role -> path): to correct an existing data set or
     the reference data instead of starting from nothing. Cities keep the readers of ``readers``
     (reader -> city), else none (desk style); cards keep their tags from ``tags`` (uid -> id)."""
+    from companion.games.digitise.model import CardEntry, RoadEntry, Step
+    from companion.games.digitise.profile import read_toml
     from companion.setup_box.machine import UNTAGGED
-    from companion.setup_box.model import CardEntry, RoadEntry, Step
-    from companion.setup_box.profiles import read_toml
 
     prof = profile(game)
     board = read_toml(files["board"])

@@ -6,7 +6,7 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
-from companion.setup_box.profiles import profile
+from companion.games.digitise.profile import profile
 
 GAMES = ("on-the-way", "auf-achse")
 DEFAULTS = {"contracts": {"vp": 0}, "events": {}, "actions": {"text": ""}}

@@ -9,8 +9,8 @@ import pytest
 
 from companion.cli import main
 from companion.cli.setup_box import parse_text_intent, run_text
+from companion.games.digitise.model import CityMoved, FieldTapped, NameTyped, SpaceTapped, Step
 from companion.intents import ButtonName, ButtonPressed, CardScanned, CityTapped, TagPlaced
-from companion.setup_box.model import CityMoved, FieldTapped, NameTyped, SpaceTapped, Step
 from companion.setup_box.runner import WizardSession
 
 

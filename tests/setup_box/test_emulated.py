@@ -8,10 +8,10 @@ from dataclasses import replace
 from pathlib import Path
 
 from companion import games
+from companion.games.digitise.model import Step
 from companion.hardware.emulated import EmulatedTable
 from companion.intents import ButtonPressed, CardScanned, TagLifted, TagPlaced
 from companion.ledframe import CityLight
-from companion.setup_box.model import Step
 from companion.setup_box.runner import WizardSession
 from companion.setup_box.trace import owner_script
 from companion.setup_box.writer import render

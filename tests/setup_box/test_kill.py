@@ -10,9 +10,9 @@ import signal
 import time
 from pathlib import Path
 
+from companion.games.digitise.model import Step, WizardState
+from companion.games.digitise.profile import read_toml
 from companion.setup_box.machine import start, step
-from companion.setup_box.model import Step, WizardState
-from companion.setup_box.profiles import read_toml
 from companion.setup_box.runner import WizardSession
 from companion.setup_box.store import ProgressStore
 from companion.setup_box.trace import owner_script

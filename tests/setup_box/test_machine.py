@@ -6,10 +6,7 @@ import json
 from collections.abc import Iterable
 from dataclasses import replace
 
-from companion.intents import ButtonName, ButtonPressed, CardScanned, CityTapped, TagLifted, TagPlaced
-from companion.ledframe import CityLight
-from companion.setup_box.machine import WizardIntent, enter, review, start, step
-from companion.setup_box.model import (
+from companion.games.digitise.model import (
     CityMoved,
     FieldTapped,
     NameTyped,
@@ -18,7 +15,10 @@ from companion.setup_box.model import (
     Step,
     WizardState,
 )
-from companion.setup_box.profiles import profile
+from companion.games.digitise.profile import profile
+from companion.intents import ButtonName, ButtonPressed, CardScanned, CityTapped, TagLifted, TagPlaced
+from companion.ledframe import CityLight
+from companion.setup_box.machine import WizardIntent, enter, review, start, step
 from companion.setup_box.view import leds, prompt
 
 OK, BACK, PLUS, MINUS, MENU = (ButtonPressed(ButtonName(b)) for b in ("ok", "back", "plus", "minus", "menu"))

@@ -7,10 +7,10 @@ import json
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from companion.games.digitise.model import CityMoved, FieldTapped, NameTyped, SpaceTapped, WizardState
+from companion.games.digitise.profile import profile
 from companion.intents import ButtonName, ButtonPressed, CardScanned, CityTapped, DeviceFault, TagLifted, TagPlaced
 from companion.setup_box.machine import WizardIntent, review, start, step
-from companion.setup_box.model import CityMoved, FieldTapped, NameTyped, SpaceTapped, WizardState
-from companion.setup_box.profiles import profile
 from companion.setup_box.view import leds, prompt
 
 CITIES = ("Hamburg", "Flensburg", "Bremen", "Hanover")

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from companion import games
+from companion.games.digitise.model import Step
 from companion.intents import TagPlaced
-from companion.setup_box.model import Step
 from companion.setup_box.trace import count, owner_script
 from companion.setup_box.writer import render
 from tests.setup_box.conftest import GAMES, normalised, reference

@@ -9,10 +9,10 @@ from pathlib import Path
 import pygame
 import pytest
 
+from companion.games.digitise.model import CityMoved, FieldTapped, SpaceTapped, Step, WizardState
+from companion.games.digitise.profile import read_toml
 from companion.intents import ButtonName, ButtonPressed, CityTapped, TagPlaced
 from companion.setup_box.machine import start, step
-from companion.setup_box.model import CityMoved, FieldTapped, SpaceTapped, Step, WizardState
-from companion.setup_box.profiles import read_toml
 from companion.setup_box.screen import drag, hit, render
 from companion.setup_box.trace import owner_script
 from tests.setup_box.conftest import reference
@@ -91,7 +91,7 @@ def test_the_screen_shows_the_lights() -> None:
 
 
 def test_window_events_become_intents() -> None:
-    from companion.setup_box.model import NameTyped
+    from companion.games.digitise.model import NameTyped
     from companion.setup_box.window import WindowInput
 
     got = states("on-the-way")

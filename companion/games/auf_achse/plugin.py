@@ -121,6 +121,12 @@ class AufAchse(PluginBase):
             for s in ranking(state)
         )
 
+    def setup_profile(self) -> Any:
+        """What the set-up wizard must know to digitise a printed box (``companion setup-box``)."""
+        from companion.games.auf_achse.setup_profile import auf_achse
+
+        return auf_achse()
+
     # -- table, screen, simulator -----------------------------------------------------------------
     def table(self, game: Game[Any], tags: Any, **options: Any) -> Any:
         from companion.games.auf_achse.table.controller import AATableController

@@ -122,6 +122,12 @@ class OnTheWay(PluginBase):
 
         return tuple(Standing(s.place, s.colour, s.score, s.money, (("vp", s.vp_tokens),)) for s in ranking(state))
 
+    def setup_profile(self) -> Any:
+        """What the set-up wizard must know to digitise a printed box (``companion setup-box``)."""
+        from companion.games.on_the_way.setup_profile import on_the_way
+
+        return on_the_way()
+
     # -- table, screen, simulator -----------------------------------------------------------------
     def table(self, game: Game[Any], tags: Any, **options: Any) -> Any:
         from companion.games.on_the_way.table.controller import TableController

@@ -6,7 +6,7 @@ from __future__ import annotations
 import heapq
 from collections.abc import Iterable
 
-from companion.setup_box.model import RoadEntry
+from companion.games.digitise.model import RoadEntry
 
 
 def road_distance(roads: Iterable[RoadEntry], a: str, b: str) -> int | None:
