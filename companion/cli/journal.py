@@ -15,9 +15,11 @@ import sys
 import time
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from companion.journal import (
+    ENDED,
+    FINISHED,
     PLAYING,
     JournalCorrupt,
     JournalError,
@@ -214,11 +216,24 @@ def _kiosk(args: argparse.Namespace, journal: Path, guard: StartGuard) -> int:
 
     pin, source = admin_pin(os.environ, journal.parent)
     logging.getLogger(__name__).info("admin PIN: %s", source if pin else "none (only the admin card opens the menu)")
-    settings = KioskSettings(
-        pin=pin,
-        admin_state_file=str(journal.parent / LOCK_FILE),
-        admin_requires_card=os.environ.get("COMPANION_ADMIN_REQUIRES_CARD", "").lower() in ("1", "yes", "true"),
-    )
+    offered = tuple(n.strip() for n in os.environ.get("COMPANION_GAMES", "").split(",") if n.strip())
+    try:
+        for name in offered:
+            games.get(name)
+        settings = KioskSettings(
+            pin=pin,
+            admin_state_file=str(journal.parent / LOCK_FILE),
+            admin_requires_card=os.environ.get("COMPANION_ADMIN_REQUIRES_CARD", "").lower() in ("1", "yes", "true"),
+            state_dir=str(journal.parent),
+            games=offered,
+            game=offered[0] if offered else games.DEFAULT_GAME,
+            language=os.environ.get("COMPANION_LANGUAGE", "en"),
+            data_set=os.environ.get("COMPANION_DATA_SET") or None,
+        )
+    except ValueError as exc:  # an unknown game or language in the kiosk's environment file
+        print(f"companion kiosk: {exc}", file=sys.stderr)
+        guard.failed(str(exc))
+        return 2
     safe = guard.safe_mode
     notes: list[str] = []
     if safe:
@@ -244,9 +259,9 @@ def _kiosk(args: argparse.Namespace, journal: Path, guard: StartGuard) -> int:
                 return 2
             notes.append(f"The hardware did not start ({exc}): screen only.")
     if tags is None or leds is None:
-        offered = [games.get(name) for name in (settings.games or games.names())]
-        colours = dict.fromkeys(c for g in offered for c in g.colours)
-        tags = TagDirectory.simulated(colours, [card for g in offered for card in g.card_ids()])
+        plugins = [games.get(name) for name in (settings.games or games.names())]
+        colours = dict.fromkeys(c for g in plugins for c in g.colours)
+        tags = TagDirectory.simulated(colours, [card for g in plugins for card in g.card_ids()])
         leds = LoggingLeds()
     frontend: Frontend
     if args.headless:
@@ -262,10 +277,38 @@ def _kiosk(args: argparse.Namespace, journal: Path, guard: StartGuard) -> int:
     store = JournalStore.open_or_temporary(journal)
     if safe:
         store.hold_resume(" ".join(notes))
-    kiosk = Kiosk(store, tags, now=time.monotonic(), settings=settings, leds=leds)
+    publisher = _publisher(store, journal.parent)
+    kiosk = Kiosk(store, tags, now=time.monotonic(), settings=settings, leds=leds, publisher=publisher)
     loop = KioskLoop(kiosk, frontend, intents=intents, leds=leds, on_stable=guard.succeeded)
     loop.install_signal_handlers()
     return loop.run()
+
+
+def _publisher(store: JournalStore, state_dir: Path) -> Any:
+    """The event leaderboard, when ``$COMPANION_MQTT_BROKER`` names a broker (docs/leaderboard.md): this
+    box's table id is ``$COMPANION_TABLE_ID`` (default: the host name). Every finished game of the
+    journal is published again at start (a result the broker already has is a no-op)."""
+    import socket
+
+    from companion import games
+    from companion.leaderboard import LeaderboardError, Publisher
+
+    url = os.environ.get("COMPANION_MQTT_BROKER", "").strip()
+    if not url:
+        return None
+    table = os.environ.get("COMPANION_TABLE_ID", "").strip() or socket.gethostname()
+    try:
+        publisher = Publisher(url, table, state_dir / "leaderboard-outbox.sqlite")
+    except (LeaderboardError, OSError) as exc:  # the box plays on without the leaderboard
+        logging.getLogger(__name__).error("no leaderboard: %s", exc)
+        return None
+    try:
+        for record in store.games():
+            if record.result and record.status in (FINISHED, ENDED):
+                publisher.publish_result(record.id, games.get(record.setup.game), record.result, record.finished_at)
+    except (JournalError, LookupError) as exc:
+        logging.getLogger(__name__).error("the journal's results were not all published: %s", exc)
+    return publisher
 
 
 def _show_pin(state_dir: Path) -> int:

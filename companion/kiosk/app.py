@@ -240,6 +240,7 @@ class StartGuard:
     def _write(self, record: StartRecord) -> None:
         data = json.dumps({"failures": record.failures, "last_error": record.last_error})
         try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)  # a first start: the state directory is new
             write_atomically(self.path, data)
         except OSError as exc:
             log.warning("cannot record the kiosk's start in %s: %s", self.path, exc)

@@ -30,7 +30,7 @@ import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, Protocol
 
 from companion import games
 from companion.engine.errors import DataError, IllegalAction
@@ -51,6 +51,8 @@ from companion.journal import (
 from companion.kiosk.admin import AdminLock, PinEntry, generate_pin
 from companion.kiosk.attract import Replay
 from companion.kiosk.view import KioskView, OptionTapped, Screen
+from companion.setup_box.datasets import DataSetError, DataSets
+from companion.setup_box.runner import WizardSession
 from companion.table.base import GameTable, LedSink
 from companion.table.messages import LANGUAGES, Catalogue
 from companion.table.tags import AdminTag, TagDirectory
@@ -62,6 +64,7 @@ KioskIntent = Intent | OptionTapped
 # The admin menu's items; each is labelled ``admin.<item>`` in the kiosk's catalogue, and the ones
 # that cannot be taken back ask ``admin.confirm_<item>`` first.
 ADMIN_CLOSE, ADMIN_END, ADMIN_CLEAR, ADMIN_TEST, ADMIN_LEAVE = "close", "end_game", "clear", "test", "leave"
+ADMIN_DIGITISE, ADMIN_LEAVE_WIZARD = "digitise", "leave_wizard"
 ADMIN_LANGUAGE = "language"
 KIOSK_MESSAGES = "companion.kiosk"  # the package whose ``messages/`` hold the kiosk's own texts
 
@@ -69,6 +72,14 @@ KIOSK_MESSAGES = "companion.kiosk"  # the package whose ``messages/`` hold the k
 def kiosk_texts(language: str) -> Catalogue:
     """The kiosk's catalogue in ``language``: its own texts over the platform's (colours, language names)."""
     return Catalogue(language, KIOSK_MESSAGES)
+
+
+class ResultPublisher(Protocol):
+    """The event leaderboard's side of a box (``companion.leaderboard.Publisher``): never blocks, never raises."""
+
+    def publish_progress(self, game_id: int, game: Any, progress: Any, standings: Any) -> None: ...
+    def publish_result(self, game_id: int, game: Any, standings: Any, finished_at: float | None = None) -> None: ...
+    def publish_idle(self) -> None: ...
 
 
 @dataclass(frozen=True)
@@ -90,6 +101,8 @@ class KioskSettings:
     pin: str | None = None  # None: a random PIN nobody knows (`companion kiosk` passes the box's PIN, admin.py)
     admin_state_file: str | None = None  # the lock-out survives a power cycle (admin.py)
     admin_requires_card: bool = False  # PIN + card: a UID can be cloned, so the card alone does not open
+    state_dir: str | None = None  # the box's state: digitised data sets and the set-up wizard (None: neither)
+    data_set: str | None = None  # the data set to play (None: the last one digitised, else the reference)
     pin_attempts: int = 3
     pin_lockout_s: float = 300.0
     admin_uids: frozenset[str] = frozenset()  # admin cards besides the AdminTags of the directory
@@ -129,8 +142,11 @@ class Kiosk:
         settings: KioskSettings | None = None,
         leds: LedSink | None = None,
         wall_time: Callable[[float], str] = clock_time,
+        publisher: ResultPublisher | None = None,
     ) -> None:
         self.store = store
+        self.publisher = publisher  # the event's leaderboard (companion.leaderboard.Publisher), if any
+        self._published = -1  # commands of the game already published
         self.tags = tags
         self.settings = s = settings or KioskSettings()
         self.leds = leds
@@ -167,6 +183,7 @@ class Kiosk:
         self._how_to = 0  # the how-to page shown on the attract screen
         self._how_to_until = now + s.how_to_s
         self._replay: Replay | None = None
+        self._wizard: WizardSession | None = None  # the set-up wizard, while the admin digitises a box
         self._replay_next = now
         self._load_leaderboard()
         if store.report is not None:
@@ -196,6 +213,8 @@ class Kiosk:
         match self.screen:
             case Screen.PLAYING:
                 self._play(intent, now)
+            case Screen.SETUP_BOX:
+                self._digitise(intent, now)
             case Screen.HARDWARE_TEST:
                 self._hardware_test(intent)
             case _:
@@ -265,8 +284,16 @@ class Kiosk:
         return min(deadlines, default=None)
 
     def close(self) -> None:
-        """Stop: the journal is closed (every accepted command is already committed)."""
+        """Stop: the journal is closed (every accepted command is already committed); the leaderboard
+        publisher hands what it could not deliver yet to its outbox for the next start."""
         self.store.close()
+        if self.publisher is not None:
+            close = getattr(self.publisher, "close", None)
+            if callable(close):
+                try:
+                    close()
+                except Exception:
+                    log.exception("the leaderboard publisher did not close cleanly")
 
     # -- resume --------------------------------------------------------------------------------
     def _offer_resume(self, now: float) -> None:
@@ -312,30 +339,58 @@ class Kiosk:
     def _start_game(self, now: float) -> None:
         s = self.settings
         own = self._game_name == s.game  # the data files and house rules of the settings are that game's
-        setup = GameSetup(
-            self._game_name,
-            tuple(self._colours),
-            board=s.board if own else None,
-            contracts=s.contracts if own else None,
-            events=s.events if own else None,
-            end_at=self._length,
-            rules=dict(s.rules) if own else {},
-        )
         try:
+            files = self._data_files(own)
+            setup = GameSetup(
+                self._game_name,
+                tuple(self._colours),
+                board=files["board"],
+                contracts=files["contracts"],
+                events=files["events"],
+                end_at=self._length,
+                rules=dict(s.rules) if own else {},
+            )
             game = JournaledGame.start(self.store, setup)
-        except (DataError, ValueError, JournalError) as exc:
+        except (DataError, ValueError, JournalError, DataSetError) as exc:
             log.error("cannot start a game: %s", exc)
             self._say(self._t.text("notice.cannot_start", error=exc), now)
             self._go(Screen.ATTRACT)
             return
         self._begin(game)
 
+    def _data_files(self, own: bool) -> dict[str, str | None]:
+        """The files of the game to start: the settings' own files for their game, else the data set
+        chosen (``data_set``: by name; by default the box digitised last), else the reference data."""
+        s = self.settings
+        if own and (s.board or s.contracts or s.events):
+            return {"board": s.board, "contracts": s.contracts, "events": s.events}
+        if s.state_dir is None:
+            return {"board": None, "contracts": None, "events": None}
+        chosen = DataSets(s.state_dir).choose(self._game_name, s.data_set if own else None)
+        return chosen.setup_files()
+
+    def _publish(self) -> None:
+        """The leaderboard hears the game's state after every change (state, not edges: a lost message
+        costs nothing, the next one carries everything). A publisher never raises into the kiosk."""
+        if self.publisher is None or self.game is None or self.playing is None:
+            return
+        if len(self.game.log) == self._published:
+            return
+        self._published = len(self.game.log)
+        plugin, state = self.playing.plugin, self.game.state
+        try:
+            self.publisher.publish_progress(self.game.game_id, plugin, plugin.progress(state), plugin.standings(state))
+        except Exception:
+            log.exception("the leaderboard publisher failed")
+
     def _begin(self, game: JournaledGame) -> None:
         plugin = game.plugin
         self.game = game
         controller = plugin.table(game, self.tags, leds=self.leds, language=self.language)
         self.playing = PlayingTable(controller, plugin.screen(), plugin)
+        self._published = -1
         self._go(Screen.PLAYING)
+        self._publish()
 
     @property
     def controller(self) -> Any:
@@ -371,6 +426,7 @@ class Kiosk:
         self._check_over(now)
 
     def _check_over(self, now: float) -> None:
+        self._publish()
         if self.game is not None and self.game.finished:
             self._show_ranking(standings(self.game), now)
 
@@ -385,6 +441,32 @@ class Kiosk:
                 self.leds.show(scene.leds, now)
             except Exception:  # LEDs are decoration here: never let them stop the attract screen
                 log.exception("the LEDs refused the attract frame")
+
+    def _digitise(self, intent: KioskIntent, now: float) -> None:
+        """The set-up wizard has the table: markers, cards and buttons enter the owner's printed box."""
+        wizard = self._wizard
+        assert wizard is not None
+        if isinstance(intent, OptionTapped):
+            return
+        try:
+            state = wizard.handle(intent)
+        except Exception as exc:  # the progress on disk is intact (saved per intent): say so, stay
+            log.exception("the set-up wizard failed on %r", intent)
+            self._say(str(exc), now)
+            return
+        self._show_wizard_leds(now)
+        if wizard.saved is not None and state.step.value == "done":
+            self._wizard = None
+            self._return_to = Screen.ATTRACT
+            self._go(Screen.ATTRACT)
+            self._say(self._t.text("notice.data_set_saved", name=wizard.saved.name), now)
+
+    def _show_wizard_leds(self, now: float) -> None:
+        if self._wizard is not None and self.leds is not None:
+            try:
+                self.leds.show(self._wizard.leds(), now)
+            except Exception:
+                log.exception("the LEDs refused the wizard's frame")
 
     def _abandon(self, now: float) -> None:
         """Nobody played for ``abandon_s``: the game ends, is kept in the records (status ``ended``) with
@@ -411,6 +493,11 @@ class Kiosk:
         self._ranking_until = now + self.settings.ranking_s
         self._ranked = self.plugin
         self._stats = None
+        if self.game is not None and self.publisher is not None:
+            try:
+                self.publisher.publish_result(self.game.game_id, self.plugin, ranking, time.time())
+            except Exception:
+                log.exception("the leaderboard publisher failed")
         if self.game is not None:
             try:
                 self._stats = stats_of_game(self.plugin, self.game)
@@ -461,14 +548,31 @@ class Kiosk:
 
     def _admin_items(self) -> tuple[str, ...]:
         playing = self._return_to is Screen.PLAYING and self.game is not None
-        return tuple(
-            item for item in (ADMIN_CLOSE, ADMIN_END, ADMIN_CLEAR, ADMIN_TEST, ADMIN_LANGUAGE, ADMIN_LEAVE)
-            if item != ADMIN_END or playing
-        )  # fmt: skip
+        digitising = self._return_to is Screen.SETUP_BOX and self._wizard is not None
+        shown = {
+            ADMIN_END: playing,
+            ADMIN_DIGITISE: self.settings.state_dir is not None and not playing and not digitising,
+            ADMIN_LEAVE_WIZARD: digitising,
+        }
+        items = (ADMIN_CLOSE, ADMIN_END, ADMIN_LEAVE_WIZARD, ADMIN_DIGITISE, ADMIN_CLEAR, ADMIN_TEST, ADMIN_LANGUAGE,
+                 ADMIN_LEAVE)  # fmt: skip
+        return tuple(item for item in items if shown.get(item, True))
 
     def _admin_choose(self, item: str, now: float) -> None:
         if item == ADMIN_CLOSE:
             self._close_admin()
+        elif item == ADMIN_DIGITISE:  # the set-up wizard of the kiosk's game; it resumes where it was left
+            assert self.settings.state_dir is not None
+            self._wizard = WizardSession(self.settings.state_dir, self._game_name)
+            self._pin = None
+            self._return_to = Screen.SETUP_BOX
+            self._go(Screen.SETUP_BOX)
+            self._show_wizard_leds(now)
+        elif item == ADMIN_LEAVE_WIZARD:
+            self._wizard = None
+            self._return_to = Screen.ATTRACT
+            self._go(Screen.ATTRACT)
+            self._say(self._t.text("notice.wizard_kept"), now)
         elif item == ADMIN_TEST:
             self._hardware = []
             self._go(Screen.HARDWARE_TEST)
@@ -807,6 +911,9 @@ class Kiosk:
                     hint=t.text("admin.test_hint"),
                     led_test=True,
                 )
+            case Screen.SETUP_BOX:
+                wizard = self._wizard
+                return replace(base, title=t.text("admin.digitise"), wizard=None if wizard is None else wizard.state)
         return replace(base, title=s.game)
 
 

@@ -23,6 +23,8 @@ from companion.engine.money import format_money
 from companion.intents import ButtonName, ButtonPressed, CityTapped
 from companion.kiosk.machine import KioskIntent, PlayingTable
 from companion.kiosk.view import KioskView, OptionTapped, Screen
+from companion.setup_box.screen import hit as wizard_hit
+from companion.setup_box.screen import render as render_wizard
 
 LONG_PRESS_S = 0.8  # holding M on a keyboard = MENU long press (admin)
 
@@ -58,6 +60,13 @@ def draw_attract(surface: pygame.Surface, view: KioskView) -> FrameRecord:
 
 def draw_view(surface: pygame.Surface, view: KioskView) -> FrameRecord:
     """A non-playing kiosk view: title, lines, options (the selected one highlighted), hint, notice."""
+    if view.screen is Screen.SETUP_BOX and view.wizard is not None:  # the set-up wizard's own screen
+        record: FrameRecord = render_wizard(surface, view.wizard)
+        if view.notice:
+            Canvas(surface, record).text(view.notice, (surface.get_width() // 2, surface.get_height() - 4),
+                                         max(12, surface.get_height() // 26), role="notice", anchor="midbottom",
+                                         colour=theme.REFUSAL, background=theme.BACKGROUND)  # fmt: skip
+        return record
     if view.screen is Screen.ATTRACT and view.scene is not None:
         return draw_attract(surface, view)
     w, h = surface.get_size()
@@ -190,6 +199,9 @@ class KioskScreen:
         return int(event.pos[0]), int(event.pos[1])
 
     def _tap(self, pos: tuple[int, int]) -> list[KioskIntent]:
+        if self._view is not None and self._view.screen is Screen.SETUP_BOX:
+            touched = wizard_hit(self.record, pos)
+            return [] if touched is None else [touched]  # type: ignore[list-item]
         for name, (x, y, w, h) in self.record.regions.items():
             if name.startswith("option:") and x <= pos[0] < x + w and y <= pos[1] < y + h:
                 return [OptionTapped(int(name.split(":")[1]))]

@@ -30,6 +30,7 @@ class Screen(StrEnum):
     ADMIN = "admin"  # the admin menu (admin card or PIN)
     ADMIN_CONFIRM = "admin_confirm"  # an admin action that cannot be taken back: OK / BACK
     HARDWARE_TEST = "hardware_test"  # every intent is echoed; LEDs run a test pattern
+    SETUP_BOX = "setup_box"  # the set-up wizard digitises the owner's printed box (admin menu)
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,3 +53,4 @@ class KioskView:
     led_test: bool = False  # HARDWARE_TEST: the loop should run an LED test pattern
     stats: GameStats | None = None  # RANKING: the game in figures (balance chart, payouts)
     scene: Any = None  # ATTRACT: a ``companion.kiosk.attract.Scene`` of the sample game replayed behind
+    wizard: Any = None  # SETUP_BOX: the set-up wizard's state (``companion.games.digitise.model.WizardState``)
