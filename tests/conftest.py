@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import logging
 import os
+import tempfile
 
 import pytest
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+# The box's state (journal, digitised data sets, PIN) of the machine running the tests is never read:
+# every test that needs one makes its own.
+os.environ["COMPANION_STATE_DIR"] = tempfile.mkdtemp(prefix="companion-tests-state-")
 
 
 @pytest.fixture(autouse=True)

@@ -34,7 +34,10 @@ PLATFORM_ALLOWED: dict[str, set[str]] = {
     "display": {"engine", "intents", "ledframe", "table.ui", "display"},
     "games": {"engine", "data", "intents", "ledframe", "table", "display", "hardware", "games"},
     "journal": {"engine", "games", "journal"},
-    "simulator": {"engine", "intents", "ledframe", "table", "display", "hardware", "games", "simulator"},
+    "simulator": {
+        *("engine", "intents", "ledframe", "table", "display", "hardware", "games", "simulator"),
+        *("journal", "setup_box"),  # where the box's state lives; the data set to play
+    },
     "kiosk": {
         *("engine", "intents", "ledframe", "table", "display", "hardware", "games", "journal", "kiosk"),
         *("leaderboard", "setup_box"),

@@ -22,7 +22,12 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     )
     p.add_argument("--seed", type=int, help="shuffle of the card piles and the companion's die")
     p.add_argument("--size", default="1280x800", help="window size WxH (default 1280x800)")
-    p.add_argument("--language", default="en", help="en or cs")
+    p.add_argument("--language", default="en", help="en, cs, de or pl")
+    p.add_argument(
+        "--data-set",
+        help="a box digitised with `companion setup-box` (default: the one digitised last, else the reference data;"
+        " `reference` for the reference data)",
+    )
     p.add_argument(
         "--emulated-readers",
         action="store_true",
@@ -31,9 +36,27 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     return p.parse_args(list(argv))
 
 
-def new_game(game: str, colours: tuple[str, ...], *, end_at: int | None = None, seed: int | None = None) -> Game[Any]:
-    """A game on the reference data (raises DataError / ValueError on a bad set-up)."""
-    return games.get(game).new_game(GameSetup(game, colours, end_at=end_at, seed=seed))
+def new_game(
+    game: str,
+    colours: tuple[str, ...],
+    *,
+    end_at: int | None = None,
+    seed: int | None = None,
+    files: dict[str, str | None] | None = None,
+) -> Game[Any]:
+    """A game on ``files`` (board, contracts, events; None: the reference data). Raises DataError /
+    ValueError on a bad set-up."""
+    given = files or {}
+    setup = GameSetup(game, colours, given.get("board"), given.get("contracts"), given.get("events"), end_at, seed=seed)
+    return games.get(game).new_game(setup)
+
+
+def data_files(game: str, name: str | None) -> dict[str, str | None]:
+    """The data set to play: ``name``, else the box digitised last, else the reference data."""
+    from companion.journal import default_state_dir
+    from companion.setup_box.datasets import DataSets
+
+    return DataSets(default_state_dir()).choose(game, name).setup_files()
 
 
 def main(argv: Sequence[str] = ()) -> int:
@@ -69,8 +92,8 @@ def main(argv: Sequence[str] = ()) -> int:
         end_at = args.end_at if args.end_at is not None else choice.end_at
     plugin = games.get(name)
     try:
-        game = new_game(name, colours, end_at=end_at, seed=args.seed)
-    except (DataError, ValueError) as exc:
+        game = new_game(name, colours, end_at=end_at, seed=args.seed, files=data_files(name, args.data_set))
+    except (DataError, ValueError, OSError) as exc:
         print(f"companion: {exc}")
         return 2
     sim = Simulator(plugin, game, size=(w, h), seed=args.seed, language=args.language,

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pygame
+import pytest
 
 from companion.cli import main as cli_main
 from companion.simulator.app import parse_args
@@ -84,3 +87,19 @@ def test_the_player_counts_and_colours_are_the_chosen_games() -> None:
         pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=key, mod=0, unicode=""))
     choice = run_dialog(window, GAMES, game="auf-achse")
     assert choice is not None and choice.game == "on-the-way" and choice.colours == ("red", "blue", "green", "yellow")
+
+
+def test_the_simulator_plays_the_box_digitised_last(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from companion.games.on_the_way.data import REFERENCE_BOARD, REFERENCE_CONTRACTS, REFERENCE_EVENTS
+    from companion.setup_box.datasets import DataSets
+    from companion.simulator.app import data_files, new_game
+
+    monkeypatch.setenv("COMPANION_STATE_DIR", str(tmp_path))
+    assert data_files("on-the-way", None) == {"board": None, "contracts": None, "events": None}  # the reference
+    texts = {p.name: p.read_text(encoding="utf-8") for p in (REFERENCE_BOARD, REFERENCE_CONTRACTS, REFERENCE_EVENTS)}
+    saved = DataSets(tmp_path).save("on-the-way", "my box", texts)
+    files = data_files("on-the-way", None)
+    assert files["board"] == str(saved.files["board"])
+    game = new_game("on-the-way", ("red", "blue"), files=files)
+    assert len(game.state.config.board.cities) == 44
+    assert data_files("on-the-way", "reference")["board"] is None
