@@ -34,6 +34,12 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     e = sub.add_parser("export", help="write a recorded game as JSON lines that `companion play --script` replays")
     e.add_argument("game", type=int, metavar="GAME", help="the game number (see `companion games`)")
     e.add_argument("-o", "--output", default="-", help="file to write (default: stdout)")
+    e.add_argument(
+        "--stats",
+        action="store_true",
+        help="write the game in figures instead: a PNG (balance over the rounds, payouts) and the same as JSON, "
+        "to OUTPUT.png and OUTPUT.json (default OUTPUT: game-GAME-stats)",
+    )
     _journal_arg(e)
     e.set_defaults(handler=run_export)
 
@@ -121,9 +127,12 @@ def run_export(args: argparse.Namespace) -> int:
                 print(f"companion export: there is no game {args.game} in {store.path}", file=sys.stderr)
                 return 2
             lines = export_lines(store, record.id)
+            commands = store.commands(record.id) if args.stats else []
         except JournalError as exc:
             print(f"companion export: {exc}", file=sys.stderr)
             return 1
+    if args.stats:
+        return _export_stats(record, commands, Path(f"game-{record.id}-stats") if output is None else output)
     text = "".join(line + "\n" for line in lines)
     if output is None:
         sys.stdout.write(text)
@@ -139,6 +148,40 @@ def run_export(args: argparse.Namespace) -> int:
         print(f"companion export: game {record.id}'s set-up is damaged ({record.damage})", file=sys.stderr)
     replay = shlex.join(["companion", "play", *record.setup.play_args(), "--script", script])
     print(f"game {record.id}: {len(lines)} commands ({record.status}); replay with:\n  {replay}", file=sys.stderr)
+    return 0
+
+
+def _export_stats(record: Any, commands: list[Any], base: Path) -> int:
+    """The game in figures (``companion.engine.stats``) as BASE.json and a picture BASE.png."""
+    import json
+
+    from companion import games
+    from companion.engine.errors import GameError
+    from companion.games.stats import stats_of_record
+
+    try:
+        stats = stats_of_record(games.get(record.setup.game), record.setup, commands)
+    except (GameError, ValueError, OSError) as exc:
+        print(f"companion export: game {record.id} does not replay: {exc}", file=sys.stderr)
+        return 1
+    png = base.with_name(base.name.removesuffix(".png").removesuffix(".json") + ".png")
+    data = png.with_suffix(".json")
+    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")  # a picture, not a window
+    import pygame
+
+    from companion.display.stats import draw_stats
+
+    pygame.font.init()
+    surface = pygame.Surface((1280, 800))
+    draw_stats(surface, stats, title=f"{stats.title} — game {record.id}")
+    try:
+        data.write_text(json.dumps({"game_id": record.id, **stats.to_json()}, ensure_ascii=False, indent=1) + "\n",
+                        encoding="utf-8")  # fmt: skip
+        pygame.image.save(surface, str(png))
+    except (OSError, pygame.error) as exc:
+        print(f"companion export: cannot write {png} / {data}: {exc}", file=sys.stderr)
+        return 1
+    print(f"game {record.id} in figures: {png} and {data}", file=sys.stderr)
     return 0
 
 

@@ -66,3 +66,27 @@ def test_games_lists_every_game_with_its_name(tmp_path: Path, capsys: pytest.Cap
     assert cli_main(["games", "--journal", str(path)]) == 0
     out = capsys.readouterr().out
     assert "[on-the-way]" in out and "[auf-achse]" in out
+
+
+@pytest.mark.parametrize("name", sorted(SETUPS))
+def test_export_stats_writes_the_game_in_figures(name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import pygame
+
+    plugin, setup = games.get(name), SETUPS[name]
+    path = tmp_path / "journal.sqlite"
+    with JournalStore.open(path) as store:
+        game = JournaledGame.start(store, setup)
+        for command in plugin.sample_game(setup, seed=3, max_commands=120):
+            game.push(command)
+        final = game.state
+    base = tmp_path / "figures"
+    assert cli_main(["export", "--stats", str(game.game_id), "--journal", str(path), "-o", str(base)]) == 0
+    data = json.loads(base.with_suffix(".json").read_text(encoding="utf-8"))
+    assert data["game"] == name and data["game_id"] == game.game_id
+    assert [p["colour"] for p in data["players"]] == list(setup.players)
+    for p in data["players"]:  # the last balance is what the bank holds for the player now
+        assert p["balances"][-1] == final.ledger.balance(p["colour"])
+        assert p["earned"] >= p["biggest_payout"] >= 0 and p["spent"] >= 0
+    assert pygame.image.load(str(base.with_suffix(".png"))).get_size() == (1280, 800)
+    assert cli_main(["export", "--stats", "99", "--journal", str(path)]) == 2  # no such game: a clear error
+    assert "there is no game 99" in capsys.readouterr().err
