@@ -239,7 +239,7 @@ def test_czech_messages_from_the_same_catalogue() -> None:
     t = Table("red 1:Poznań:1", language="cs")
     t.lift("red", 1, "Poznań")
     t.place("red", 1, "Riga")
-    assert t.ui.prompt == "Vrať figurku red 1 na Poznań"
+    assert t.ui.prompt == "Vrať figurku 1 (červená) na Poznań"  # the colour in Czech too
 
 
 def test_a_czech_table_explains_a_refusal_in_czech_with_the_rule_id() -> None:

@@ -78,7 +78,8 @@ class Catalogue:
         self._table = _load(language, game)
 
     def text(self, key: str, **params: object) -> str:
-        """The message ``key`` with ``params`` filled in; a ``player`` is shown by its name ("Red")."""
+        """The message ``key`` with ``params`` filled in; a ``player`` is shown by its name ("Red"), a
+        ``colour`` by its label in this language ("red", "červená")."""
         template = self.get(key)
         if template is None:
             log.warning("message %s missing in %s; using English", key, self.language)
@@ -86,6 +87,8 @@ class Catalogue:
             template = _load("en", self.game)[section][name]
         if isinstance(params.get("player"), str):
             params["player"] = self.player_name(str(params["player"]))
+        if isinstance(params.get("colour"), str):  # a seat's colour as a label in this language ("červená")
+            params["colour"] = self.colour(str(params["colour"]))
         return template.format(**params)
 
     def get(self, key: str) -> str | None:
