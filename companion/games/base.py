@@ -1,12 +1,25 @@
 """What every game plug-in does the same way, so a plug-in only writes what is its own.
 
-A game's ``plugin.py`` subclasses ``PluginBase`` and fills in its data, codec, standings, table,
-screen and simulator; the event codec, money, the message tables, ``finished`` and the legal-move
-query over the game's ``legal_commands`` are shared here.
+A game's ``plugin.py`` subclasses ``PluginBase`` and writes its data loading (``config``), standings
+and queries. Everything that is only "find the game's module and call it" is done here once, from the
+game's package laid out as the platform expects (docs/architecture.md):
+
+    <package>.engine            new_game(config)
+    <package>.engine.serialize  command_from_json, command_to_json, state_to_json
+    <package>.engine.queries    legal_commands(state)
+    <package>.screen.render     render, needs_animation (the module is the screen)
+    <package>.simulator         props(game, seed)
+    <package>.messages/         <language>.po
+
+plus the table controller class and the set-up wizard's profile, named by ``table_class`` and
+``setup_profile_factory`` ("module:name"). Modules are imported when first asked for, so asking a
+plug-in for its title costs nothing. The event codec, money, ``finished`` and the legal-move query
+are shared too.
 """
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
@@ -25,20 +38,58 @@ class PluginBase:
     lengths: tuple[int | None, ...] = (None,)
     score_label: str
     data_roles: tuple[DataRole, ...]
-    package: str  # the game's package: its ``messages/`` live there
+    package: str  # the game's package, laid out as above
+    table_class: str = ""  # "module:Class" of the game's table controller
+    setup_profile_factory: str = ""  # "module:function" giving the set-up wizard's profile ("": none)
 
     def __repr__(self) -> str:
         return f"<game {self.name}: {self.title}>"
 
+    def _module(self, suffix: str) -> Any:
+        return importlib.import_module(f"{self.package}.{suffix}" if suffix else self.package)
+
+    @staticmethod
+    def _named(spec: str) -> Any:
+        module, _, name = spec.partition(":")
+        return getattr(importlib.import_module(module), name)
+
+    def config(self, setup: Any) -> Any:
+        raise NotImplementedError
+
+    def new_game(self, setup: Any) -> Any:
+        """Raises ``DataError`` (file/line/field) or ``ValueError`` (seats, house rules)."""
+        return self._module("engine").new_game(self.config(setup))
+
+    # -- the JSON codec -----------------------------------------------------------------------
+    def command_from_json(self, data: object) -> object:
+        return self._module("engine.serialize").command_from_json(data)
+
+    def command_to_json(self, command: object) -> dict[str, object]:
+        return self._module("engine.serialize").command_to_json(command)  # type: ignore[no-any-return]
+
+    def state_to_json(self, state: Any) -> dict[str, object]:
+        return self._module("engine.serialize").state_to_json(state)  # type: ignore[no-any-return]
+
     def event_to_json(self, event: object) -> dict[str, object]:
         return event_to_json(event, self.command_to_json)
 
-    def command_to_json(self, command: object) -> dict[str, object]:
-        raise NotImplementedError
+    def legal_commands(self, state: Any) -> Iterable[object]:
+        return self._module("engine.queries").legal_commands(state)  # type: ignore[no-any-return]
+
+    # -- the table, the screen, the simulator, the wizard ----------------------------------------
+    def table(self, game: Any, tags: Any, **options: Any) -> Any:
+        """The game's table controller over ``game``."""
+        return self._named(self.table_class)(game.state.config, tags, game=game, **options)
+
+    def screen(self) -> Any:
+        return self._module("screen.render")  # the module: ``render`` and ``needs_animation``
+
+    def simulator(self, game: Any, seed: int | None) -> Any:
+        return self._module("simulator").props(game, seed)
 
     def setup_profile(self) -> Any:
-        """None: this game has no set-up wizard profile (a game with one overrides this)."""
-        return None
+        """The set-up wizard's profile of this game; None: the game cannot be digitised with the wizard."""
+        return self._named(self.setup_profile_factory)() if self.setup_profile_factory else None
 
     def finished(self, state: Any) -> bool:
         return bool(state.finished)
@@ -57,12 +108,6 @@ class PluginBase:
         return [s.to_json() for s in self.standings(state)]
 
     def standings(self, state: Any) -> tuple[Standing, ...]:
-        raise NotImplementedError
-
-    def legal_commands(self, state: Any) -> Iterable[object]:
-        raise NotImplementedError
-
-    def new_game(self, setup: Any) -> Any:
         raise NotImplementedError
 
     def sample_game(self, setup: Any, seed: int, max_commands: int = 400) -> list[object]:

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from companion.engine.game import Game
 from companion.games.base import PluginBase
-from companion.games.protocol import CheckReport, DataRole, GameScreen, SimProps, Standing
+from companion.games.protocol import CheckReport, DataRole, Standing
 from companion.games.setup import GameSetup
 
 _DATA = Path(__file__).with_name("data")
@@ -23,6 +22,8 @@ class AufAchse(PluginBase):
     lengths = (None,)  # the game ends when the public contracts run out (AA-23): no short game
     score_label = "DM"
     package = "companion.games.auf_achse"
+    table_class = "companion.games.auf_achse.table.controller:AATableController"
+    setup_profile_factory = "companion.games.auf_achse.setup_profile:auf_achse"
     data_roles = (
         DataRole("board", "board (cities, roads and their spaces)", _DATA / "auf-achse.board.toml"),
         DataRole("contracts", "contract cards", _DATA / "auf-achse.contracts.toml"),
@@ -68,36 +69,12 @@ class AufAchse(PluginBase):
         seed = setup.seed if setup.seed is not None else 0  # the companion's die (AA-7)
         return GameConfig(board, deck, setup.players, HouseRules.from_mapping(dict(setup.rules)), seed)
 
-    def new_game(self, setup: GameSetup) -> Game[Any]:
-        from companion.games.auf_achse.engine import new_game
-
-        return new_game(self.config(setup))
-
-    # -- codec --------------------------------------------------------------------------------
-    def command_from_json(self, data: object) -> object:
-        from companion.games.auf_achse.engine.serialize import command_from_json
-
-        return command_from_json(data)
-
-    def command_to_json(self, command: object) -> dict[str, object]:
-        from companion.games.auf_achse.engine.serialize import command_to_json
-
-        return command_to_json(command)  # type: ignore[arg-type]
-
-    def state_to_json(self, state: Any) -> dict[str, object]:
-        from companion.games.auf_achse.engine.serialize import state_to_json
-
-        return state_to_json(state)
+    # -- what a player may see and do ----------------------------------------------------------
 
     def view_for(self, state: Any, player: str | None) -> dict[str, object]:
         from companion.games.auf_achse.engine.serialize import view_for
 
         return view_for(state, player)
-
-    def legal_commands(self, state: Any) -> Iterable[object]:
-        from companion.games.auf_achse.engine.queries import legal_commands
-
-        return legal_commands(state)
 
     def legal(self, state: Any, player: str | None) -> dict[str, object]:
         """The base answer plus where ``player``'s truck may end its move now (AA-7..9)."""
@@ -120,28 +97,6 @@ class AufAchse(PluginBase):
             Standing(s.place, s.player, s.worth, s.money, (("debt", s.debt), ("delivered", s.delivered)))
             for s in ranking(state)
         )
-
-    def setup_profile(self) -> Any:
-        """What the set-up wizard must know to digitise a printed box (``companion setup-box``)."""
-        from companion.games.auf_achse.setup_profile import auf_achse
-
-        return auf_achse()
-
-    # -- table, screen, simulator -----------------------------------------------------------------
-    def table(self, game: Game[Any], tags: Any, **options: Any) -> Any:
-        from companion.games.auf_achse.table.controller import AATableController
-
-        return AATableController(game.state.config, tags, game=game, **options)
-
-    def screen(self) -> GameScreen:
-        from companion.games.auf_achse.screen import render
-
-        return render  # the module: ``render`` and ``needs_animation``
-
-    def simulator(self, game: Game[Any], seed: int | None) -> SimProps:
-        from companion.games.auf_achse.simulator import props
-
-        return props(game, seed)
 
 
 PLUGIN = AufAchse()

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from companion.engine.game import Game
 from companion.games.base import PluginBase
-from companion.games.protocol import CheckReport, DataRole, GameScreen, SimProps, Standing
+from companion.games.protocol import CheckReport, DataRole, Standing
 from companion.games.setup import GameSetup
 
 _DATA = Path(__file__).with_name("data")
@@ -23,6 +22,8 @@ class OnTheWay(PluginBase):
     lengths = (None, 8, 5)  # the full game, and short games ending at 8 or 5 on the time track (--end-at)
     score_label = "VP"
     package = "companion.games.on_the_way"
+    table_class = "companion.games.on_the_way.table.controller:TableController"
+    setup_profile_factory = "companion.games.on_the_way.setup_profile:on_the_way"
     data_roles = (
         DataRole("board", "board (cities, roads, set-up)", _DATA / "on-the-way.board.toml"),
         DataRole("contracts", "contract cards", _DATA / "on-the-way.contracts.toml"),
@@ -61,11 +62,6 @@ class OnTheWay(PluginBase):
             raise DataError(f"{contracts}: " + "; ".join(shortfalls))
         return GameConfig(board, deck, setup.players, HouseRules.from_mapping(dict(setup.rules)), setup.end_at)
 
-    def new_game(self, setup: GameSetup) -> Game[Any]:
-        from companion.games.on_the_way.engine import new_game
-
-        return new_game(self.config(setup))
-
     def sample_game(self, setup: GameSetup, seed: int, max_commands: int = 400) -> list[object]:
         """The engine's own playout policy (it takes contracts, moves and fulfils, and reveals events)."""
         import random
@@ -75,29 +71,10 @@ class OnTheWay(PluginBase):
 
         return list(play_out(initial_state(self.config(setup)), random.Random(seed), max_commands).commands)
 
-    # -- codec --------------------------------------------------------------------------------
-    def command_from_json(self, data: object) -> object:
-        from companion.games.on_the_way.engine.serialize import command_from_json
-
-        return command_from_json(data)
-
-    def command_to_json(self, command: object) -> dict[str, object]:
-        from companion.games.on_the_way.engine.serialize import command_to_json
-
-        return command_to_json(command)  # type: ignore[arg-type]
-
-    def state_to_json(self, state: Any) -> dict[str, object]:
-        from companion.games.on_the_way.engine.serialize import state_to_json
-
-        return state_to_json(state)
+    # -- what a player may see and do ----------------------------------------------------------
 
     def view_for(self, state: Any, player: str | None) -> dict[str, object]:
         return self.state_to_json(state)  # On The Way has no secrets: every card is face up
-
-    def legal_commands(self, state: Any) -> Iterable[object]:
-        from companion.games.on_the_way.engine.queries import legal_commands
-
-        return legal_commands(state)
 
     def legal(self, state: Any, player: str | None) -> dict[str, object]:
         """The base answer plus, per transport, the cities it can reach in one action (the LED hints)."""
@@ -121,28 +98,6 @@ class OnTheWay(PluginBase):
         from companion.games.on_the_way.engine.scoring import ranking
 
         return tuple(Standing(s.place, s.colour, s.score, s.money, (("vp", s.vp_tokens),)) for s in ranking(state))
-
-    def setup_profile(self) -> Any:
-        """What the set-up wizard must know to digitise a printed box (``companion setup-box``)."""
-        from companion.games.on_the_way.setup_profile import on_the_way
-
-        return on_the_way()
-
-    # -- table, screen, simulator -----------------------------------------------------------------
-    def table(self, game: Game[Any], tags: Any, **options: Any) -> Any:
-        from companion.games.on_the_way.table.controller import TableController
-
-        return TableController(game.state.config, tags, game=game, **options)
-
-    def screen(self) -> GameScreen:
-        from companion.games.on_the_way.screen import render
-
-        return render  # the module: ``render`` and ``needs_animation``
-
-    def simulator(self, game: Game[Any], seed: int | None) -> SimProps:
-        from companion.games.on_the_way.simulator import props
-
-        return props(game, seed)
 
 
 PLUGIN = OnTheWay()
