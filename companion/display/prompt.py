@@ -47,14 +47,10 @@ def draw_prompt(
         style = theme.player_style(colour, seat)
         sw = pygame.Rect(left.x, left.y, big + layout.px(6), big + layout.px(6))
         swatch(surface, sw, style)
-        canvas.text(
-            name(colour),
-            (sw.right + pad, sw.y),
-            big,
-            bold=True,
-            role="turn",
-            max_width=left.right - sw.right - pad,
-        )
+        # A long name ("Czerwony", "Schwarz") steps down a size rather than lose its end.
+        who, room = name(colour), left.right - sw.right - pad
+        size = big if canvas.measure(who, big, bold=True)[0] <= room else body
+        canvas.text(who, (sw.right + pad, sw.y + (big - size) // 2), size, bold=True, role="turn", max_width=room)
         canvas.text(status[0], (left.x, sw.bottom + layout.px(3)), body, role=status_role, max_width=left.w)
         canvas.text(status[1], (left.x, sw.bottom + layout.px(3) + round(body * 1.3)), small, colour=theme.TEXT_DIM,
                     role="round", max_width=left.w)  # fmt: skip

@@ -101,7 +101,10 @@ def _card(
     small = max(9, layout.small - layout.px(1))
     x, w = rect.x + layout.px(4), rect.w - layout.px(8)
     y = rect.y + layout.px(2)
-    canvas.text(f"{card.start}→{card.end}", (x, y), small, colour=CARD_INK, bold=True, role="public", max_width=w)
+    route = f"{card.start}→{card.end}"
+    # Two long city names step down a size rather than lose their end (the top bar's words vary in width).
+    size = next((s for s in (small, small - 1) if canvas.measure(route, s, bold=True)[0] <= w), small - 2)
+    canvas.text(route, (x, y), size, colour=CARD_INK, bold=True, role="public", max_width=w)
     y += round(small * 1.2)
     line = f"{card_id} · {t.text('screen.goods', n=card.goods)} · {theme.dm(card.payout)}"
     canvas.text(line, (x, y), small, colour=(60, 60, 70), role="public", max_width=w)
@@ -129,12 +132,14 @@ def _panel(
     on_turn: bool,
 ) -> None:
     colour = str(p["colour"])
-    head = draw_panel_header(canvas, layout, rect, colour, seat, on_turn, theme.dm(int(p["money"])))
+    head = draw_panel_header(
+        canvas, layout, rect, colour, seat, on_turn, theme.dm(int(p["money"])), t.player_name(colour)
+    )
     inner, body, small, line, y = head.inner, head.body, head.small, head.line, head.y
     debts = p["debts"]
     if debts:
         owed = sum(int(d["amount"]) for d in debts)
-        to = ", ".join(t.player_name(str(d["to"])) for d in debts)
+        to = ", ".join(t.text("screen.bank") if d["to"] == "bank" else t.player_name(str(d["to"])) for d in debts)
         debt = t.text("screen.debt", amount=theme.dm(owed), to=to)
         canvas.text(debt, (inner.x, y), body, colour=theme.DEBIT, bold=True, role="debt", max_width=inner.w)
         y += round(body * 1.3)

@@ -34,7 +34,8 @@ def _panel(
     on_turn: bool,
     offer: str | None,
 ) -> None:
-    head = draw_panel_header(canvas, layout, rect, player.colour, seat, on_turn, theme.money(player.money))
+    money = theme.money(player.money)
+    head = draw_panel_header(canvas, layout, rect, player.colour, seat, on_turn, money, t.player_name(player.colour))
     inner, body, small, line, y = head.inner, head.body, head.small, head.line, head.y
     style = theme.player_style(player.colour, seat)
 
