@@ -62,15 +62,17 @@ def draw_top(canvas: Canvas, layout: Layout, state: GameState, leds: LedFrame, t
     card = state.active_event()
     text = event_text(card, t)
     colour = theme.JAM if card is not None and card.kind is EventKind.TRAFFIC_JAM else theme.TEXT
+    room = strip_rect.x - x - pad
+    size = body if canvas.measure(text, body, bold=True)[0] <= room else small  # a long event steps down a size
     canvas.text(
         text,
         (x, rect.centery),
-        body,
+        size,
         colour=colour,
         anchor="midleft",
         role="event",
         bold=True,
-        max_width=strip_rect.x - x - pad,
+        max_width=room,
     )
 
 
