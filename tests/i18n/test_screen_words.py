@@ -127,7 +127,8 @@ def test_the_screens_draw_no_english_word(language: str, monkeypatch: pytest.Mon
     for _ in range(2):
         scene = replay.scene
         assert scene is not None and scene.ui.language == language
-        words.check(f"replay_{scene.plugin.name}", scene.screen.render(words.surface, scene.state, scene.ui, scene.leds))
+        record = scene.screen.render(words.surface, scene.state, scene.ui, scene.leds)
+        words.check(f"replay_{scene.plugin.name}", record)
         replay._start()  # the next game
     assert words.screens >= 20
     assert not words.english and not words.clipped, words.report()
