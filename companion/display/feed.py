@@ -1,4 +1,4 @@
-"""The bank ledger as a feed, newest first: "+1 500 R red — contract B01 Bremen→Poznań".
+"""The bank ledger as a feed, newest first: "+1 500 R Red — contract B01 Bremen→Poznań".
 
 An undo shows as a reversal entry (↶) and the entry it cancels is struck through: nothing silently
 disappears from the audit trail (style point 6).

@@ -47,7 +47,7 @@ def render(surface: pygame.Surface, state: GameState, ui: UiModel, leds: LedFram
     if state.auction is not None:
         draw_auction(canvas, lay.feed, lay, state, ui, t)
     else:
-        draw_feed(canvas, lay, state, ui, money=theme.dm, title=t.text("screen.bank"), name=t.colour)
+        draw_feed(canvas, lay, state, ui, money=theme.dm, title=t.text("screen.bank"), name=t.player_name)
     if state.finished:
         status = ("", "")
     elif state.phase is Phase.SETUP:
