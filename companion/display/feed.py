@@ -1,4 +1,4 @@
-"""The bank ledger as a feed, newest first: "+1 500 R red — contract B01 Bremen→Poznań".
+"""The bank ledger as a feed, newest first: "+1 500 R Red — contract B01 Bremen→Poznań".
 
 An undo shows as a reversal entry (↶) and the entry it cancels is struck through: nothing silently
 disappears from the audit trail (style point 6).
@@ -20,8 +20,10 @@ from companion.table.ui import UiModel
 MAX_ENTRIES = 40  # never more than fit on a 1080p screen; only the newest are read
 
 
-def ledger_line(entry: LedgerEntry, money: Callable[..., str] = theme.money) -> str:
-    text = f"{money(entry.amount, signed=True)} {entry.player} — {entry.reason}"
+def ledger_line(entry: LedgerEntry, money: Callable[..., str] = theme.money, name: Callable[[str], str] = str) -> str:
+    """``name``: the player as the table's language calls it (the caller's catalogue); the reason is
+    the engine's ledger text and stays as it was booked (English)."""
+    text = f"{money(entry.amount, signed=True)} {name(entry.player)} — {entry.reason}"
     if entry.reverses is not None:
         text = f"↶ {text} (#{entry.reverses})"
     return text
@@ -45,8 +47,11 @@ def draw_feed(
     *,
     money: Callable[..., str] = theme.money,
     rect: pygame.Rect | None = None,
+    title: str = "Bank",
+    name: Callable[[str], str] = str,
 ) -> None:
-    """The ledger of either game (both states have ``ledger`` and ``config.seat_of``)."""
+    """The ledger of either game (both states have ``ledger`` and ``config.seat_of``). ``title`` and
+    ``name`` (a player's colour as a label) come translated from the game's screen."""
     surface = canvas.surface
     rect = layout.feed if rect is None else rect
     canvas.record.regions["feed"] = (rect.x, rect.y, rect.w, rect.h)
@@ -55,7 +60,7 @@ def draw_feed(
     small = layout.small
     inner = rect.inflate(-2 * pad, -2 * pad)
     y = inner.y
-    head = canvas.text("Bank", (inner.x, y), layout.body, bold=True, role="feed_title")
+    head = canvas.text(title, (inner.x, y), layout.body, bold=True, role="feed_title")
     if ui.message:
         canvas.text(
             ui.message,
@@ -73,7 +78,7 @@ def draw_feed(
     for entry in entries:
         if y + line > inner.bottom + layout.px(2):
             break
-        text = ledger_line(entry, money)
+        text = ledger_line(entry, money, name)
         struck = entry.seq in reversed_seqs
         if entry.reverses is not None or struck:
             colour = theme.TEXT_FAINT

@@ -23,11 +23,19 @@ class PanelHeader:
 
 
 def draw_panel_header(
-    canvas: Canvas, layout: Layout, rect: pygame.Rect, colour: str, seat: int, on_turn: bool, money: str
+    canvas: Canvas,
+    layout: Layout,
+    rect: pygame.Rect,
+    colour: str,
+    seat: int,
+    on_turn: bool,
+    money: str,
+    name: str | None = None,
 ) -> PanelHeader:
     """A player's panel frame and first row, for every game: a stripe of the player's colour down the
     left edge, a bright frame for the player on turn, then swatch, name and the bank balance (always
-    visible: drawn first and right-aligned)."""
+    visible: drawn first and right-aligned). ``name``: the player's name in the table's language
+    (the game's screen passes it; the colour, capitalised, when None)."""
     surface = canvas.surface
     style = theme.player_style(colour, seat)
     radius = layout.px(5)
@@ -46,7 +54,7 @@ def draw_panel_header(
     small = layout.small
     sw = pygame.Rect(inner.x, inner.y, big + layout.px(4), big + layout.px(4))
     swatch(surface, sw, style)
-    name = theme.title(colour) + ("  ▶" if on_turn else "")
+    name = (theme.title(colour) if name is None else name) + ("  ▶" if on_turn else "")
     name_w, _ = canvas.measure(name, big, bold=True)
     money_w, _ = canvas.measure(money, big, bold=True)
     y = sw.bottom + layout.px(2)

@@ -3,6 +3,7 @@ the choices, and a refusal with its rule id."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import pygame
@@ -22,9 +23,13 @@ def draw_prompt(
     *,
     status: tuple[str, str],
     fallback: str,
+    status_role: str = "status",
+    name: Callable[[str], str] = theme.title,
 ) -> None:
     """The prompt area. ``status``: the two small lines under the player on turn (the game says what:
-    steps left and round, the die); ``fallback``: the prompt when the UI model has none."""
+    steps left and round, the die), the first drawn with ``status_role``; ``fallback``: the prompt
+    when the UI model has none; ``name``: a player's name in the table's language. Every text comes
+    translated from the game's screen."""
     surface = canvas.surface
     rect = layout.prompt
     canvas.record.regions["prompt"] = (rect.x, rect.y, rect.w, rect.h)
@@ -42,16 +47,11 @@ def draw_prompt(
         style = theme.player_style(colour, seat)
         sw = pygame.Rect(left.x, left.y, big + layout.px(6), big + layout.px(6))
         swatch(surface, sw, style)
-        canvas.text(
-            theme.title(colour),
-            (sw.right + pad, sw.y),
-            big,
-            bold=True,
-            role="turn",
-            max_width=left.right - sw.right - pad,
-        )
-        first_role = "steps" if status[0].endswith("left") else "status"
-        canvas.text(status[0], (left.x, sw.bottom + layout.px(3)), body, role=first_role, max_width=left.w)
+        # A long name ("Czerwony", "Schwarz") steps down a size rather than lose its end.
+        who, room = name(colour), left.right - sw.right - pad
+        size = big if canvas.measure(who, big, bold=True)[0] <= room else body
+        canvas.text(who, (sw.right + pad, sw.y + (big - size) // 2), size, bold=True, role="turn", max_width=room)
+        canvas.text(status[0], (left.x, sw.bottom + layout.px(3)), body, role=status_role, max_width=left.w)
         canvas.text(status[1], (left.x, sw.bottom + layout.px(3) + round(body * 1.3)), small, colour=theme.TEXT_DIM,
                     role="round", max_width=left.w)  # fmt: skip
 

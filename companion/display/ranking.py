@@ -12,6 +12,7 @@ from companion.display import theme
 from companion.display.layout import Layout
 from companion.display.record import Canvas
 from companion.display.tokens import swatch
+from companion.table.messages import Catalogue
 
 
 @dataclass(frozen=True, slots=True)
@@ -20,6 +21,14 @@ class RankingRow:
     colour: str  # the player
     values: tuple[str, ...]  # one per column
     value_colours: tuple[theme.RGB, ...] = ()  # per column; default the text colour
+
+
+def winners_line(t: Catalogue, colours: Sequence[str]) -> str:
+    """ "Red wins!", "Red and Blue win!" in the catalogue's language (its ``screen.wins_*`` keys)."""
+    if len(colours) == 1:
+        return t.text("screen.wins_one", player=colours[0])
+    names = [t.player_name(c) for c in colours]
+    return t.text("screen.wins_many", players=t.text("screen.and", names=", ".join(names[:-1]), last=names[-1]))
 
 
 def draw_ranking_table(
@@ -33,9 +42,14 @@ def draw_ranking_table(
     sizes: tuple[int, ...] | None = None,
     bold_column: int = 0,
     note: str = "",
+    title: str = "Game over",
+    winners: str | None = None,
+    name: Callable[[str], str] = theme.title,
 ) -> None:
     """A box over ``area``: "Game over", who won, one row per player (place, swatch, name, columns
-    right-aligned, widths from their contents), and a note on how it was ranked."""
+    right-aligned, widths from their contents), and a note on how it was ranked. The game's screen
+    passes every word translated: ``heads``, ``note``, ``title``, ``winners`` (the line naming who
+    won; English when None) and ``name`` (a player's name)."""
     surface = canvas.surface
     canvas.record.regions["ranking"] = (area.x, area.y, area.w, area.h)
     # What the ranking covers is no longer readable: it leaves the record too.
@@ -44,12 +58,13 @@ def draw_ranking_table(
     pygame.draw.rect(surface, theme.ACCENT, area, width=layout.px(2), border_radius=layout.px(6))
     pad, big, body, small = layout.pad, layout.large, layout.body, layout.small
     sizes = sizes or (big,) * len(heads)
-    winners = [theme.title(r.colour) for r in rows if r.place == 1]
-    title = f"{' and '.join(winners)} {'win' if len(winners) > 1 else 'wins'}!"
+    if winners is None:
+        first = [name(r.colour) for r in rows if r.place == 1]
+        winners = f"{' and '.join(first)} {'win' if len(first) > 1 else 'wins'}!"
     y = area.y + 2 * pad
-    canvas.text("Game over", (area.centerx, y), body, colour=theme.TEXT_DIM, anchor="midtop", role="ranking_title")
+    canvas.text(title, (area.centerx, y), body, colour=theme.TEXT_DIM, anchor="midtop", role="ranking_title")
     y += round(body * 1.4)
-    canvas.text(title, (area.centerx, y), round(big * 1.3), bold=True, anchor="midtop", role="ranking_title",
+    canvas.text(winners, (area.centerx, y), round(big * 1.3), bold=True, anchor="midtop", role="ranking_title",
                 max_width=area.w - 2 * pad)  # fmt: skip
     y += round(big * 1.3 * 1.5)
     # Column widths from what they hold, laid out right to left; the name takes what is left.
@@ -77,7 +92,7 @@ def draw_ranking_table(
         canvas.text(f"{row.place}.", (place_right, y), big, bold=True, anchor="topright", role="ranking")
         sw = pygame.Rect(place_right + pad, y, big, big)
         swatch(surface, sw, style)
-        canvas.text(theme.title(row.colour), (sw.right + pad, y), big, bold=True, role="ranking",
+        canvas.text(name(row.colour), (sw.right + pad, y), big, bold=True, role="ranking",
                     max_width=name_right - sw.right - pad)  # fmt: skip
         for i, (value, right) in enumerate(zip(row.values, rights, strict=True)):
             colour = row.value_colours[i] if i < len(row.value_colours) else theme.TEXT

@@ -15,9 +15,15 @@ from companion.display.record import Canvas, FrameRecord
 from companion.display.tokens import swatch
 from companion.engine.money import format_money
 from companion.engine.stats import GameStats
+from companion.table.messages import Catalogue
 
 
-def draw_balance_chart(canvas: Canvas, rect: pygame.Rect, stats: GameStats, unit: int) -> None:
+def _texts(language: str) -> Catalogue:
+    """The platform catalogue (its ``stats`` section and the players' names); cached by the reader."""
+    return Catalogue(language)
+
+
+def draw_balance_chart(canvas: Canvas, rect: pygame.Rect, stats: GameStats, unit: int, *, language: str = "en") -> None:
     """Balance (y) over rounds (x), one line per player in the player's colour, with a legend."""
     surface = canvas.surface
     canvas.record.regions["chart"] = (rect.x, rect.y, rect.w, rect.h)
@@ -44,8 +50,8 @@ def draw_balance_chart(canvas: Canvas, rect: pygame.Rect, stats: GameStats, unit
     for i in range(0, len(rounds), step):
         canvas.text(str(rounds[i]), (point(i, low)[0], plot.bottom + unit // 4), small, colour=theme.TEXT_DIM,
                     anchor="midtop", role="axis")  # fmt: skip
-    canvas.text("round", (plot.x - unit // 3, plot.bottom + unit // 4), small, colour=theme.TEXT_FAINT,
-                anchor="topright")  # fmt: skip
+    canvas.text(_texts(language).text("stats.round"), (plot.x - unit // 3, plot.bottom + unit // 4), small,
+                colour=theme.TEXT_FAINT, anchor="topright")  # fmt: skip
     for seat, player in enumerate(stats.players):
         style = theme.player_style(player.colour, seat)
         points = [point(i, b) for i, b in enumerate(player.balances)]
@@ -56,13 +62,20 @@ def draw_balance_chart(canvas: Canvas, rect: pygame.Rect, stats: GameStats, unit
 
 
 def draw_player_figures(
-    canvas: Canvas, rect: pygame.Rect, stats: GameStats, unit: int, money: Callable[[int], str]
+    canvas: Canvas,
+    rect: pygame.Rect,
+    stats: GameStats,
+    unit: int,
+    money: Callable[[int], str],
+    *,
+    language: str = "en",
 ) -> None:
     """One row per player, in ranking order: swatch, name, delivered, earned, spent, biggest payout."""
+    t = _texts(language)
     order = {str(s.get("colour")): i for i, s in enumerate(stats.standings)}
     players = sorted(enumerate(stats.players), key=lambda sp: order.get(sp[1].colour, len(order)))
     small = max(10, unit * 2 // 3)
-    heads = ("delivered", "earned", "spent", "biggest payout")
+    heads = tuple(t.text(f"stats.{key}") for key in ("delivered", "earned", "spent", "biggest_payout"))
     cols = [rect.x + rect.w * k // 10 for k in (3, 5, 7, 9)]
     for head, x in zip(heads, cols, strict=True):
         canvas.text(head, (x, rect.y), small, colour=theme.TEXT_DIM, anchor="midtop", role="stats_head")
@@ -70,7 +83,7 @@ def draw_player_figures(
     for seat, p in players:
         style = theme.player_style(p.colour, seat)
         swatch(canvas.surface, pygame.Rect(rect.x, y, unit, unit), style)
-        canvas.text(theme.title(p.colour), (rect.x + unit + unit // 3, y), unit, bold=True, role="stats_player",
+        canvas.text(t.player_name(p.colour), (rect.x + unit + unit // 3, y), unit, bold=True, role="stats_player",
                     max_width=cols[0] - rect.x - unit * 3)  # fmt: skip
         best = money(p.biggest_payout) + (f" ({p.biggest_card})" if p.biggest_card else "")
         for text, x in zip((str(p.delivered), money(p.earned), money(p.spent), best), cols, strict=True):
@@ -78,8 +91,8 @@ def draw_player_figures(
         y += int(unit * 1.4)
 
 
-def draw_stats(surface: pygame.Surface, stats: GameStats, *, title: str = "") -> FrameRecord:
-    """A whole picture: title, the balance chart, the figures per player."""
+def draw_stats(surface: pygame.Surface, stats: GameStats, *, title: str = "", language: str = "en") -> FrameRecord:
+    """A whole picture: title, the balance chart, the figures per player, in ``language``."""
     w, h = surface.get_size()
     record = FrameRecord((w, h))
     canvas = Canvas(surface, record)
@@ -89,12 +102,12 @@ def draw_stats(surface: pygame.Surface, stats: GameStats, *, title: str = "") ->
     def money(amount: int) -> str:
         return format_money(amount, stats.currency)
 
-    canvas.text(title or f"{stats.title} — the game in figures", (w // 2, unit // 2), int(unit * 1.5), bold=True,
+    title = title or _texts(language).text("stats.title", title=stats.title)
+    canvas.text(title, (w // 2, unit // 2), int(unit * 1.5), bold=True,
                 anchor="midtop", role="title", max_width=w - 2 * unit)  # fmt: skip
     figures_h = int(unit * 1.4) * len(stats.players) + unit * 2
     chart = pygame.Rect(unit, unit * 3, w - 2 * unit, h - unit * 4 - figures_h)
-    draw_balance_chart(canvas, chart, stats, unit)
-    draw_player_figures(
-        canvas, pygame.Rect(unit, chart.bottom + unit // 2, w - 2 * unit, figures_h), stats, unit, money
-    )
+    draw_balance_chart(canvas, chart, stats, unit, language=language)
+    figures = pygame.Rect(unit, chart.bottom + unit // 2, w - 2 * unit, figures_h)
+    draw_player_figures(canvas, figures, stats, unit, money, language=language)
     return record

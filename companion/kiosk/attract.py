@@ -17,6 +17,7 @@ from companion.engine.game import Game
 from companion.games.protocol import GamePlugin, GameScreen
 from companion.games.setup import GameSetup
 from companion.ledframe import LedFrame
+from companion.table.messages import Catalogue
 from companion.table.ui import UiModel
 
 log = logging.getLogger(__name__)
@@ -36,12 +37,15 @@ class Scene:
 
 
 class Replay:
-    """``Replay(names)``: cycles through the games ``names``; ``step()`` shows the next action."""
+    """``Replay(names)``: cycles through the games ``names``; ``step()`` shows the next action.
+    ``language``: the kiosk's; the game's screen draws its words in it, and the line under the caption."""
 
-    def __init__(self, names: tuple[str, ...], *, seed: int = 1, caption: str = "") -> None:
+    def __init__(self, names: tuple[str, ...], *, seed: int = 1, caption: str = "", language: str = "en") -> None:
         self.names = names
         self.seed = seed
         self.caption = caption
+        self.language = language
+        self._texts = Catalogue(language, "companion.kiosk")  # the kiosk's texts
         self._round = -1
         self.scene: Scene | None = None
         self._start()
@@ -88,7 +92,8 @@ class Replay:
         player = None if self._plugin.finished(state) else _current(state)
         seat = None if player is None else state.config.seat_of(player)
         round_ = self._plugin.progress(state).get("round")
-        ui = UiModel(player=player, prompt=self.caption, detail=f"A sample game of {self._plugin.title}")
+        detail = self._texts.text("attract.sample_game", title=self._plugin.title)
+        ui = UiModel(player=player, prompt=self.caption, detail=detail, language=self.language)
         leds = LedFrame(seat=seat, time=round_ % 15 if isinstance(round_, int) else None)
         self.scene = Scene(self._plugin, self._screen, state, ui, leds)
 

@@ -57,7 +57,7 @@ def test_setup_shows_money_time_end_and_the_starting_network(size) -> None:  # t
     assert record.has("end 14", "time_end")
     assert record.has("strip 0/3", "strip")
     assert record.has("Red", "turn") and record.has("2 steps left", "steps")
-    assert record.has("+1 000 R red — starting money", "ledger")
+    assert record.has("+1 000 R Red — starting money", "ledger")
     assert set(scene.state.board.setup[2]) <= set(record.cities)
     assert record.clipped == [] if size == (1920, 1080) else True
 
@@ -125,9 +125,9 @@ def test_undo_shows_a_reversal_and_strikes_the_reversed_entry() -> None:
     scene = scenes.with_undo()
     surface, record = render_to_surface(scene.state, scene.ui, scene.leds, (1920, 1080))
     lines = record.roles("ledger")
-    assert lines[0] == "↶ −1 500 R red — undo: contract B01 Kaunas→Warsaw (#4)"
-    assert lines[1] == "+1 500 R red — contract B01 Kaunas→Warsaw"
-    x, y, w, h = record.find("+1 500 R red — contract B01", "ledger")[0].rect
+    assert lines[0] == "↶ −1 500 R Red — undo: contract B01 Kaunas→Warsaw (#4)"
+    assert lines[1] == "+1 500 R Red — contract B01 Kaunas→Warsaw"
+    x, y, w, h = record.find("+1 500 R Red — contract B01", "ledger")[0].rect
     assert surface.get_at((x + w // 2, y + h // 2))[:3] == theme.TEXT_DIM  # struck through
 
 
@@ -135,7 +135,7 @@ def test_a_long_ledger_line_wraps_instead_of_losing_its_end() -> None:
     scene = scenes.with_undo()
     _, record = render_to_surface(scene.state, scene.ui, scene.leds, (800, 480))
     lines = record.roles("ledger")
-    assert lines[0].startswith("↶ −1 500 R red — undo:") and lines[1].endswith("(#4)")
+    assert lines[0].startswith("↶ −1 500 R Red — undo:") and lines[1].endswith("(#4)")
     assert not any(t.endswith("…") for t in lines)
 
 

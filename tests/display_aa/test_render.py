@@ -59,10 +59,10 @@ def test_auction_panel_shows_the_card_levels_high_bid_bidder_and_passes(built, s
     surface, record = render_to_surface(scene.state, scene.ui, scene.leds, size)
     assert record.has("Auction C10 Milan→Vienna", "auction_title")
     assert record.roles("level_amount") == ["700 DM", "1 400 DM", "2 100 DM", "2 800 DM", "3 500 DM"]
-    assert record.has("high bid 700 DM (level 1) by blue", "high_bid")
+    assert record.has("high bid 700 DM (level 1) by Blue", "high_bid")  # players by name, as the table says
     assert record.has("Red to bid (card scanned)", "bidder")
-    assert record.has("passed: green", "passed")  # green had no money: passed automatically
-    assert record.has("still in: blue (high bid), red", "still_in")  # AA-19: who may still bid
+    assert record.has("· passed: Green", "passed")  # green had no money: passed automatically
+    assert record.has("still in: Blue (high bid), Red", "still_in")  # AA-19: who may still bid
     assert record.has("Red: bid level 3 (2 100 DM)?", "prompt")
     # The high bid's chip is filled green and marked ✓; the level being chosen is framed yellow.
     x, y, w, h = record.regions["level1"]
@@ -74,7 +74,7 @@ def test_auction_panel_shows_the_card_levels_high_bid_bidder_and_passes(built, s
     # The face-up card on auction is framed in its slot in the top bar.
     assert record.find("Milan→Vienna", "public")
     # Money in DM, a debt shown as such.
-    assert "6 500 DM" in record.roles("money") and record.has("debt −700 DM to bank", "debt")
+    assert "6 500 DM" in record.roles("money") and record.has("debt −700 DM to Bank", "debt")
     # Signs on the map: roadworks and Stau by shape and text, not colour alone.
     assert record.roles("stau") == ["STAU"] and record.roles("roadworks") == ["⚒"]
     assert record.roles("truck")[:3] == ["R 3/10", "B 0/6", "G 0/6"]

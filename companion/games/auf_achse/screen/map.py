@@ -17,6 +17,7 @@ from companion.display.record import Canvas, DrawnText
 from companion.display.tokens import pill
 from companion.games.auf_achse.engine.state import GameState
 from companion.ledframe import CityLight, LedFrame
+from companion.table.messages import Catalogue
 from companion.table.ui import UiModel
 
 ROADWORKS: theme.RGB = (255, 140, 0)  # orange, striped: the roadworks sign
@@ -44,6 +45,7 @@ def draw_aa_map(
     *,
     slow_on: bool,
     fast_on: bool,
+    texts: Catalogue,
 ) -> None:
     surface = canvas.surface
     rect = layout.map
@@ -121,7 +123,7 @@ def draw_aa_map(
         record.rings[lit] = light
 
     _labels(canvas, layout, state, ui, pos, lights, occupied, r_city)
-    _legend(canvas, layout, rect)
+    _legend(canvas, layout, rect, texts)
 
 
 def _sign(
@@ -204,7 +206,7 @@ def _labels(
         canvas.text(name, box.topleft, size, colour=colour, role="city")
 
 
-def _legend(canvas: Canvas, layout: Layout, rect: pygame.Rect) -> None:
+def _legend(canvas: Canvas, layout: Layout, rect: pygame.Rect, texts: Catalogue) -> None:
     surface = canvas.surface
     size = max(9, layout.small - layout.px(1))
     x = rect.x + layout.px(6)
@@ -212,4 +214,6 @@ def _legend(canvas: Canvas, layout: Layout, rect: pygame.Rect) -> None:
     d = layout.px(4)
     cy = y + size // 2 + 1
     pygame.draw.polygon(surface, TRIANGLE, [(x + d, cy - d), (x + 2 * d, cy + d), (x, cy + d)])
-    canvas.text("action card", (x + 2 * d + layout.px(3), y), size, colour=theme.TEXT_DIM, role="legend")
+    canvas.text(
+        texts.text("screen.action_card"), (x + 2 * d + layout.px(3), y), size, colour=theme.TEXT_DIM, role="legend"
+    )

@@ -15,13 +15,14 @@ import pygame
 from companion.display import theme
 from companion.display.layout import Layout
 from companion.display.panels import draw_panel_header
-from companion.display.ranking import RankingRow, draw_ranking_table
+from companion.display.ranking import RankingRow, draw_ranking_table, winners_line
 from companion.display.record import Canvas
 from companion.display.tokens import swatch
 from companion.games.auf_achse.engine.queries import auction_status
 from companion.games.auf_achse.engine.scoring import ranking
 from companion.games.auf_achse.engine.serialize import view_for
 from companion.games.auf_achse.engine.state import FACE_UP, GameState, Phase
+from companion.table.messages import Catalogue, plural_form
 from companion.table.ui import UiModel
 
 CARD: theme.RGB = (236, 232, 220)  # a contract card's face
@@ -29,7 +30,7 @@ CARD_INK: theme.RGB = (20, 20, 24)
 HIGH_BID: theme.RGB = (0, 158, 115)  # bluish green (Okabe–Ito): the level that holds the auction
 
 
-def draw_aa_top(canvas: Canvas, layout: Layout, state: GameState, ui: UiModel) -> None:
+def draw_aa_top(canvas: Canvas, layout: Layout, state: GameState, ui: UiModel, t: Catalogue) -> None:
     surface = canvas.surface
     rect = layout.top
     canvas.record.regions["top"] = (rect.x, rect.y, rect.w, rect.h)
@@ -45,15 +46,15 @@ def draw_aa_top(canvas: Canvas, layout: Layout, state: GameState, ui: UiModel) -
     canvas.text("–" if die is None else str(die), box.center, round(size * 0.7), colour=(0, 0, 0), bold=True,
                 anchor="center", role="die")  # fmt: skip
     x = box.right + pad
-    head = "set-up" if state.phase is Phase.SETUP else f"round {state.turn.round}"
+    head = t.text("screen.setup") if state.phase is Phase.SETUP else t.text("screen.round", n=state.turn.round)
     canvas.text(head, (x, rect.y + pad), body, bold=True, role="round")
-    hidden = f"{state.public_hidden} face down"
+    hidden = t.text("screen.face_down", n=state.public_hidden)
     canvas.text(hidden, (x, rect.y + pad + round(body * 1.3)), small, colour=theme.TEXT_DIM, role="deck")
     x += max(canvas.measure(head, body, bold=True)[0], canvas.measure(hidden, small)[0]) + 2 * pad
 
     # Right: trailers left and the leftover contracts.
     trailers = dict(state.trailers_left)
-    parts = [f"trailers {sum(trailers.values())}", f"spare {state.spare_left}"]
+    parts = [t.text("screen.trailers_left", n=sum(trailers.values())), t.text("screen.spare", n=state.spare_left)]
     right = rect.right - pad
     line1 = canvas.text(parts[0], (right, rect.y + pad), small, colour=theme.TEXT_DIM, anchor="topright",
                         role="trailers")  # fmt: skip
@@ -63,7 +64,7 @@ def draw_aa_top(canvas: Canvas, layout: Layout, state: GameState, ui: UiModel) -
 
     # The face-up public contracts, as cards.
     if state.public_left == 0 and state.phase is Phase.PLAY:
-        canvas.text("no public contracts left (AA-23)", (x, rect.centery), body, colour=theme.TEXT_DIM,
+        canvas.text(t.text("screen.no_public"), (x, rect.centery), body, colour=theme.TEXT_DIM,
                     anchor="midleft", role="public", max_width=right - x)  # fmt: skip
         canvas.record.regions["public"] = (x, rect.y, right - x, rect.h)
         return
@@ -77,12 +78,19 @@ def draw_aa_top(canvas: Canvas, layout: Layout, state: GameState, ui: UiModel) -
             pygame.draw.rect(surface, theme.BACKGROUND, card_rect, border_radius=layout.px(4))
             pygame.draw.rect(surface, theme.TEXT_FAINT, card_rect, width=1, border_radius=layout.px(4))
             continue
-        _card(canvas, layout, card_rect, state, card_id, highlight=card_id == auction)
+        _card(canvas, layout, card_rect, state, card_id, t, highlight=card_id == auction)
     canvas.record.regions["public"] = (x, rect.y, right - x, rect.h)
 
 
 def _card(
-    canvas: Canvas, layout: Layout, rect: pygame.Rect, state: GameState, card_id: str, *, highlight: bool
+    canvas: Canvas,
+    layout: Layout,
+    rect: pygame.Rect,
+    state: GameState,
+    card_id: str,
+    t: Catalogue,
+    *,
+    highlight: bool,
 ) -> None:
     surface = canvas.surface
     card = state.config.contract(card_id)
@@ -93,51 +101,63 @@ def _card(
     small = max(9, layout.small - layout.px(1))
     x, w = rect.x + layout.px(4), rect.w - layout.px(8)
     y = rect.y + layout.px(2)
-    canvas.text(f"{card.start}→{card.end}", (x, y), small, colour=CARD_INK, bold=True, role="public", max_width=w)
+    route = f"{card.start}→{card.end}"
+    # Two long city names step down a size rather than lose their end (the top bar's words vary in width).
+    size = next((s for s in (small, small - 1) if canvas.measure(route, s, bold=True)[0] <= w), small - 2)
+    canvas.text(route, (x, y), size, colour=CARD_INK, bold=True, role="public", max_width=w)
     y += round(small * 1.2)
-    canvas.text(f"{card_id} · {card.goods} goods · {theme.dm(card.payout)}", (x, y), small, colour=(60, 60, 70),
-                role="public", max_width=w)  # fmt: skip
+    line = f"{card_id} · {t.text('screen.goods', n=card.goods)} · {theme.dm(card.payout)}"
+    canvas.text(line, (x, y), small, colour=(60, 60, 70), role="public", max_width=w)
 
 
-def draw_aa_players(canvas: Canvas, layout: Layout, state: GameState) -> None:
+def draw_aa_players(canvas: Canvas, layout: Layout, state: GameState, t: Catalogue) -> None:
     shared = view_for(state, None)  # the shared screen: hands are counts
     views: list[dict[str, Any]] = shared["players"]  # type: ignore[assignment]
     for seat, (player, rect) in enumerate(zip(views, layout.players, strict=False)):
         on_turn = state.phase is Phase.PLAY and seat == state.turn.seat and not state.finished
-        _panel(canvas, layout, state, seat, player, rect, on_turn)
+        _panel(canvas, layout, state, t, seat, player, rect, on_turn)
     if layout.players:
         u = layout.players[0].unionall(layout.players[1:])
         canvas.record.regions["players"] = (u.x, u.y, u.w, u.h)
 
 
 def _panel(
-    canvas: Canvas, layout: Layout, state: GameState, seat: int, p: dict[str, Any], rect: pygame.Rect, on_turn: bool
+    canvas: Canvas,
+    layout: Layout,
+    state: GameState,
+    t: Catalogue,
+    seat: int,
+    p: dict[str, Any],
+    rect: pygame.Rect,
+    on_turn: bool,
 ) -> None:
     colour = str(p["colour"])
-    head = draw_panel_header(canvas, layout, rect, colour, seat, on_turn, theme.dm(int(p["money"])))
+    head = draw_panel_header(
+        canvas, layout, rect, colour, seat, on_turn, theme.dm(int(p["money"])), t.player_name(colour)
+    )
     inner, body, small, line, y = head.inner, head.body, head.small, head.line, head.y
     debts = p["debts"]
     if debts:
         owed = sum(int(d["amount"]) for d in debts)
-        to = ", ".join(str(d["to"]) for d in debts)
-        canvas.text(f"debt −{theme.dm(owed)} to {to}", (inner.x, y), body, colour=theme.DEBIT, bold=True,
-                    role="debt", max_width=inner.w)  # fmt: skip
+        to = ", ".join(t.text("screen.bank") if d["to"] == "bank" else t.player_name(str(d["to"])) for d in debts)
+        debt = t.text("screen.debt", amount=theme.dm(owed), to=to)
+        canvas.text(debt, (inner.x, y), body, colour=theme.DEBIT, bold=True, role="debt", max_width=inner.w)
         y += round(body * 1.3)
     load = [int(n) for n in p["load"]]
     trailers = len(p["trailers"])
-    cargo = f"{sum(load)}/{p['capacity']} goods" + (
-        f" · {trailers} trailer{'s' if trailers > 1 else ''}" if trailers else ""
-    )
+    cargo = t.text("screen.cargo", load=sum(load), capacity=p["capacity"])
+    if trailers:
+        cargo += " · " + t.text(f"screen.trailers_{plural_form(t.language, trailers)}", n=trailers)
     canvas.text(str(p["space"] or "—"), (inner.x, y), body, role="truck_line", max_width=inner.w)
     y += round(body * 1.3)
     hand = p["hand"]
     count = hand if isinstance(hand, int) else len(hand)
     canvas.text(cargo, (inner.x, y), small, role="cargo", max_width=inner.w)
     y += line
-    extra = f" · {len(p['delivered'])} delivered"
+    extra = " · " + t.text("screen.delivered", n=len(p["delivered"]))
     if p["miss_turns"]:
-        extra += f" · misses {p['miss_turns']}"
-    canvas.text(f"{count} private{extra}", (inner.x, y), small, colour=theme.TEXT_DIM, role="private",
+        extra += " · " + t.text("screen.misses", n=p["miss_turns"])
+    canvas.text(t.text("screen.private", n=count) + extra, (inner.x, y), small, colour=theme.TEXT_DIM, role="private",
                 max_width=inner.w)  # fmt: skip
     y += line
     loaded = [state.config.contract(str(c)) for c in p["loaded"]]
@@ -150,10 +170,14 @@ def _panel(
         canvas.text(text, (inner.x, y), small, role="loaded", max_width=inner.w)
         y += line
     if len(shown) < len(loaded):
-        canvas.text(f"+{len(loaded) - len(shown)} more loaded", (inner.x, y), small, colour=theme.TEXT_DIM)
+        canvas.text(
+            t.text("screen.more_loaded", n=len(loaded) - len(shown)), (inner.x, y), small, colour=theme.TEXT_DIM
+        )
 
 
-def draw_auction(canvas: Canvas, rect: pygame.Rect, layout: Layout, state: GameState, ui: UiModel) -> None:
+def draw_auction(
+    canvas: Canvas, rect: pygame.Rect, layout: Layout, state: GameState, ui: UiModel, t: Catalogue
+) -> None:
     """The running auction (AA-18..21): the card, its Kosten levels with the high bid marked, who is
     bidding, who passed and who is still in."""
     status = auction_status(state)
@@ -169,10 +193,12 @@ def draw_auction(canvas: Canvas, rect: pygame.Rect, layout: Layout, state: GameS
     card = state.config.contract(status.card)
     assert card is not None
     y = inner.y
-    title = f"Auction {card.id} {card.start}→{card.end}"
+    title = t.text("screen.auction", card=card.id, start=card.start, end=card.end)
     canvas.text(title, (inner.x, y), body, bold=True, role="auction_title", max_width=inner.w)
     y += round(body * 1.3)
-    canvas.text(f"{card.goods} goods · pays {theme.dm(card.payout)} · opened by {status.opener}", (inner.x, y),
+    about = t.text("screen.auction_card", goods=t.text("screen.goods", n=card.goods), pay=theme.dm(card.payout),
+                   player=status.opener)  # fmt: skip
+    canvas.text(about, (inner.x, y),
                 small, colour=theme.TEXT_DIM, role="auction_card", max_width=inner.w)  # fmt: skip
     y += round(small * 1.4)
     # Levels 1..5: the high bid filled green with a check; the one being chosen outlined in yellow;
@@ -200,34 +226,44 @@ def draw_auction(canvas: Canvas, rect: pygame.Rect, layout: Layout, state: GameS
                     anchor="midbottom", role="level_amount", max_width=chip.w - 2)  # fmt: skip
     y += h + pad
     if status.leader is None:
-        high_text = "no bid yet — nobody bidding gives it to the opener free (AA-20)"
+        high_text = t.text("screen.no_bid")
     else:
-        high_text = f"high bid {theme.dm(status.amount)} (level {status.level}) by {status.leader}"
+        high_text = t.text("screen.high_bid", amount=theme.dm(status.amount), level=status.level, player=status.leader)
     canvas.text(high_text, (inner.x, y), small, bold=status.leader is not None, role="high_bid", max_width=inner.w)
     y += round(small * 1.3)
     # Who is bidding: the player whose bank card was scanned (any order, AA-19), or the one the
     # engine names (house rule round_the_table); then who is still in and who has passed.
     actor = ui.bidder if ui.bidder is not None else status.bidder
     if actor is not None:
-        whose = f"{theme.title(actor)} to bid" + (" (card scanned)" if ui.bidder == actor else "")
+        whose = t.text("screen.to_bid_scanned" if ui.bidder == actor else "screen.to_bid", player=actor)
     else:
-        whose = "Any player still in: tap your bank card to bid"
+        whose = t.text("screen.any_bidder")
     x = inner.x
     if actor is not None:
         sw = pygame.Rect(inner.x, y, small + layout.px(2), small + layout.px(2))
         swatch(surface, sw, theme.player_style(actor, state.config.seat_of(actor) or 0))
         x = sw.right + pad
     who = canvas.text(whose, (x, y), small, bold=True, role="bidder", max_width=inner.right - x)
-    passed = ", ".join(status.passed) if status.passed else "nobody"
-    canvas.text(f"· passed: {passed}", (who.right + pad, y), small, colour=theme.TEXT_DIM, role="passed",
-                max_width=max(1, inner.right - who.right - pad))  # fmt: skip
+    passed = ", ".join(map(t.player_name, status.passed)) if status.passed else t.text("screen.nobody")
+    canvas.text("· " + t.text("screen.passed", players=passed), (who.right + pad, y), small, colour=theme.TEXT_DIM,
+                role="passed", max_width=max(1, inner.right - who.right - pad))  # fmt: skip
     y += round(small * 1.3)
-    still_in = ", ".join(f"{c} (high bid)" if c == status.leader else c for c in status.still_in)
-    canvas.text(f"still in: {still_in}", (inner.x, y), small, colour=theme.TEXT_DIM, role="still_in", max_width=inner.w)
+    still_in = ", ".join(
+        t.text("screen.leader", player=c) if c == status.leader else t.player_name(c) for c in status.still_in
+    )
+    canvas.text(
+        t.text("screen.still_in", players=still_in),
+        (inner.x, y),
+        small,
+        colour=theme.TEXT_DIM,
+        role="still_in",
+        max_width=inner.w,
+    )
 
 
-def draw_aa_ranking(canvas: Canvas, layout: Layout, state: GameState) -> None:
+def draw_aa_ranking(canvas: Canvas, layout: Layout, state: GameState, t: Catalogue) -> None:
     """AA-24: ranked by money held, debts subtracted; ties share a place."""
+    standings = ranking(state)
     rows = [
         RankingRow(
             s.place,
@@ -235,16 +271,19 @@ def draw_aa_ranking(canvas: Canvas, layout: Layout, state: GameState) -> None:
             (theme.dm(s.money), "−" + theme.dm(s.debt) if s.debt else "—", theme.dm(s.worth)),
             (theme.TEXT, theme.DEBIT if s.debt else theme.TEXT, theme.TEXT),
         )
-        for s in ranking(state)
+        for s in standings
     ]
     draw_ranking_table(
         canvas,
         layout,
         layout.map.copy(),  # covers the whole map: no half-hidden labels peek out
         rows,
-        ("money", "debts", "worth"),
+        (t.text("screen.ranking_money"), t.text("screen.ranking_debts"), t.text("screen.ranking_worth")),
         seat_of=state.config.seat_of,
         sizes=(layout.body, layout.body, layout.large),  # worth is what ranks: the big column
         bold_column=2,
-        note="by money, debts subtracted; ties share a place (AA-24)" if state.end_reason else "",
+        note=t.text("screen.ranking_note") if state.end_reason else "",
+        title=t.text("screen.game_over"),
+        winners=winners_line(t, [s.player for s in standings if s.place == 1]),
+        name=t.player_name,
     )

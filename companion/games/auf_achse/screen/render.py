@@ -18,6 +18,7 @@ from companion.display.record import Canvas, FrameRecord
 from companion.games.auf_achse.engine.state import GameState, Phase
 from companion.games.auf_achse.screen.map import draw_aa_map, space_lights
 from companion.games.auf_achse.screen.panels import draw_aa_players, draw_aa_ranking, draw_aa_top, draw_auction
+from companion.games.auf_achse.screen.texts import texts
 from companion.ledframe import CityLight, LedFrame
 from companion.table.ui import Mode, UiModel
 
@@ -36,23 +37,24 @@ def render(surface: pygame.Surface, state: GameState, ui: UiModel, leds: LedFram
     record = FrameRecord(size)
     canvas = Canvas(surface, record)
     lay = layout_mod.compute(size, state.config.player_count, top_bar=TOP_BAR)
+    t = texts(ui.language)  # every word drawn is in the table's language
     surface.fill(theme.BACKGROUND)
-    draw_aa_top(canvas, lay, state, ui)
-    draw_aa_map(canvas, lay, state, ui, leds, slow_on=slow_on, fast_on=fast_on)
+    draw_aa_top(canvas, lay, state, ui, t)
+    draw_aa_map(canvas, lay, state, ui, leds, slow_on=slow_on, fast_on=fast_on, texts=t)
     if state.finished or ui.mode is Mode.GAME_OVER:
-        draw_aa_ranking(canvas, lay, state)
-    draw_aa_players(canvas, lay, state)
+        draw_aa_ranking(canvas, lay, state, t)
+    draw_aa_players(canvas, lay, state, t)
     if state.auction is not None:
-        draw_auction(canvas, lay.feed, lay, state, ui)
+        draw_auction(canvas, lay.feed, lay, state, ui, t)
     else:
-        draw_feed(canvas, lay, state, ui, money=theme.dm)
+        draw_feed(canvas, lay, state, ui, money=theme.dm, title=t.text("screen.bank"), name=t.player_name)
     if state.finished:
         status = ("", "")
     elif state.phase is Phase.SETUP:
-        status = ("set-up", "AA-2..5")
+        status = (t.text("screen.setup"), "AA-2..5")
     else:
         turn = state.turn
-        roll = f"rolled {turn.roll}" if turn.roll is not None else "to roll"
-        status = (roll, f"round {turn.round}")
-    draw_prompt(canvas, lay, state, ui, status=status, fallback="")
+        roll = t.text("screen.rolled", n=turn.roll) if turn.roll is not None else t.text("screen.to_roll")
+        status = (roll, t.text("screen.round", n=turn.round))
+    draw_prompt(canvas, lay, state, ui, status=status, fallback="", name=t.player_name)
     return record

@@ -11,6 +11,7 @@ from companion.display.record import Canvas, DrawnText
 from companion.display.tokens import pill
 from companion.games.on_the_way.engine.state import Building, GameState
 from companion.ledframe import CityLight, LedFrame
+from companion.table.messages import Catalogue
 from companion.table.ui import UiModel
 
 
@@ -31,6 +32,7 @@ def draw_map(
     *,
     slow_on: bool,
     fast_on: bool,
+    texts: Catalogue,
 ) -> None:
     surface = canvas.surface
     rect = layout.map
@@ -124,7 +126,7 @@ def draw_map(
         occupied.append(box)
 
     _labels(canvas, layout, state, ui, pos, lights, occupied, r)
-    _legend(canvas, layout, rect)
+    _legend(canvas, layout, rect, texts)
 
 
 def _drawn(text: str, box: pygame.Rect, role: str) -> DrawnText:
@@ -241,7 +243,7 @@ def _search(
     return dict(zip(names, placed, strict=True)) if dfs(0) else {}
 
 
-def _legend(canvas: Canvas, layout: Layout, rect: pygame.Rect) -> None:
+def _legend(canvas: Canvas, layout: Layout, rect: pygame.Rect, texts: Catalogue) -> None:
     surface = canvas.surface
     size = max(9, layout.small - layout.px(1))
     r = layout.px(4)
@@ -249,9 +251,13 @@ def _legend(canvas: Canvas, layout: Layout, rect: pygame.Rect) -> None:
     y = rect.bottom - layout.px(6) - size
     box = pygame.Rect(x, y + 2, 2 * r, 2 * r)
     pygame.draw.rect(surface, theme.WAREHOUSE, box)
-    x = canvas.text("warehouse", (box.right + layout.px(3), y), size, colour=theme.TEXT_DIM, role="legend").right
+    x = canvas.text(
+        texts.text("screen.warehouse"), (box.right + layout.px(3), y), size, colour=theme.TEXT_DIM, role="legend"
+    ).right
     x += layout.px(8)
     cy = y + size // 2 + 1
     d = round(r * 1.3)
     pygame.draw.polygon(surface, theme.LOGISTICS_CENTRE, [(x + d, cy - d), (x + 2 * d, cy), (x + d, cy + d), (x, cy)])
-    canvas.text("logistics centre", (x + 2 * d + layout.px(3), y), size, colour=theme.TEXT_DIM, role="legend")
+    canvas.text(
+        texts.text("screen.logistics_centre"), (x + 2 * d + layout.px(3), y), size, colour=theme.TEXT_DIM, role="legend"
+    )

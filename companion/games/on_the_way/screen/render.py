@@ -19,6 +19,7 @@ from companion.games.on_the_way.screen.map import draw_map
 from companion.games.on_the_way.screen.panels import draw_players
 from companion.games.on_the_way.screen.ranking import draw_ranking
 from companion.games.on_the_way.screen.status import draw_otw_prompt, draw_top
+from companion.games.on_the_way.screen.texts import texts
 from companion.ledframe import CityLight, LedFrame
 from companion.table.ui import Mode, UiModel
 
@@ -36,12 +37,13 @@ def render(surface: pygame.Surface, state: GameState, ui: UiModel, leds: LedFram
     canvas = Canvas(surface, record)
     lay = layout_mod.compute(size, state.config.player_count)
     slow_on, fast_on = blink_phases(now)
+    t = texts(ui.language)  # every word drawn is in the table's language
     surface.fill(theme.BACKGROUND)
-    draw_top(canvas, lay, state, leds)
-    draw_map(canvas, lay, state, ui, leds, slow_on=slow_on, fast_on=fast_on)
+    draw_top(canvas, lay, state, leds, t)
+    draw_map(canvas, lay, state, ui, leds, slow_on=slow_on, fast_on=fast_on, texts=t)
     if state.finished or ui.mode is Mode.GAME_OVER:
-        draw_ranking(canvas, lay, state)
-    draw_players(canvas, lay, state, ui.offer)
-    draw_feed(canvas, lay, state, ui)
-    draw_otw_prompt(canvas, lay, state, ui)
+        draw_ranking(canvas, lay, state, t)
+    draw_players(canvas, lay, state, t, ui.offer)
+    draw_feed(canvas, lay, state, ui, title=t.text("screen.bank"), name=t.player_name)
+    draw_otw_prompt(canvas, lay, state, ui, t)
     return record

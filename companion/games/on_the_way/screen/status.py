@@ -11,28 +11,21 @@ from companion.display.record import Canvas
 from companion.games.on_the_way.engine.cards import EventCard, EventKind
 from companion.games.on_the_way.engine.state import GameState
 from companion.ledframe import TIME_TRACK_LENGTH, LedFrame
+from companion.table.messages import Catalogue
 from companion.table.ui import Mode, UiModel
 
 
-def event_text(card: EventCard | None) -> str:
+def event_text(card: EventCard | None, t: Catalogue) -> str:
+    """The active event in the top bar: "Event X03: +500 R per contract fulfilled" (short forms of the
+    table's ``event_kind`` texts: the bar has one line)."""
     if card is None:
-        return "no event yet"
-    match card.kind:
-        case EventKind.BONUS:
-            return f"{card.id}: +{theme.money(card.amount)} per contract fulfilled"
-        case EventKind.MALUS:
-            return f"{card.id}: −{theme.money(card.amount)} per contract fulfilled"
-        case EventKind.CHEAPER_BUILD:
-            return f"{card.id}: building costs {theme.money(card.amount)} less"
-        case EventKind.EXTRA_STEP:
-            return f"{card.id}: 1 extra step per turn"
-        case EventKind.TRAFFIC_JAM:
-            road = "–".join(card.road) if card.road else "?"
-            return f"{card.id}: traffic jam {road} (2 steps)"
-    return card.id
+        return t.text("screen.no_event")
+    road = "–".join(card.road) if card.road else "?"
+    what = t.text(f"screen.event_{card.kind.value}", amount=theme.money(card.amount), road=road)
+    return t.text("screen.event", card=card.id, what=what)
 
 
-def draw_top(canvas: Canvas, layout: Layout, state: GameState, leds: LedFrame) -> None:
+def draw_top(canvas: Canvas, layout: Layout, state: GameState, leds: LedFrame, t: Catalogue) -> None:
     surface = canvas.surface
     rect = layout.top
     canvas.record.regions["top"] = (rect.x, rect.y, rect.w, rect.h)
@@ -41,7 +34,7 @@ def draw_top(canvas: Canvas, layout: Layout, state: GameState, leds: LedFrame) -
     small = layout.small
     body = layout.body
     x = rect.x + pad
-    label = canvas.text("Time", (x, rect.centery), small, colour=theme.TEXT_DIM, anchor="midleft")
+    label = canvas.text(t.text("screen.time"), (x, rect.centery), small, colour=theme.TEXT_DIM, anchor="midleft")
     x = label.right + pad
     end = state.config.time_end
     time = state.time if leds.time is None else leds.time
@@ -60,38 +53,42 @@ def draw_top(canvas: Canvas, layout: Layout, state: GameState, leds: LedFrame) -
             pygame.draw.rect(surface, theme.REFUSAL, box, width=layout.px(2), border_radius=layout.px(3))
         canvas.text(str(i), box.center, small, colour=colour, anchor="center", role="time", bold=i == time)
     x += TIME_TRACK_LENGTH * cell + pad
-    canvas.text(f"end {end}", (x, rect.centery), small, colour=theme.REFUSAL, anchor="midleft", role="time_end")
-    x += canvas.measure(f"end {end}", small)[0] + 2 * pad
+    end_text = t.text("screen.time_end", n=end)
+    canvas.text(end_text, (x, rect.centery), small, colour=theme.REFUSAL, anchor="midleft", role="time_end")
+    x += canvas.measure(end_text, small)[0] + 2 * pad
 
-    strip = f"strip {len(state.strip)}/{state.config.strip_size}"
+    strip = t.text("screen.strip", n=len(state.strip), size=state.config.strip_size)
     strip_rect = canvas.text(strip, (rect.right - pad, rect.centery), body, anchor="midright", role="strip")
     card = state.active_event()
-    text = event_text(card) if card is None else "Event " + event_text(card)
-    text = text[:1].upper() + text[1:]
+    text = event_text(card, t)
     colour = theme.JAM if card is not None and card.kind is EventKind.TRAFFIC_JAM else theme.TEXT
+    room = strip_rect.x - x - pad
+    size = body if canvas.measure(text, body, bold=True)[0] <= room else small  # a long event steps down a size
     canvas.text(
         text,
         (x, rect.centery),
-        body,
+        size,
         colour=colour,
         anchor="midleft",
         role="event",
         bold=True,
-        max_width=strip_rect.x - x - pad,
+        max_width=room,
     )
 
 
-def _default_prompt(state: GameState, ui: UiModel) -> str:
+def _default_prompt(state: GameState, ui: UiModel, t: Catalogue) -> str:
     if state.finished or ui.mode is Mode.GAME_OVER:
-        return "Game over"
+        return t.text("screen.game_over")
     if state.awaiting_event:
-        return "Scan the next event card"
-    return f"{theme.title(state.current.colour)}: take a contract, move, fulfil or build"
+        return t.text("screen.scan_event")
+    return t.text("screen.turn", player=state.current.colour)
 
 
-def draw_otw_prompt(canvas: Canvas, layout: Layout, state: GameState, ui: UiModel) -> None:
+def draw_otw_prompt(canvas: Canvas, layout: Layout, state: GameState, ui: UiModel, t: Catalogue) -> None:
     """The shared prompt area with On The Way's status: the steps left and the round."""
     steps = ui.steps_left if ui.player is not None else state.steps_left
-    word = "step" if steps == 1 else "steps"
-    rnd = f"round {state.turn.round}" + (" (last)" if state.last_round == state.turn.round else "")
-    draw_prompt(canvas, layout, state, ui, status=(f"{steps} {word} left", rnd), fallback=_default_prompt(state, ui))
+    last = state.last_round == state.turn.round
+    rnd = t.text("screen.round_last" if last else "screen.round", n=state.turn.round)
+    status = (t.text("screen.steps_left", steps=t.steps(steps)), rnd)
+    draw_prompt(canvas, layout, state, ui, status=status, fallback=_default_prompt(state, ui, t),
+                status_role="steps", name=t.player_name)  # fmt: skip

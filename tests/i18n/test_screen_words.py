@@ -1,0 +1,134 @@
+"""The screens' own words are in the table's language: both games' table screens (every moment of
+test_overflow, plus On The Way's jam with an event and its final ranking), the stats picture and the
+attract replay are rendered in every language at 800×480; a non-English render may show no English
+screen word (a word whose translation is the same word, as German "Bank", is allowed) and no text is
+cut. Screenshots: tests/output/i18n/<language>_words_<screen>.png."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import replace
+from typing import Any
+
+import pygame
+import pytest
+
+import tests.display.scenes as otw_scenes
+from companion import games
+from companion.display.record import FrameRecord
+from companion.display.stats import draw_stats
+from companion.games.auf_achse.screen.render import render as render_aa
+from companion.games.on_the_way.screen.render import render as render_otw
+from companion.games.setup import GameSetup
+from companion.games.stats import stats_of_game
+from companion.kiosk.attract import Replay
+from companion.table.messages import LANGUAGES, Catalogue
+from tests.i18n.conftest import save
+from tests.i18n.test_overflow import NOT_TRANSLATION, SIZE, aa_moments, otw_moments, role_of
+from tests.table_aa.conftest import AATable
+
+# The English words the screens drew before they were translated (On The Way, Auf Achse, the shared
+# feed, prompt and ranking, the stats picture, the attract replay), and the players' names.
+ENGLISH = (
+    *("steps left", "step left", "round", "(last)", "VP", "score", "free", "more contracts", "no contracts"),
+    *("warehouse", "logistics centre", "Time", "end", "No event yet", "Event", "strip", "per contract"),
+    *("traffic jam", "Game over", "wins", "win", "and", "VP tokens", "VP from R", "ties", "Bank"),
+    *("set-up", "face down", "trailers", "trailer", "spare", "goods", "private", "delivered", "to roll"),
+    *("rolled", "Auction", "pays", "opened by", "high bid", "to bid", "card scanned", "passed", "still in"),
+    *("nobody", "debt", "money", "debts", "worth", "action card", "more loaded", "misses", "no bid yet"),
+    *("the game in figures", "earned", "spent", "biggest payout", "A sample game of"),
+    *("Red", "Blue", "Green", "Yellow", "Black", "White"),
+)
+# Texts that are not the screen's words: city names (data), and the ledger's reasons, which are the
+# engine's bookings and stay as they were booked (English; docs/translating.md).
+NOT_SCREEN_WORDS = {"city", "ledger"}
+CATALOGUES = (None, "companion.games.on_the_way", "companion.games.auf_achse", "companion.kiosk")
+
+
+def allowed_words(language: str) -> set[str]:
+    """English words that are also this language's own: its translations of the screen's words."""
+    own: set[str] = set()
+    for package in CATALOGUES:
+        t = Catalogue(language, package)
+        for key in t.all_keys():
+            if key.startswith(("screen.", "stats.", "player_names.")) or key == "attract.sample_game":
+                own.update(re.findall(r"\w+", re.sub(r"{\w*}", "", t.get(key) or "")))
+    return own
+
+
+def english_in(text: str, language: str) -> list[str]:
+    own = allowed_words(language)
+    return [
+        word
+        for word in ENGLISH
+        if re.search(rf"(?<!\w){re.escape(word)}(?!\w)", text) and not set(re.findall(r"\w+", word)) <= own
+    ]
+
+
+class Words:
+    def __init__(self, language: str) -> None:
+        self.language = language
+        self.surface = pygame.Surface(SIZE)
+        self.english: list[tuple[str, str, list[str]]] = []
+        self.clipped: list[tuple[str, str]] = []
+        self.screens = 0
+
+    def check(self, name: str, record: FrameRecord) -> None:
+        save(self.surface, f"{self.language}_words_{name}")
+        self.screens += 1
+        self.clipped += [(name, text) for text in record.clipped if role_of(record, text) not in NOT_TRANSLATION]
+        if self.language == "en":
+            return
+        for drawn in record.texts:
+            if drawn.role not in NOT_SCREEN_WORDS and (found := english_in(drawn.text, self.language)):
+                self.english.append((name, drawn.text, found))
+
+    def report(self) -> str:
+        lines = [f"{self.language} {name}: {text!r} has English {found}" for name, text, found in self.english]
+        return "\n".join(lines + [f"{self.language} {name}: cut {text!r}" for name, text in self.clipped])
+
+
+def otw_extra(language: str) -> Iterator[tuple[str, Any]]:
+    """The jam with its event in the top bar, and the final ranking (a tie for first), with the UI
+    model's own texts (the table's, already translated) left out: only the screen's words remain."""
+    for scene in (otw_scenes.jam(), otw_scenes.game_over()):
+        ui = replace(scene.ui, language=language, prompt="", detail="", choices=(), message="")
+        yield f"otw_{scene.name}", replace(scene, ui=ui)
+
+
+def test_english_words_are_found() -> None:
+    assert english_in("2 steps left · round 3 (last)", "de") == ["steps left", "round", "(last)"]
+    assert english_in("Bank", "de") == [] and english_in("Bank", "cs") == ["Bank"]
+    assert english_in("Rot gewinnt!", "de") == []
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_screens_draw_no_english_word(language: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    words = Words(language)
+    for name, t in otw_moments(language):
+        words.check(name, render_otw(words.surface, t.state, t.ui, t.ctl.led_frame))
+    for name, scene in otw_extra(language):
+        words.check(name, render_otw(words.surface, scene.state, scene.ui, scene.leds))
+    for name, scene in aa_moments(language, monkeypatch):
+        if isinstance(scene, AATable):
+            scene = scene.state, scene.ui, scene.ctl.led_frame
+        else:
+            scene = scene.state, scene.ui, scene.leds
+        words.check(name, render_aa(words.surface, *scene))
+    for game in ("on-the-way", "auf-achse"):  # the stats picture of a short sample game
+        plugin = games.get(game)
+        setup = GameSetup(game, plugin.colours[:3], seed=3)
+        played = plugin.new_game(setup)
+        for command in plugin.sample_game(setup, 3, 120):
+            played.push(command)
+        words.check(f"stats_{game}", draw_stats(words.surface, stats_of_game(plugin, played), language=language))
+    replay = Replay(("on-the-way", "auf-achse"), caption="", language=language)
+    for _ in range(2):
+        scene = replay.scene
+        assert scene is not None and scene.ui.language == language
+        record = scene.screen.render(words.surface, scene.state, scene.ui, scene.leds)
+        words.check(f"replay_{scene.plugin.name}", record)
+        replay._start()  # the next game
+    assert words.screens >= 20
+    assert not words.english and not words.clipped, words.report()
