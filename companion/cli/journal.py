@@ -40,6 +40,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         help="write the game in figures instead: a PNG (balance over the rounds, payouts) and the same as JSON, "
         "to OUTPUT.png and OUTPUT.json (default OUTPUT: game-GAME-stats)",
     )
+    e.add_argument("--language", default="en", help="--stats: the picture's language (en, cs, de, pl)")
     _journal_arg(e)
     e.set_defaults(handler=run_export)
 
@@ -132,7 +133,8 @@ def run_export(args: argparse.Namespace) -> int:
             print(f"companion export: {exc}", file=sys.stderr)
             return 1
     if args.stats:
-        return _export_stats(record, commands, Path(f"game-{record.id}-stats") if output is None else output)
+        base = Path(f"game-{record.id}-stats") if output is None else output
+        return _export_stats(record, commands, base, getattr(args, "language", "en"))
     text = "".join(line + "\n" for line in lines)
     if output is None:
         sys.stdout.write(text)
@@ -151,7 +153,7 @@ def run_export(args: argparse.Namespace) -> int:
     return 0
 
 
-def _export_stats(record: Any, commands: list[Any], base: Path) -> int:
+def _export_stats(record: Any, commands: list[Any], base: Path, language: str = "en") -> int:
     """The game in figures (``companion.engine.stats``) as BASE.json and a picture BASE.png."""
     import json
 
@@ -173,7 +175,11 @@ def _export_stats(record: Any, commands: list[Any], base: Path) -> int:
 
     pygame.font.init()
     surface = pygame.Surface((1280, 800))
-    draw_stats(surface, stats, title=f"{stats.title} — game {record.id}")
+    try:
+        draw_stats(surface, stats, title=f"{stats.title} — {record.id}", language=language)
+    except ValueError as exc:  # a language without a catalogue
+        print(f"companion export: {exc}", file=sys.stderr)
+        return 2
     try:
         data.write_text(json.dumps({"game_id": record.id, **stats.to_json()}, ensure_ascii=False, indent=1) + "\n",
                         encoding="utf-8")  # fmt: skip

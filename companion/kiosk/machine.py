@@ -433,7 +433,7 @@ class Kiosk:
     def _step_replay(self, now: float) -> None:
         """The attract screen's sample game moves on; the board's LEDs follow it calmly."""
         if self._replay is None:
-            self._replay = Replay(self._offered, caption=self._t.text("attract.replay"))
+            self._replay = Replay(self._offered, caption=self._t.text("attract.replay"), language=self._t.language)
         scene = self._replay.step()
         self._replay_next = now + self.settings.replay_step_s
         if scene is not None and self.leds is not None:
@@ -769,8 +769,7 @@ class Kiosk:
         if language not in LANGUAGES or language == self.language:
             return
         self._t = kiosk_texts(language)
-        if self._replay is not None:
-            self._replay.caption = self._t.text("attract.replay")
+        self._replay = None  # the next replay step starts one in the new language
 
     def _say(self, text: str, now: float, sticky: bool = False) -> None:
         self._notice = text
@@ -813,6 +812,7 @@ class Kiosk:
             options=options,
             selected=self._index if options else None,
             notice=self._abandon_countdown(self._now) or self._notice,
+            language=self._t.language,
         )
         match self.screen:
             case Screen.ATTRACT:

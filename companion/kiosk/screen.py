@@ -85,10 +85,11 @@ def draw_view(surface: pygame.Surface, view: KioskView) -> FrameRecord:
         area = pygame.Rect(x // 2, y, w - x, bottom - y)
         figures_h = int(unit * 1.4) * len(view.stats.players) + unit
         chart = pygame.Rect(area.x, area.y, area.w, max(unit * 4, area.h - figures_h - unit // 2))
-        draw_balance_chart(canvas, chart, view.stats, unit)
+        draw_balance_chart(canvas, chart, view.stats, unit, language=view.language)
         figures = pygame.Rect(area.x, chart.bottom + unit // 2, area.w, figures_h)
         currency = view.stats.currency
-        draw_player_figures(canvas, figures, view.stats, unit, lambda amount: format_money(amount, currency))
+        draw_player_figures(canvas, figures, view.stats, unit, lambda amount: format_money(amount, currency),
+                            language=view.language)  # fmt: skip
     if view.options:
         y += unit // 2
         for i, option in enumerate(view.options):

@@ -53,4 +53,5 @@ class KioskView:
     led_test: bool = False  # HARDWARE_TEST: the loop should run an LED test pattern
     stats: GameStats | None = None  # RANKING: the game in figures (balance chart, payouts)
     scene: Any = None  # ATTRACT: a ``companion.kiosk.attract.Scene`` of the sample game replayed behind
+    language: str = "en"  # the language the view's texts are in (pictures drawn here follow it)
     wizard: Any = None  # SETUP_BOX: the set-up wizard's state (``companion.games.digitise.model.WizardState``)
