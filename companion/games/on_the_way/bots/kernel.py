@@ -75,7 +75,7 @@ class Tables:
         self.config = config
         self.names: tuple[str, ...] = board.names
         self.index: dict[str, int] = dict(board.index)
-        n = self.n_cities = self._n = len(self.names)
+        self.n_cities = self._n = len(self.names)
         self.nbrs: list[tuple[int, ...]] = [tuple(self.index[c] for c in board.neighbours[name]) for name in self.names]
         self.dist: list[list[int]] = []
         for name in self.names:
@@ -498,7 +498,7 @@ class Kernel:
             self._move(a, b, c, d)
         elif kind == CANCEL:
             self._cancel(a)
-        elif kind == BUILD_WH or kind == BUILD_LC:
+        elif kind in (BUILD_WH, BUILD_LC):
             self._build(a, WH if kind == BUILD_WH else LC)
         elif kind == EXPAND:
             self._expand(a)
