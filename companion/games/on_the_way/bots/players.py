@@ -1,0 +1,60 @@
+"""Bot players: ``choose(state, colour, level, seed) -> Command``, the same commands a person issues.
+
+- easy: the greedy playout policy itself (no search);
+- medium: Monte-Carlo search with short playouts (a few rounds, then a static evaluation), 0.25 s of a Pi 4;
+- hard: Monte-Carlo search with complete playouts at the full budget, 1 s of a Pi 4.
+
+When the game waits for an event card and the bot is the player who must reveal it, ``choose``
+returns a ``RevealEvent`` of a random card not yet revealed (the shuffled event deck, OTW-6/28): for
+all-virtual games. At a physical table the real card is flipped and scanned instead.
+Deterministic: the same state, level and seed give the same command.
+"""
+
+from __future__ import annotations
+
+import random
+from enum import StrEnum
+
+from companion.engine.errors import IllegalAction
+from companion.games.on_the_way.bots.advisor import check_to_move
+from companion.games.on_the_way.bots.budget import work_for
+from companion.games.on_the_way.bots.kernel import FULFIL, Kernel
+from companion.games.on_the_way.bots.policy import policy_action, reveal_action
+from companion.games.on_the_way.bots.search import candidates, search
+from companion.games.on_the_way.engine.commands import Command
+from companion.games.on_the_way.engine.state import GameState
+
+
+class Level(StrEnum):
+    EASY = "easy"
+    MEDIUM = "medium"
+    HARD = "hard"
+
+
+BUDGET_S = {Level.EASY: 0.0, Level.MEDIUM: 0.25, Level.HARD: 1.0}  # seconds of a Pi 4 core per command
+MEDIUM_HORIZON = 40  # kernel actions per short playout (about four turns of each player in a 2-player game)
+
+
+def choose(state: GameState, colour: str, level: Level | str, seed: int, *, budget_s: float | None = None) -> Command:
+    """The bot's command for ``colour`` now. ``budget_s`` overrides the level's budget (benchmarks).
+
+    Raises ``IllegalAction`` when ``colour`` has nothing to do now (not its turn, game over).
+    """
+    level = Level(level)
+    kernel = Kernel.from_state(state)
+    # The seed is mixed with the position so that a fixed seed still varies from move to move.
+    rng = random.Random(f"{seed}:{level}:{kernel.rnd}:{kernel.seat}:{kernel.steps_used}:{kernel.used}:{kernel.time}")
+    if state.awaiting_event and not state.finished and state.current.colour == colour:
+        return kernel.to_command(reveal_action(kernel, rng))
+    check_to_move(state, colour)
+    if level is Level.EASY:
+        return kernel.to_command(policy_action(kernel, rng))
+    actions = candidates(kernel, rng)
+    if len(actions) == 1 or actions[0][0] == FULFIL:  # fulfilling is never worse than waiting a step
+        return kernel.to_command(actions[0])
+    budget = BUDGET_S[level] if budget_s is None else budget_s
+    horizon = MEDIUM_HORIZON if level is Level.MEDIUM else 10**6
+    arms = search(kernel, actions, work_for(budget), rng, horizon=horizon)
+    if not arms:
+        raise IllegalAction("OTW-11", f"{colour} has no legal command")
+    return kernel.to_command(arms[0].action)
