@@ -167,6 +167,7 @@ class Kernel:
         "sup_lc",
         "sup_trucks",
         "sup_wh",
+        "spt",
         "t",
         "taken",
         "time",
@@ -200,6 +201,7 @@ class Kernel:
     contracts: list[list[int]]
     tr: list[list[Transport | None]]
     _rc: dict[tuple[int, int, int], dict[int, int]]  # reach() answers for the current state
+    spt: int  # steps per turn under the active event (OTW-10, OTW-30)
 
     # -- conversion ---------------------------------------------------------------------
     @classmethod
@@ -215,6 +217,7 @@ class Kernel:
         k.sup_lc = state.supply_logistics_centres
         k.time = state.time
         k.event = -1 if state.event is None else t.event_index[state.event]
+        k.spt = STEPS_PER_TURN + (1 if k.event >= 0 and t.e_kind[k.event] == EXTRA else 0)
         k.revealed = [t.event_index[e] for e in state.revealed]
         k.strip = [t.card_index[c] for c in state.strip]
         k.used = 0
@@ -256,6 +259,7 @@ class Kernel:
         k.sup_lc = self.sup_lc
         k.time = self.time
         k.event = self.event
+        k.spt = self.spt
         k.revealed = self.revealed[:]
         k.strip = self.strip[:]
         k.used = self.used
@@ -351,11 +355,10 @@ class Kernel:
 
     # -- derived ------------------------------------------------------------------------
     def steps_per_turn(self) -> int:
-        e = self.event
-        return STEPS_PER_TURN + (1 if e >= 0 and self.t.e_kind[e] == EXTRA else 0)
+        return self.spt
 
     def steps_left(self) -> int:
-        left = self.steps_per_turn() - self.steps_used
+        left = self.spt - self.steps_used
         return left if left > 0 else 0
 
     def cost(self, base: int) -> int:
@@ -510,7 +513,7 @@ class Kernel:
 
     def _spend(self, steps: int) -> None:
         self.steps_used += steps
-        if not self.finished and not self.awaiting and self.steps_used >= self.steps_per_turn():
+        if self.steps_used >= self.spt and not self.finished and not self.awaiting:
             self._end_turn()
 
     def _end_turn(self) -> None:
@@ -572,19 +575,20 @@ class Kernel:
             start, n, loaded = origin, trucks, 0
         else:
             start, n, loaded = tp[0], (tp[1] if trucks < 0 else trucks), tp[2]
-        prev = self.reach(start, n, self.steps_left())
+        prev = self.reach(start, n, self.spt - self.steps_used)
         self.idle[start] -= n if tp is None else n - tp[1]
-        route = [to]
         here = prev[to]
-        while here != start:
-            route.append(here)
-            here = prev[here]
-        route.append(start)
-        steps = 2 if len(route) == 2 and self.jams and t.road_key(start, to) in self.jams else 1
-        c_origin, c_trucks = t.c_origin, t.c_trucks
-        for card in self.contracts[seat]:
-            if c_origin[card] in route and n >= c_trucks[card]:
-                loaded |= 1 << card
+        steps = 2 if here == start and self.jams and t.road_key(start, to) in self.jams else 1
+        held = self.contracts[seat]
+        if held:
+            route = [to, start]
+            while here != start:
+                route.append(here)
+                here = prev[here]
+            c_origin, c_trucks = t.c_origin, t.c_trucks
+            for card in held:
+                if c_origin[card] in route and n >= c_trucks[card]:
+                    loaded |= 1 << card
         slots[marker - 1] = (to, n, loaded)
         self._spend(steps)
 
@@ -636,12 +640,13 @@ class Kernel:
                 self.jams.pop(0)
             self.jams.append(road)
         self.event = event
+        self.spt = STEPS_PER_TURN + (1 if t.e_kind[event] == EXTRA else 0)
         self.revealed.append(event)
         self.strip = []
         self.awaiting = False
         if not self.last_round and self.time >= t.time_end:
             self.last_round = self.rnd
-        if not self.finished and self.steps_used >= self.steps_per_turn():
+        if not self.finished and self.steps_used >= self.spt:
             self._end_turn()
 
     # -- outcome ------------------------------------------------------------------------

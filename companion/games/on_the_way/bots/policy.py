@@ -50,42 +50,60 @@ def policy_action(k: Kernel, rng: random.Random, take_chance: float = 0.9, build
     t = k.t
     seat = k.seat
     held = k.contracts[seat]
-    for c in held:
-        if k.ready(seat, c) >= 0:
-            return (FULFIL, c, 0, 0, 0)
+    slots = k.tr[seat]
+    tp0, tp1 = slots
+    if held:
+        c_dest, c_trucks, needs_route = t.c_dest, t.c_trucks, t.needs_route
+        for c in held:
+            dest, need = c_dest[c], c_trucks[c]
+            for tp in (tp0, tp1):
+                if tp is not None and tp[0] == dest and tp[1] >= need and (not needs_route or tp[2] >> c & 1):
+                    return (FULFIL, c, 0, 0, 0)
     if len(held) < MAX_HELD and rng.random() < take_chance:
         card = _pick_contract(k, rng)
         if card >= 0:
             return (TAKE, card, 0, 0, 0)
-    slots = k.tr[seat]
-    # Which transport works on which held card: a loaded card first, then the remaining cards in order.
-    assigned: list[int] = [-1, -1]
-    free_cards = list(held)
-    for m, tp in enumerate(slots):
-        if tp is not None:
-            for c in free_cards:
-                if tp[2] >> c & 1:
-                    assigned[m] = c
-                    free_cards.remove(c)
-                    break
-    for m, tp in enumerate(slots):
-        if tp is not None and assigned[m] < 0 and free_cards:
-            # the card whose start city is nearest
-            dist = t.dist[tp[0]]
-            best = min(free_cards, key=lambda c: dist[t.c_origin[c]])
-            assigned[m] = best
-            free_cards.remove(best)
-    for m, tp in enumerate(slots):
-        if tp is not None and assigned[m] >= 0:
-            action = _drive(k, m, tp, assigned[m], rng)
-            if action is not None:
-                return action
-    for m, tp in enumerate(slots):
-        if tp is not None and assigned[m] < 0:
-            return (CANCEL, m + 1, 0, 0, 0)
-    for m, tp in enumerate(slots):
-        if tp is None and free_cards:
-            action = _start(k, m + 1, free_cards.pop(0), rng)
+    # Which transport works on which held card: a loaded card first, then the nearest remaining card.
+    a0 = a1 = -1
+    free_cards = held[:]
+    if tp0 is not None:
+        for c in free_cards:
+            if tp0[2] >> c & 1:
+                a0 = c
+                free_cards.remove(c)
+                break
+    if tp1 is not None:
+        for c in free_cards:
+            if tp1[2] >> c & 1:
+                a1 = c
+                free_cards.remove(c)
+                break
+    if free_cards:
+        c_origin = t.c_origin
+        if tp0 is not None and a0 < 0:
+            dist = t.dist[tp0[0]]
+            a0 = min(free_cards, key=lambda c: dist[c_origin[c]])
+            free_cards.remove(a0)
+        if tp1 is not None and a1 < 0 and free_cards:
+            dist = t.dist[tp1[0]]
+            a1 = min(free_cards, key=lambda c: dist[c_origin[c]])
+            free_cards.remove(a1)
+    if a0 >= 0 and tp0 is not None:
+        action = _drive(k, 0, tp0, a0, rng)
+        if action is not None:
+            return action
+    if a1 >= 0 and tp1 is not None:
+        action = _drive(k, 1, tp1, a1, rng)
+        if action is not None:
+            return action
+    if tp0 is not None and a0 < 0:
+        return (CANCEL, 1, 0, 0, 0)
+    if tp1 is not None and a1 < 0:
+        return (CANCEL, 2, 0, 0, 0)
+    if free_cards:
+        marker = 1 if tp0 is None else 2 if tp1 is None else 0
+        if marker:
+            action = _start(k, marker, free_cards[0], rng)
             if action is not None:
                 return action
     if rng.random() < build_chance:
@@ -94,8 +112,7 @@ def policy_action(k: Kernel, rng: random.Random, take_chance: float = 0.9, build
             return action
     # Every truck is on the road and a transport is too small for its card: free its trucks.
     if not any(k.idle):
-        for m, tp in enumerate(slots):
-            c = assigned[m]
+        for m, tp, c in ((0, tp0, a0), (1, tp1, a1)):
             if tp is not None and c >= 0 and tp[1] < t.c_trucks[c] and not tp[2] >> c & 1:
                 return (CANCEL, m + 1, 0, 0, 0)
     return (PASS, 0, 0, 0, 0)
@@ -129,13 +146,18 @@ def _pick_contract(k: Kernel, rng: random.Random, candidates: int = 5) -> int:
 
 
 def _closest(k: Kernel, options: dict[int, int], target: int, rng: random.Random) -> int:
+    """The option nearest to ``target``; ties broken at random."""
     dist = k.t.dist
-    best, best_key = -1, (FAR + 1, 2.0)
+    best_d = FAR + 1
+    ties: list[int] = []
     for city in options:
-        key = (dist[city][target], rng.random())
-        if key < best_key:
-            best, best_key = city, key
-    return best
+        d = dist[city][target]
+        if d < best_d:
+            best_d = d
+            ties = [city]
+        elif d == best_d:
+            ties.append(city)
+    return ties[0] if len(ties) == 1 else ties[rng.randrange(len(ties))]
 
 
 def _drive(k: Kernel, m: int, tp: tuple[int, int, int], card: int, rng: random.Random) -> Action | None:
@@ -160,7 +182,7 @@ def _drive(k: Kernel, m: int, tp: tuple[int, int, int], card: int, rng: random.R
                 return None
             target = best
     n = trucks + join
-    routes = k.reach(city, n, k.steps_left())
+    routes = k.reach(city, n, k.spt - k.steps_used)
     if not routes:
         return None
     to = _closest(k, routes, target, rng)
@@ -183,7 +205,7 @@ def _start(k: Kernel, marker: int, card: int, rng: random.Random) -> Action | No
     if best < 0:
         return None
     trucks = min(k.idle[best], need, MAX_NEW_TRUCKS)
-    routes = k.reach(best, trucks, k.steps_left())
+    routes = k.reach(best, trucks, k.spt - k.steps_used)
     if not routes:
         return None
     target = t.c_dest[card] if best == origin and trucks >= need else origin
