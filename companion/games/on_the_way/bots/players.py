@@ -15,12 +15,11 @@ from __future__ import annotations
 import random
 from enum import StrEnum
 
-from companion.engine.errors import IllegalAction
 from companion.games.on_the_way.bots.advisor import check_to_move
 from companion.games.on_the_way.bots.budget import work_for
-from companion.games.on_the_way.bots.kernel import FULFIL, Kernel
+from companion.games.on_the_way.bots.kernel import FULFIL, MOVE, Action, Kernel
 from companion.games.on_the_way.bots.policy import policy_action, reveal_action
-from companion.games.on_the_way.bots.search import candidates, search
+from companion.games.on_the_way.bots.search import candidates, clearly_better, search
 from companion.games.on_the_way.engine.commands import Command
 from companion.games.on_the_way.engine.state import GameState
 
@@ -32,6 +31,8 @@ class Level(StrEnum):
 
 
 BUDGET_S = {Level.EASY: 0.0, Level.MEDIUM: 0.25, Level.HARD: 1.0}  # seconds of a Pi 4 core per command
+BOT_CANDIDATES = 6  # fewer than the advisor: a bot searches at every step
+SWITCH_MARGIN = 0.05  # win-rate gain the search needs to overrule the greedy plan
 MEDIUM_HORIZON = 40  # kernel actions per short playout (about four turns of each player in a 2-player game)
 
 
@@ -49,12 +50,27 @@ def choose(state: GameState, colour: str, level: Level | str, seed: int, *, budg
     check_to_move(state, colour)
     if level is Level.EASY:
         return kernel.to_command(policy_action(kernel, rng))
-    actions = candidates(kernel, rng)
-    if len(actions) == 1 or actions[0][0] == FULFIL:  # fulfilling is never worse than waiting a step
-        return kernel.to_command(actions[0])
+    plan = policy_action(kernel, rng)
+    if plan[0] == FULFIL or _delivering(kernel, plan):  # no search needed: the obvious step
+        return kernel.to_command(plan)
+    actions = candidates(kernel, rng, limit=BOT_CANDIDATES, first=plan)
+    if len(actions) <= 1:
+        return kernel.to_command(plan)
     budget = BUDGET_S[level] if budget_s is None else budget_s
     horizon = MEDIUM_HORIZON if level is Level.MEDIUM else 10**6
-    arms = search(kernel, actions, work_for(budget), rng, horizon=horizon)
-    if not arms:
-        raise IllegalAction("OTW-11", f"{colour} has no legal command")
-    return kernel.to_command(arms[0].action)
+    arms = search(kernel, actions, work_for(budget), rng, horizon=horizon, protect=plan)
+    # Leave the greedy plan only for a clearly better action: noise between near-equal moves would
+    # otherwise make a transport wander back and forth and a game stall.
+    default = next(a for a in arms if a.action == plan)
+    best = arms[0]
+    if best is not default and clearly_better(best, default, SWITCH_MARGIN):
+        return kernel.to_command(best.action)
+    return kernel.to_command(plan)
+
+
+def _delivering(k: Kernel, action: Action) -> bool:
+    """Is ``action`` a loaded transport driving on towards its end city (the policy's obvious step)?"""
+    if action[0] != MOVE or action[3] >= 0:
+        return False
+    tp = k.tr[k.seat][action[1] - 1]
+    return tp is not None and any(tp[2] >> c & 1 for c in k.contracts[k.seat])

@@ -22,7 +22,7 @@ from companion.games.on_the_way.bots.kernel import (
     Action,
     Kernel,
 )
-from companion.games.on_the_way.bots.policy import policy_action
+from companion.games.on_the_way.bots.policy import MAX_HELD, policy_action
 
 MAX_CANDIDATES = 10
 KEEP = 3  # sequential halving stops narrowing at the top three (what the advisor shows)
@@ -42,6 +42,15 @@ class Arm:
         return self.wins / self.playouts if self.playouts else 0.0
 
 
+def clearly_better(a: Arm, b: Arm, margin: float = 0.05) -> bool:
+    """Is ``a`` better than ``b`` beyond noise? Means smoothed by one win and one loss (so one lucky
+    playout proves nothing), the difference above ``margin`` and one standard error."""
+    pa = (a.wins + 1) / (a.playouts + 2)
+    pb = (b.wins + 1) / (b.playouts + 2)
+    se = math.sqrt(pa * (1 - pa) / (a.playouts + 2) + pb * (1 - pb) / (b.playouts + 2))
+    return pa - pb > max(margin, se)
+
+
 def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
     """The Wilson score interval (95 % by default) of a win rate from ``n`` playouts."""
     if n == 0:
@@ -54,8 +63,9 @@ def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
 
 
 def evaluate(k: Kernel, seat: int) -> float:
-    """A win-probability proxy for an unfinished game: VP now, money as the VP it can still buy,
-    held contracts at part of their pay; the margin over the best rival through a logistic."""
+    """A win-probability proxy for an unfinished game: VP now, money as the VP it can still buy, held
+    contracts already loaded at half their pay; the margin over the best rival through a logistic.
+    (A contract not yet loaded is worth nothing yet: valuing it makes a search hoard cards.)"""
     t = k.t
     builds_left = k.sup_trucks > 0 and (k.sup_wh > 0 or k.sup_lc > 0)
     rate = 1500 if builds_left else 3000  # R per VP by building (OTW-23..25) or at the end (OTW-33)
@@ -63,8 +73,8 @@ def evaluate(k: Kernel, seat: int) -> float:
     for s in range(t.players):
         v = k.vp[s] + k.money[s] / rate
         for c in k.contracts[s]:
-            loaded = any(tp is not None and tp[2] >> c & 1 for tp in k.tr[s])
-            v += (0.7 if loaded else 0.3) * (t.c_pay[c] / rate + t.c_vp[c])
+            if any(tp is not None and tp[2] >> c & 1 for tp in k.tr[s]):
+                v += 0.5 * (t.c_pay[c] / rate + t.c_vp[c])
         values.append(v)
     mine = values[seat]
     best_other = max(v for s, v in enumerate(values) if s != seat)
@@ -82,7 +92,7 @@ def rollout(k: Kernel, seat: int, rng: random.Random, horizon: int) -> tuple[flo
     return evaluate(k, seat), played
 
 
-def candidates(k: Kernel, rng: random.Random, limit: int = MAX_CANDIDATES) -> list[Action]:
+def candidates(k: Kernel, rng: random.Random, limit: int = MAX_CANDIDATES, first: Action | None = None) -> list[Action]:
     """A short list of sensible actions for the player on turn, best guesses first.
 
     All fulfils; what the policy would do (sampled a few times); the best contracts to take; for each
@@ -100,6 +110,9 @@ def candidates(k: Kernel, rng: random.Random, limit: int = MAX_CANDIDATES) -> li
         if action in legal_set and action not in out:
             out.append(action)
 
+    if first is not None:
+        add(first)
+
     for a in legal:
         if a[0] == FULFIL:
             add(a)
@@ -107,7 +120,7 @@ def candidates(k: Kernel, rng: random.Random, limit: int = MAX_CANDIDATES) -> li
         add(policy_action(k, rng))
     held = k.contracts[seat]
     takes = [a for a in legal if a[0] == TAKE]
-    if takes and len(held) < 3:
+    if takes and len(held) < MAX_HELD:
         sources = [tp[0] for tp in k.tr[seat] if tp is not None] or [c for c, n in enumerate(k.idle) if n > 0]
 
         def take_value(a: Action) -> float:
@@ -144,9 +157,13 @@ def search(
     rng: random.Random,
     horizon: int = 10**6,
     keep: int = KEEP,
+    protect: Action | None = None,
 ) -> list[Arm]:
     """Sequential halving over ``actions`` for the player on turn in ``k``, spending about ``work``
-    kernel actions of playouts; returns the arms best first (the survivors of the last round first)."""
+    kernel actions of playouts; returns the arms best first (the survivors of the last round first).
+
+    The ``protect``-ed action is never dropped, so it ends with as many playouts as the best.
+    """
     seat = k.seat
     arms = [Arm(a) for a in actions]
     if not arms:
@@ -179,7 +196,8 @@ def search(
             spent += used
         alive.sort(key=lambda i: (-arms[i].mean, i))
         if r < rounds - 1:
-            alive = alive[: max(keep, (len(alive) + 1) // 2)]
+            survivors = alive[: max(keep, (len(alive) + 1) // 2)]
+            alive = survivors + [i for i in alive if arms[i].action == protect and i not in survivors]
     dropped = [i for i in range(len(arms)) if i not in alive]
     dropped.sort(key=lambda i: (-arms[i].playouts, -arms[i].mean, i))
     return [arms[i] for i in alive + dropped]
