@@ -31,7 +31,6 @@ class Level(StrEnum):
 
 
 BUDGET_S = {Level.EASY: 0.0, Level.MEDIUM: 0.25, Level.HARD: 1.0}  # seconds of a Pi 4 core per command
-BOT_CANDIDATES = 6  # fewer than the advisor: a bot searches at every step
 SWITCH_MARGIN = 0.05  # win-rate gain the search needs to overrule the greedy plan
 MEDIUM_HORIZON = 40  # kernel actions per short playout (about four turns of each player in a 2-player game)
 
@@ -53,7 +52,7 @@ def choose(state: GameState, colour: str, level: Level | str, seed: int, *, budg
     plan = policy_action(kernel, rng)
     if plan[0] == FULFIL or _delivering(kernel, plan):  # no search needed: the obvious step
         return kernel.to_command(plan)
-    actions = candidates(kernel, rng, limit=BOT_CANDIDATES, first=plan)
+    actions = candidates(kernel, rng, first=plan)
     if len(actions) <= 1:
         return kernel.to_command(plan)
     budget = BUDGET_S[level] if budget_s is None else budget_s
