@@ -9,6 +9,7 @@ from companion.games.on_the_way.bots.kernel import (
     BUILD_WH,
     CANCEL,
     EXPAND,
+    FAR,
     FULFIL,
     MALUS,
     MOVE,
@@ -57,6 +58,19 @@ def sentence(k: Kernel, action: Action) -> str:
             return (
                 f"Take {card} ({pays}, {need} trucks): the idle trucks at {names[city]} reach "
                 f"{names[origin]} {_turns(roads)}"
+            )
+        nearest = min(((t.dist[city][origin], city) for city, n in enumerate(k.idle) if n > 0), default=None)
+        if nearest is not None:
+            roads, city = nearest
+            if roads == 0:
+                have = k.idle[origin]
+                return (
+                    f"Take {card} ({pays}, {need} trucks): {have} idle truck{'s' if have != 1 else ''} already at "
+                    f"{names[origin]}; gather the other {need - have} nearby"
+                )
+            return (
+                f"Take {card} ({pays}, {need} trucks): gather {need} trucks from the idle ones nearby; "
+                f"the nearest wait at {names[city]}, {_roads(roads)} from {names[origin]}"
             )
         return f"Take {card} ({pays}): the best pay for the distance among the open contracts"
     if kind == FULFIL:
@@ -116,12 +130,15 @@ def _goal(k: Kernel, start: int, to: int, trucks: int, loaded: int) -> str:
         elif trucks >= t.c_trucks[c]:
             target, role = t.c_origin[c], f"the start city of {card}"
         else:
+            if k.idle[to] > 0 and best is None:
+                more = min(k.idle[to], t.c_trucks[c] - trucks)
+                best = (FAR, f"it picks up {more} idle truck{'s' if more != 1 else ''} there for {card}")
             continue
         left = t.dist[to][target]
         gain = t.dist[start][target] - left
-        if gain > 0 and (best is None or left < best[0]):
+        if gain > 0 and (best is None or left < best[0] or best[0] == FAR):
             text = f"it arrives at {role}" if left == 0 else f"{_roads(left)} from {role}, {_roads(gain)} closer"
             best = (left, text)
     if best is None:
-        return "the trucks go towards more idle trucks and the contracts on offer"
+        return "the trucks move on towards idle trucks and the open contracts"
     return best[1]
