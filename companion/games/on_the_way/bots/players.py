@@ -4,6 +4,9 @@
 - medium: Monte-Carlo search with short playouts (a few rounds, then a static evaluation), 0.25 s of a Pi 4;
 - hard: Monte-Carlo search with complete playouts at the full budget, 1 s of a Pi 4.
 
+A searching bot fulfils and delivers without searching, and otherwise keeps the greedy policy's step
+unless the search finds one clearly better (beyond a margin and one standard error).
+
 When the game waits for an event card and the bot is the player who must reveal it, ``choose``
 returns a ``RevealEvent`` of a random card not yet revealed (the shuffled event deck, OTW-6/28): for
 all-virtual games. At a physical table the real card is flipped and scanned instead.
