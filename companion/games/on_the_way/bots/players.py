@@ -22,7 +22,7 @@ from companion.games.on_the_way.bots.advisor import check_to_move
 from companion.games.on_the_way.bots.budget import work_for
 from companion.games.on_the_way.bots.kernel import FULFIL, MOVE, Action, Kernel
 from companion.games.on_the_way.bots.policy import policy_action, reveal_action
-from companion.games.on_the_way.bots.search import candidates, clearly_better, search
+from companion.games.on_the_way.bots.search import FULL_HORIZON, candidates, clearly_better, search
 from companion.games.on_the_way.engine.commands import Command
 from companion.games.on_the_way.engine.state import GameState
 
@@ -64,7 +64,7 @@ def choose(state: GameState, colour: str, level: Level | str, seed: int, *, budg
     if len(actions) <= 1:
         return kernel.to_command(plan)
     budget = BUDGET_S[level] if budget_s is None else budget_s
-    horizon = MEDIUM_HORIZON if level is Level.MEDIUM else 10**6
+    horizon = MEDIUM_HORIZON if level is Level.MEDIUM else FULL_HORIZON
     arms = search(kernel, actions, work_for(budget), rng, horizon=horizon, protect=plan)
     # Leave the greedy plan only for a clearly better action: noise between near-equal moves would
     # otherwise make a transport wander back and forth and a game stall.

@@ -25,6 +25,9 @@ from companion.games.on_the_way.bots.kernel import (
 from companion.games.on_the_way.bots.policy import MAX_HELD, policy_action
 
 MAX_CANDIDATES = 10
+# A complete playout: greedy 2-player games end within ~500 actions; a playout still running after this
+# many is stalling (nobody fulfils, OTW-28) and is scored by ``evaluate`` instead of running on.
+FULL_HORIZON = 3000
 KEEP = 3  # sequential halving stops narrowing at the top three (what the advisor shows)
 
 
@@ -157,7 +160,7 @@ def search(
     actions: list[Action],
     work: int,
     rng: random.Random,
-    horizon: int = 10**6,
+    horizon: int = FULL_HORIZON,
     keep: int = KEEP,
     protect: Action | None = None,
 ) -> list[Arm]:
