@@ -1,0 +1,91 @@
+"""Bot strength: 2-player games between two levels through the validated engine, seats alternating.
+
+    python benchmarks/bots.py [--games 200] [--pair hard:easy] [--budget 0.05] [--jobs 2]
+
+``--budget`` is the search budget per command in seconds of a Pi 4 core (``bots.budget``), reduced
+from the levels' defaults (medium 0.25 s, hard 1 s) so that 200 games finish in minutes. Every
+command goes through ``engine.apply``; a refused one is counted (and the game abandoned). Numbers go
+in the notes and docs/bots.md, never in test assertions.
+"""
+
+from __future__ import annotations
+
+import argparse
+import multiprocessing
+import time
+
+from companion.engine.errors import IllegalAction
+from companion.games.on_the_way.bots import Level, choose
+from companion.games.on_the_way.bots.search import wilson
+from companion.games.on_the_way.data import load_reference
+from companion.games.on_the_way.engine import GameConfig, apply
+from companion.games.on_the_way.engine.scoring import score, winners
+from companion.games.on_the_way.engine.state import initial_state
+
+COLOURS = ("red", "blue")
+
+
+def play(args: tuple[int, str, str, float | None]) -> tuple[int, float, int, int, int, int]:
+    """One game; the first level sits first in even games. Returns
+    (game, result for the first level: 1 win / 0.5 tie / 0 loss, refused, commands, margin, finished)."""
+    game, first, second, budget = args
+    board, deck = load_reference()
+    config = GameConfig(board, deck, COLOURS)
+    levels = {COLOURS[0]: first, COLOURS[1]: second} if game % 2 == 0 else {COLOURS[0]: second, COLOURS[1]: first}
+    mine = COLOURS[0] if game % 2 == 0 else COLOURS[1]
+    state = initial_state(config)
+    refused = commands = 0
+    while not state.finished and commands < 3000:
+        colour = state.current.colour
+        command = choose(state, colour, levels[colour], seed=game, budget_s=budget)
+        try:
+            state, _ = apply(state, command)
+        except IllegalAction:
+            refused += 1
+            break
+        commands += 1
+    won = winners(state)
+    result = 0.5 if len(won) > 1 and mine in won else float(mine in won)
+    player = {p.colour: p for p in state.players}
+    other = COLOURS[1] if mine == COLOURS[0] else COLOURS[0]
+    margin = score(player[mine]) - score(player[other])
+    return game, result, refused, commands, margin, int(state.finished)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--pair", default="hard:easy", help="LEVEL:LEVEL, e.g. medium:easy")
+    parser.add_argument("--budget", type=float, default=None, help="Pi-4 seconds per command (default: the level's)")
+    parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--offset", type=int, default=0, help="first game number (seed)")
+    args = parser.parse_args()
+    first, second = (Level(x) for x in args.pair.split(":"))
+    jobs = [(args.offset + g, first.value, second.value, args.budget) for g in range(args.games)]
+    t0 = time.perf_counter()
+    if args.jobs > 1:
+        with multiprocessing.Pool(args.jobs) as pool:
+            results = pool.map(play, jobs, chunksize=1)
+    else:
+        results = [play(j) for j in jobs]
+    elapsed = time.perf_counter() - t0
+    points = sum(r[1] for r in results)
+    wins = sum(1 for r in results if r[1] == 1.0)
+    ties = sum(1 for r in results if r[1] == 0.5)
+    refused = sum(r[2] for r in results)
+    commands = sum(r[3] for r in results)
+    finished = sum(r[5] for r in results)
+    low, high = wilson(points, len(results))
+    margin = sum(r[4] for r in results) / len(results)
+    budget = "level default" if args.budget is None else f"{args.budget} s of a Pi 4 per command"
+    print(
+        f"{first} vs {second}, {len(results)} games (seats alternating, budget {budget}): "
+        f"{first} scores {points / len(results):.1%} [95% Wilson {low:.1%}, {high:.1%}] "
+        f"({wins} wins, {ties} ties), mean VP margin {margin:+.1f}; "
+        f"{refused} refused commands of {commands}; {finished}/{len(results)} finished; "
+        f"{elapsed:.0f} s with {args.jobs} job(s)"
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,83 @@
+"""Bot players: ``choose(state, colour, level, seed) -> Command``, the same commands a person issues.
+
+- easy: the greedy playout policy itself (no search);
+- medium: Monte-Carlo search with short playouts (a few rounds, then a static evaluation), 0.25 s of a Pi 4;
+- hard: Monte-Carlo search with complete playouts at the full budget, 1 s of a Pi 4.
+
+A searching bot fulfils and delivers without searching, and otherwise keeps the greedy policy's step
+unless the search finds one clearly better (beyond a margin and one standard error).
+
+When the game waits for an event card and the bot is the player who must reveal it, ``choose``
+returns a ``RevealEvent`` of a random card not yet revealed (the shuffled event deck, OTW-6/28): for
+all-virtual games. At a physical table the real card is flipped and scanned instead.
+Deterministic: the same state, level and seed give the same command.
+"""
+
+from __future__ import annotations
+
+import random
+from enum import StrEnum
+
+from companion.games.on_the_way.bots.advisor import check_to_move
+from companion.games.on_the_way.bots.budget import work_for
+from companion.games.on_the_way.bots.kernel import FULFIL, MOVE, Action, Kernel
+from companion.games.on_the_way.bots.policy import policy_action, reveal_action
+from companion.games.on_the_way.bots.search import FULL_HORIZON, candidates, clearly_better, search
+from companion.games.on_the_way.engine.commands import Command
+from companion.games.on_the_way.engine.state import GameState
+
+
+class Level(StrEnum):
+    EASY = "easy"
+    MEDIUM = "medium"
+    HARD = "hard"
+
+
+BUDGET_S = {Level.EASY: 0.0, Level.MEDIUM: 0.25, Level.HARD: 1.0}  # seconds of a Pi 4 core per command
+SWITCH_MARGIN = 0.05  # win-rate gain the search needs to overrule the greedy plan
+STALL_ROUND = {2: 160, 3: 125, 4: 100}  # rounds after which a searching bot only plays its plan
+MEDIUM_HORIZON = 40  # kernel actions per short playout (about four turns of each player in a 2-player game)
+
+
+def choose(state: GameState, colour: str, level: Level | str, seed: int, *, budget_s: float | None = None) -> Command:
+    """The bot's command for ``colour`` now. ``budget_s`` overrides the level's budget (benchmarks).
+
+    Raises ``IllegalAction`` when ``colour`` has nothing to do now (not its turn, game over).
+    """
+    level = Level(level)
+    kernel = Kernel.from_state(state)
+    # The seed is mixed with the position so that a fixed seed still varies from move to move.
+    rng = random.Random(f"{seed}:{level}:{kernel.rnd}:{kernel.seat}:{kernel.steps_used}:{kernel.used}:{kernel.time}")
+    if state.awaiting_event and not state.finished and state.current.colour == colour:
+        return kernel.to_command(reveal_action(kernel, rng))
+    check_to_move(state, colour)
+    if level is Level.EASY:
+        return kernel.to_command(policy_action(kernel, rng))
+    plan = policy_action(kernel, rng)
+    if plan[0] == FULFIL or _delivering(kernel, plan):  # no search needed: the obvious step
+        return kernel.to_command(plan)
+    if kernel.rnd > STALL_ROUND.get(kernel.t.players, 160):
+        # Greedy games end by round ~136 (2 players), ~107 (3), ~84 (4): a game this long is stalling
+        # (the time track only moves when contracts are fulfilled, OTW-28), so play the plan and end it.
+        return kernel.to_command(plan)
+    actions = candidates(kernel, rng, first=plan)
+    if len(actions) <= 1:
+        return kernel.to_command(plan)
+    budget = BUDGET_S[level] if budget_s is None else budget_s
+    horizon = MEDIUM_HORIZON if level is Level.MEDIUM else FULL_HORIZON
+    arms = search(kernel, actions, work_for(budget), rng, horizon=horizon, protect=plan)
+    # Leave the greedy plan only for a clearly better action: noise between near-equal moves would
+    # otherwise make a transport wander back and forth and a game stall.
+    default = next(a for a in arms if a.action == plan)
+    best = arms[0]
+    if best is not default and clearly_better(best, default, SWITCH_MARGIN):
+        return kernel.to_command(best.action)
+    return kernel.to_command(plan)
+
+
+def _delivering(k: Kernel, action: Action) -> bool:
+    """Is ``action`` a loaded transport driving on towards its end city (the policy's obvious step)?"""
+    if action[0] != MOVE or action[3] >= 0:
+        return False
+    tp = k.tr[k.seat][action[1] - 1]
+    return tp is not None and any(tp[2] >> c & 1 for c in k.contracts[k.seat])

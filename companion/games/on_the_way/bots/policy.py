@@ -1,0 +1,257 @@
+"""The greedy playout policy over the kernel: the "easy" bot and the default policy of every playout.
+
+It plays like a sensible beginner: fulfil whenever it can; hold up to two contracts, picked for pay
+per road from a few random candidates near its trucks; drive each transport to collect trucks, then to
+the start city, then to the end city; start a transport for a contract that has none; build with
+spare money (building always buys VP, OTW-23..25); otherwise end the turn. Its randomness comes from
+the ``random.Random`` it is given, so a seed replays the same game. Every action it returns is one of
+``Kernel.legal_actions()`` (the differential test checks it).
+"""
+
+from __future__ import annotations
+
+import random
+
+from companion.games.on_the_way.bots.kernel import (
+    BUILD_LC,
+    BUILD_WH,
+    CANCEL,
+    EXPAND,
+    FAR,
+    FULFIL,
+    MOVE,
+    NONE,
+    PASS,
+    REVEAL,
+    TAKE,
+    WH,
+    Action,
+    Kernel,
+)
+
+MAX_HELD = 2  # contracts a player works on at once (one per marker, OTW-15)
+MAX_NEW_TRUCKS = 4  # as queries.legal_commands: the largest card needs 4 trucks
+
+
+def reveal_action(k: Kernel, rng: random.Random) -> Action:
+    """A random unseen event card: the shuffled event deck (OTW-6, OTW-28) as the bot imagines it."""
+    events = len(k.t.event_ids)
+    seen = set(k.revealed)
+    pool = [e for e in range(events) if e not in seen and e != k.event]
+    if not pool:
+        pool = [e for e in range(events) if e != k.event]
+    return (REVEAL, rng.choice(pool), 0, 0, 0)
+
+
+def policy_action(k: Kernel, rng: random.Random, take_chance: float = 0.9, build_chance: float = 0.6) -> Action:
+    """One legal action for whoever must act now."""
+    if k.awaiting:
+        return reveal_action(k, rng)
+    t = k.t
+    seat = k.seat
+    held = k.contracts[seat]
+    slots = k.tr[seat]
+    tp0, tp1 = slots
+    if held:
+        c_dest, c_trucks, needs_route = t.c_dest, t.c_trucks, t.needs_route
+        for c in held:
+            dest, need = c_dest[c], c_trucks[c]
+            for tp in (tp0, tp1):
+                if tp is not None and tp[0] == dest and tp[1] >= need and (not needs_route or tp[2] >> c & 1):
+                    return (FULFIL, c, 0, 0, 0)
+    if len(held) < MAX_HELD and rng.random() < take_chance:
+        card = _pick_contract(k, rng)
+        if card >= 0:
+            return (TAKE, card, 0, 0, 0)
+    # Which transport works on which held card: a loaded card first, then the nearest remaining card.
+    a0 = a1 = -1
+    free_cards = held[:]
+    if tp0 is not None:
+        for c in free_cards:
+            if tp0[2] >> c & 1:
+                a0 = c
+                free_cards.remove(c)
+                break
+    if tp1 is not None:
+        for c in free_cards:
+            if tp1[2] >> c & 1:
+                a1 = c
+                free_cards.remove(c)
+                break
+    if free_cards:
+        c_origin = t.c_origin
+        if tp0 is not None and a0 < 0:
+            dist = t.dist[tp0[0]]
+            a0 = min(free_cards, key=lambda c: dist[c_origin[c]])
+            free_cards.remove(a0)
+        if tp1 is not None and a1 < 0 and free_cards:
+            dist = t.dist[tp1[0]]
+            a1 = min(free_cards, key=lambda c: dist[c_origin[c]])
+            free_cards.remove(a1)
+    if a0 >= 0 and tp0 is not None:
+        action = _drive(k, 0, tp0, a0, rng)
+        if action is not None:
+            return action
+    if a1 >= 0 and tp1 is not None:
+        action = _drive(k, 1, tp1, a1, rng)
+        if action is not None:
+            return action
+    if tp0 is not None and a0 < 0:
+        return (CANCEL, 1, 0, 0, 0)
+    if tp1 is not None and a1 < 0:
+        return (CANCEL, 2, 0, 0, 0)
+    if free_cards:
+        marker = 1 if tp0 is None else 2 if tp1 is None else 0
+        if marker:
+            action = _start(k, marker, free_cards[0], rng)
+            if action is not None:
+                return action
+    if rng.random() < build_chance:
+        action = _build(k, rng)
+        if action is not None:
+            return action
+    # Every truck is on the road and a transport is too small for its card: free its trucks.
+    if not any(k.idle):
+        for m, tp, c in ((0, tp0, a0), (1, tp1, a1)):
+            if tp is not None and c >= 0 and tp[1] < t.c_trucks[c] and not tp[2] >> c & 1:
+                return (CANCEL, m + 1, 0, 0, 0)
+    return (PASS, 0, 0, 0, 0)
+
+
+def _pick_contract(k: Kernel, rng: random.Random, candidates: int = 5) -> int:
+    """The best of a few random takeable cards by pay per road, counting the way to its start city."""
+    t = k.t
+    tiers = k.open_tiers()
+    if not (tiers[0] or tiers[1] or tiers[2]):
+        return -1
+    cards = len(t.card_ids)
+    used, c_tier = k.used, t.c_tier
+    seat = k.seat
+    sources = [tp[0] for tp in k.tr[seat] if tp is not None] or [c for c, n in enumerate(k.idle) if n > 0]
+    best, best_value = -1, -1.0
+    tries = 0
+    found = 0
+    while found < candidates and tries < 40:
+        tries += 1
+        c = rng.randrange(cards)
+        if used >> c & 1 or not tiers[c_tier[c]]:
+            continue
+        found += 1
+        origin = t.c_origin[c]
+        approach = min((t.dist[s][origin] for s in sources), default=FAR)
+        value = (t.c_pay[c] + 3000 * t.c_vp[c]) / (t.c_distance[c] + approach + 1)
+        if value > best_value:
+            best, best_value = c, value
+    return best
+
+
+def _closest(k: Kernel, options: dict[int, int], target: int, rng: random.Random) -> int:
+    """The option nearest to ``target``; ties broken at random."""
+    dist = k.t.dist
+    best_d = FAR + 1
+    ties: list[int] = []
+    for city in options:
+        d = dist[city][target]
+        if d < best_d:
+            best_d = d
+            ties = [city]
+        elif d == best_d:
+            ties.append(city)
+    return ties[0] if len(ties) == 1 else ties[rng.randrange(len(ties))]
+
+
+def _drive(k: Kernel, m: int, tp: tuple[int, int, int], card: int, rng: random.Random) -> Action | None:
+    """Collect trucks, go to the start city, then to the end city."""
+    t = k.t
+    city, trucks, loaded = tp
+    join = 0
+    if loaded >> card & 1:
+        target = t.c_dest[card]
+    else:
+        need = t.c_trucks[card]
+        join = min(k.idle[city], max(0, need - trucks))
+        if trucks + join >= need:
+            target = t.c_dest[card] if city == t.c_origin[card] else t.c_origin[card]
+        else:  # find more idle trucks first
+            dist = t.dist[city]
+            best, best_d = -1, FAR + 1
+            for c, n in enumerate(k.idle):
+                if n > 0 and c != city and dist[c] < best_d:
+                    best, best_d = c, dist[c]
+            if best < 0:
+                return None
+            target = best
+    n = trucks + join
+    routes = k.reach(city, n, k.spt - k.steps_used)
+    if not routes:
+        return None
+    to = _closest(k, routes, target, rng)
+    if t.dist[to][target] >= t.dist[city][target]:
+        return None
+    return (MOVE, m + 1, to, -1, n if join else -1)
+
+
+def _start(k: Kernel, marker: int, card: int, rng: random.Random) -> Action | None:
+    """A new transport from the idle trucks nearest the contract's start city."""
+    t = k.t
+    origin, need = t.c_origin[card], t.c_trucks[card]
+    dist = t.dist[origin]
+    best, best_key = -1, (0, 0, 0.0)
+    for c, n in enumerate(k.idle):
+        if n > 0:
+            key = (-min(n, need), dist[c], rng.random())
+            if best < 0 or key < best_key:
+                best, best_key = c, key
+    if best < 0:
+        return None
+    trucks = min(k.idle[best], need, MAX_NEW_TRUCKS)
+    routes = k.reach(best, trucks, k.spt - k.steps_used)
+    if not routes:
+        return None
+    target = t.c_dest[card] if best == origin and trucks >= need else origin
+    return (MOVE, marker, _closest(k, routes, target, rng), best, trucks)
+
+
+def _build(k: Kernel, rng: random.Random) -> Action | None:
+    """The biggest affordable building (each buys VP at a better rate than money, OTW-33)."""
+    t = k.t
+    money = k.money[k.seat]
+    limited = t.limited
+    trucks = k.sup_trucks if limited else 10**9
+    if money >= k.cost(t.lc_cost) and (not limited or (k.sup_lc > 0 and trucks >= 2)):
+        kinds = (BUILD_LC,)
+    elif money >= k.cost(t.ex_cost) and (not limited or (k.sup_lc > 0 and trucks >= 1)):
+        kinds = (EXPAND,)
+    elif money >= k.cost(t.wh_cost) and (not limited or (k.sup_wh > 0 and trucks >= 1)):
+        kinds = (BUILD_WH,)
+    else:
+        return None
+    if kinds[0] == EXPAND:
+        cities = [c for c, b in enumerate(k.bld) if b == WH]
+        if not cities:
+            return None
+    else:
+        cities = [c for c, b in enumerate(k.bld) if b == NONE]
+        if not cities:
+            if kinds[0] == BUILD_LC and money >= k.cost(t.ex_cost):
+                cities = [c for c, b in enumerate(k.bld) if b == WH]
+                if not cities:
+                    return None
+                return (EXPAND, rng.choice(cities), 0, 0, 0)
+            return None
+    # Prefer a city next to the player's own transports: the new trucks help them (OTW-18, OTW-19).
+    near = {c for tp in k.tr[k.seat] if tp is not None for c in (tp[0], *t.nbrs[tp[0]])}
+    close = [c for c in cities if c in near]
+    return (kinds[0], rng.choice(close or cities), 0, 0, 0)
+
+
+def play_out(k: Kernel, rng: random.Random, max_steps: int = 4000) -> int:
+    """Play ``k`` (in place) to the end with the policy; return the number of actions played."""
+    steps = 0
+    while not k.finished and steps < max_steps:
+        k.step(policy_action(k, rng))
+        steps += 1
+    return steps
+
+
+__all__ = ["play_out", "policy_action", "reveal_action"]

@@ -1,0 +1,208 @@
+"""Monte-Carlo search over the kernel: candidate actions, playouts, sequential halving, Wilson intervals.
+
+The budget is counted in kernel actions played, not in seconds, so a search is deterministic given its
+seed on any machine; ``budget.py`` converts seconds of a Raspberry Pi 4 core into actions.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass
+
+from companion.games.on_the_way.bots.kernel import (
+    BUILD_LC,
+    BUILD_WH,
+    CANCEL,
+    EXPAND,
+    FULFIL,
+    MOVE,
+    PASS,
+    TAKE,
+    Action,
+    Kernel,
+)
+from companion.games.on_the_way.bots.policy import MAX_HELD, policy_action
+
+MAX_CANDIDATES = 10
+# A complete playout: greedy 2-player games end within ~500 actions; a playout still running after this
+# many is stalling (nobody fulfils, OTW-28) and is scored by ``evaluate`` instead of running on.
+FULL_HORIZON = 3000
+KEEP = 3  # sequential halving stops narrowing at the top three (what the advisor shows)
+
+
+@dataclass
+class Arm:
+    """One candidate action and what its playouts found (wins are win-probability sums)."""
+
+    action: Action
+    playouts: int = 0
+    wins: float = 0.0
+    actions: int = 0  # kernel actions its playouts used
+
+    @property
+    def mean(self) -> float:
+        return self.wins / self.playouts if self.playouts else 0.0
+
+
+def clearly_better(a: Arm, b: Arm, margin: float = 0.05) -> bool:
+    """Is ``a`` better than ``b`` beyond noise? Means smoothed by one win and one loss (so one lucky
+    playout proves nothing), the difference above ``margin`` and one standard error."""
+    pa = (a.wins + 1) / (a.playouts + 2)
+    pb = (b.wins + 1) / (b.playouts + 2)
+    se = math.sqrt(pa * (1 - pa) / (a.playouts + 2) + pb * (1 - pb) / (b.playouts + 2))
+    return pa - pb > max(margin, se)
+
+
+def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval (95 % by default) of a win rate from ``n`` playouts."""
+    if n == 0:
+        return 0.0, 1.0
+    p = wins / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    low = 0.0 if wins <= 0 else max(0.0, centre - half)  # exact at the ends (no rounding to 0.9999…)
+    high = 1.0 if wins >= n else min(1.0, centre + half)
+    return low, high
+
+
+def evaluate(k: Kernel, seat: int) -> float:
+    """A win-probability proxy for an unfinished game: VP now, money as the VP it can still buy, held
+    contracts already loaded at half their pay; the margin over the best rival through a logistic.
+    (A contract not yet loaded is worth nothing yet: valuing it makes a search hoard cards.)"""
+    t = k.t
+    builds_left = k.sup_trucks > 0 and (k.sup_wh > 0 or k.sup_lc > 0)
+    rate = 1500 if builds_left else 3000  # R per VP by building (OTW-23..25) or at the end (OTW-33)
+    values = []
+    for s in range(t.players):
+        v = k.vp[s] + k.money[s] / rate
+        for c in k.contracts[s]:
+            if any(tp is not None and tp[2] >> c & 1 for tp in k.tr[s]):
+                v += 0.5 * (t.c_pay[c] / rate + t.c_vp[c])
+        values.append(v)
+    mine = values[seat]
+    best_other = max(v for s, v in enumerate(values) if s != seat)
+    return 1.0 / (1.0 + math.exp(-(mine - best_other) / 3.0))
+
+
+def rollout(k: Kernel, seat: int, rng: random.Random, horizon: int) -> tuple[float, int]:
+    """Play ``k`` in place with the policy for at most ``horizon`` actions: (value for ``seat``, actions)."""
+    played = 0
+    while not k.finished and played < horizon:
+        k.step(policy_action(k, rng))
+        played += 1
+    if k.finished:
+        return (1.0 if seat in k.winners() else 0.0), played
+    return evaluate(k, seat), played
+
+
+def candidates(k: Kernel, rng: random.Random, limit: int = MAX_CANDIDATES, first: Action | None = None) -> list[Action]:
+    """A short list of sensible actions for the player on turn, best guesses first.
+
+    All fulfils; what the policy would do (sampled a few times); the best contracts to take; for each
+    transport the moves that make most progress towards its cards; the affordable builds; cancel; pass.
+    """
+    legal = k.legal_actions()
+    if len(legal) <= 1:
+        return legal
+    legal_set = set(legal)
+    t = k.t
+    seat = k.seat
+    out: list[Action] = []
+
+    def add(action: Action) -> None:
+        if action in legal_set and action not in out:
+            out.append(action)
+
+    if first is not None:
+        add(first)
+
+    for a in legal:
+        if a[0] == FULFIL:
+            add(a)
+    for _ in range(6):
+        add(policy_action(k, rng))
+    held = k.contracts[seat]
+    takes = [a for a in legal if a[0] == TAKE]
+    if takes and len(held) < MAX_HELD:
+        sources = [tp[0] for tp in k.tr[seat] if tp is not None] or [c for c, n in enumerate(k.idle) if n > 0]
+
+        def take_value(a: Action) -> float:
+            c = a[1]
+            approach = min((t.dist[s][t.c_origin[c]] for s in sources), default=99)
+            return (t.c_pay[c] + 3000 * t.c_vp[c]) / (t.c_distance[c] + approach + 1)
+
+        for a in sorted(takes, key=take_value, reverse=True)[:3]:
+            add(a)
+    targets = {t.c_origin[c] for c in held} | {t.c_dest[c] for c in held}
+    if targets:
+        moves = [a for a in legal if a[0] == MOVE and a[3] < 0]
+        for target in sorted(targets):
+            best = min(moves, key=lambda a: (t.dist[a[2]][target], a), default=None)
+            if best is not None:
+                add(best)
+    near = {c for tp in k.tr[seat] if tp is not None for c in (tp[0], *t.nbrs[tp[0]])}
+    for kind in (BUILD_LC, EXPAND, BUILD_WH):
+        builds = [a for a in legal if a[0] == kind]
+        if builds:
+            close = [a for a in builds if a[1] in near]
+            add(rng.choice(close or builds))
+    for a in legal:
+        if a[0] == CANCEL:
+            add(a)
+    add((PASS, 0, 0, 0, 0))
+    return out[:limit] if len(out) > limit else out
+
+
+def search(
+    k: Kernel,
+    actions: list[Action],
+    work: int,
+    rng: random.Random,
+    horizon: int = FULL_HORIZON,
+    keep: int = KEEP,
+    protect: Action | None = None,
+) -> list[Arm]:
+    """Sequential halving over ``actions`` for the player on turn in ``k``, spending about ``work``
+    kernel actions of playouts; returns the arms best first (the survivors of the last round first).
+
+    The ``protect``-ed action is never dropped, so it ends with as many playouts as the best.
+    """
+    seat = k.seat
+    arms = [Arm(a) for a in actions]
+    if not arms:
+        return []
+    starts = []
+    for arm in arms:
+        child = k.copy()
+        child.step(arm.action)
+        starts.append(child)
+    alive = list(range(len(arms)))
+    rounds = 1
+    n = len(arms)
+    while n > keep:
+        n = max(keep, (n + 1) // 2)
+        rounds += 1
+    spent = 0
+    for r in range(rounds):
+        share = (work - spent) // (rounds - r) // len(alive)
+        for i in alive:
+            arm, start = arms[i], starts[i]
+            used = 0
+            while True:
+                value, played = rollout(start.copy(), seat, rng, horizon)
+                arm.playouts += 1
+                arm.wins += value
+                arm.actions += played + 1
+                used += played + 1
+                if used >= share:
+                    break
+            spent += used
+        alive.sort(key=lambda i: (-arms[i].mean, i))
+        if r < rounds - 1:
+            survivors = alive[: max(keep, (len(alive) + 1) // 2)]
+            alive = survivors + [i for i in alive if arms[i].action == protect and i not in survivors]
+    dropped = [i for i in range(len(arms)) if i not in alive]
+    dropped.sort(key=lambda i: (-arms[i].playouts, -arms[i].mean, i))
+    return [arms[i] for i in alive + dropped]

@@ -1,0 +1,48 @@
+"""Helpers for the bot tests: reference configurations and a state-to-values view of the engine."""
+
+from __future__ import annotations
+
+from functools import cache
+
+from companion.games.on_the_way.data import load_reference
+from companion.games.on_the_way.engine import GameConfig, HouseRules
+from companion.games.on_the_way.engine.state import GameState
+
+
+@cache
+def config_for(players: int = 2, rules: HouseRules | None = None, end_at: int | None = None) -> GameConfig:
+    board, deck = load_reference()
+    colours = ("red", "blue", "green", "yellow")[:players]
+    return GameConfig(board, deck, colours, rules or HouseRules(), end_at)
+
+
+def engine_snapshot(state: GameState) -> tuple[object, ...]:
+    """The engine state as plain values, in the shape of ``Kernel.snapshot`` (the ledger is left out:
+    its balances equal ``money``, which is compared)."""
+    players = tuple(
+        (
+            p.colour,
+            p.money,
+            p.vp,
+            p.contracts,
+            tuple((t.marker, t.city, t.trucks, t.loaded) for t in p.transports),
+        )
+        for p in state.players
+    )
+    return (
+        players,
+        state.buildings,
+        state.builders,
+        state.idle,
+        (state.supply_trucks, state.supply_warehouses, state.supply_logistics_centres),
+        state.time,
+        state.event,
+        state.revealed,
+        state.strip,
+        state.used_contracts,
+        state.jams,
+        (state.turn.seat, state.turn.round, state.turn.steps_used),
+        state.awaiting_event,
+        state.last_round,
+        state.finished,
+    )

@@ -1,0 +1,173 @@
+"""Bots and the advisor: legal commands only, exact replays from a seed, the right move where one wins."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from companion.engine.errors import IllegalAction
+from companion.games.on_the_way.bots import Advice, Level, advise, choose
+from companion.games.on_the_way.bots.search import wilson
+from companion.games.on_the_way.engine import Build, Building, Command, Fulfil, Pass, RevealEvent, apply
+from companion.games.on_the_way.engine.notation import position
+from companion.games.on_the_way.engine.scoring import winners
+from companion.games.on_the_way.engine.serialize import command_from_json
+from companion.games.on_the_way.engine.state import GameState, initial_state
+from tests.bots.helpers import config_for
+
+TINY = 0.002  # Pi-4 seconds per command: one or two playouts per candidate, enough to exercise the search
+
+# OTW-31..33: the last round, red to move with one step left. Red's 3 500 R count 1 VP (11 < 12): a
+# warehouse (OTW-23, +2 VP for 3 000 R) ties blue at 12 VP and 500 R, and tied players all win.
+# Nothing else wins: blue, with 500 R and no contract, cannot score on his last turn.
+LAST_STEP = """
+red  3500R 10VP
+blue 500R 12VP
+turn red used=1 round=20
+time 14 last=20
+"""
+
+
+def play_game(
+    levels: dict[str, Level], seed: int, end_at: int | None, budget: float = TINY
+) -> tuple[GameState, list[Command], int]:
+    """A whole game of bots through the validated engine: (final state, commands, refused)."""
+    state = initial_state(config_for(len(levels), None, end_at))
+    log: list[Command] = []
+    refused = 0
+    while not state.finished and len(log) < 2000:
+        colour = state.current.colour
+        command = choose(state, colour, levels[colour], seed, budget_s=budget)
+        try:
+            state, _ = apply(state, command)
+        except IllegalAction:
+            refused += 1
+            break
+        log.append(command)
+    return state, log, refused
+
+
+def test_easy_bots_finish_whole_games_without_a_refused_command() -> None:
+    for seed in range(12):
+        players = 2 + seed % 3
+        levels = dict.fromkeys(("red", "blue", "green", "yellow")[:players], Level.EASY)
+        state, log, refused = play_game(levels, seed, None if players == 2 else 6)
+        assert refused == 0, (seed, log[-1])
+        assert state.finished, seed
+        assert any(isinstance(c, RevealEvent) for c in log)  # the bot revealed the events it had to
+
+
+def test_searching_bots_never_issue_a_refused_command() -> None:
+    for seed, (red, blue) in enumerate(
+        [(Level.HARD, Level.EASY), (Level.EASY, Level.MEDIUM), (Level.MEDIUM, Level.HARD)]
+    ):
+        state, _log, refused = play_game({"red": red, "blue": blue}, seed, end_at=2)
+        assert refused == 0
+        assert state.finished
+
+
+def test_a_bot_game_replays_exactly_from_its_seed() -> None:
+    levels = {"red": Level.HARD, "blue": Level.EASY}
+    first = play_game(levels, seed=5, end_at=2)
+    again = play_game(levels, seed=5, end_at=2)
+    other = play_game(levels, seed=6, end_at=2)
+    assert first[1] == again[1]
+    assert first[0].players == again[0].players
+    assert first[1] != other[1]
+
+
+def test_choose_is_a_pure_function_of_state_level_and_seed() -> None:
+    state = initial_state(config_for(2))
+    for level in Level:
+        assert choose(state, "red", level, 3, budget_s=TINY) == choose(state, "red", level, 3, budget_s=TINY)
+
+
+def test_search_finds_the_only_winning_step() -> None:
+    state = position(config_for(2), LAST_STEP)
+    for level in (Level.MEDIUM, Level.HARD):
+        command = choose(state, "red", level, seed=1, budget_s=0.05)
+        assert isinstance(command, Build) and command.building is Building.WAREHOUSE, (level, command)
+        after, _ = apply(state, command)
+        while not after.finished:
+            after, _ = apply(after, Pass(after.current.colour))
+        assert "red" in winners(after)
+
+
+def test_advice_ranks_the_winning_step_first_with_an_honest_interval() -> None:
+    state = position(config_for(2), LAST_STEP)
+    advice = advise(state, "red", budget_s=0.2, seed=0)
+    assert 1 <= len(advice) <= 3
+    best = advice[0]
+    assert isinstance(best.command, Build) and best.command.building is Building.WAREHOUSE
+    assert best.win_rate == 1.0 and best.low > 0.7 and best.high == 1.0
+    assert "+2 VP" in best.sentence and "warehouse" in best.sentence
+    for a in advice:
+        assert a.low <= a.win_rate <= a.high and a.playouts > 0
+    assert [a.win_rate for a in advice] == sorted((a.win_rate for a in advice), reverse=True)
+    assert all(a.win_rate == 0.0 for a in advice if isinstance(a.command, Pass))
+
+
+def test_advice_is_json_and_deterministic_and_every_command_is_legal() -> None:
+    state = initial_state(config_for(2))
+    advice = advise(state, "red", budget_s=0.05, seed=9)
+    assert advice == advise(state, "red", budget_s=0.05, seed=9)
+    assert len(advice) == 3
+    for a in advice:
+        apply(state, a.command)  # raises if refused
+        data = json.loads(json.dumps(a.to_json()))
+        assert command_from_json(data["command"]) == a.command
+        assert set(data) == {"command", "win_rate", "low", "high", "playouts", "sentence"}
+        assert a.command.player == "red" and a.sentence
+
+
+def test_advice_explains_a_fulfil_with_its_payout() -> None:
+    state = position(config_for(2), "red 1000R B01 1:Oss:2:B01\nturn red")
+    card = state.config.contract("B01")
+    assert card is not None
+    state = position(config_for(2), f"red 1000R B01 1:{card.destination}:{card.trucks}:B01\nturn red")
+    advice = advise(state, "red", budget_s=0.05, seed=0)
+    fulfil = [a for a in advice if isinstance(a.command, Fulfil)]
+    assert fulfil, advice
+    assert fulfil[0].sentence.startswith("Fulfil B01 now:") and "marker is free" in fulfil[0].sentence
+
+
+@pytest.mark.parametrize(
+    ("text", "who", "rule"),
+    [
+        ("turn blue", "red", "OTW-10"),
+        ("turn red", "green", "OTW-10"),
+        ("turn red\ntime 1 strip=B01,B02,B03 awaiting", "red", "OTW-28"),
+    ],
+)
+def test_advice_and_bots_refuse_when_the_player_cannot_act(text: str, who: str, rule: str) -> None:
+    state = position(config_for(2), text)
+    with pytest.raises(IllegalAction) as refused:
+        advise(state, who, budget_s=TINY)
+    assert refused.value.rule == rule
+    if rule != "OTW-28":
+        with pytest.raises(IllegalAction):
+            choose(state, who, Level.EASY, 0)
+
+
+def test_a_bot_reveals_the_event_it_must_draw() -> None:
+    state = position(config_for(2), "turn red\ntime 1 event=E01 strip=B01,B02,B03 awaiting")
+    command = choose(state, "red", Level.HARD, 0)
+    assert isinstance(command, RevealEvent) and command.card != "E01"
+    apply(state, command)
+    with pytest.raises(IllegalAction):
+        choose(state, "blue", Level.EASY, 0)
+
+
+def test_wilson_interval() -> None:
+    assert wilson(0, 0) == (0.0, 1.0)
+    low, high = wilson(5, 10)
+    assert low == pytest.approx(0.2366, abs=1e-3) and high == pytest.approx(0.7634, abs=1e-3)
+    low, high = wilson(10, 10)
+    assert high == 1.0 and low == pytest.approx(0.7225, abs=1e-3)
+
+
+def test_advice_type_is_frozen() -> None:
+    a = Advice(Pass("red"), 0.5, 0.4, 0.6, 10, "x")
+    with pytest.raises(AttributeError):
+        a.win_rate = 1.0  # type: ignore[misc]
