@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import os
 import stat
 import sys
@@ -28,7 +29,11 @@ from companion.games.base import unknown_field
 from companion.games.protocol import GamePlugin
 from companion.games.setup import GameSetup
 
-QUERIES = ("legal", "view")
+log = logging.getLogger(__name__)
+
+QUERIES = ("legal", "view", "advise")
+MAX_BOT_COMMANDS = 20_000  # a whole game of bots, with room; a loop past it stops (and says so)
+ADVICE_BUDGET_S = 1.0  # seconds of a Pi 4 core (docs/bots.md)
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -36,7 +41,12 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument(
         "--game", default=games.DEFAULT_GAME, help=f"one of: {', '.join(games.names())} (default {games.DEFAULT_GAME})"
     )
-    p.add_argument("--players", required=True, help="seat order, comma separated, e.g. red,blue[,green,yellow]")
+    p.add_argument(
+        "--players",
+        required=True,
+        help="seat order, comma separated, e.g. red,blue[,green,yellow]; a seat played by the box: blue:bot "
+        "(medium), blue:bot-easy, blue:bot-medium, blue:bot-hard",
+    )
     p.add_argument("--board", type=Path, help="board TOML (default: the reference board)")
     p.add_argument("--contracts", type=Path, help="contracts TOML (default: the reference deck)")
     p.add_argument("--events", type=Path, help="event / action cards TOML (default: the reference deck)")
@@ -61,9 +71,26 @@ def house_rules(args: argparse.Namespace) -> dict[str, str]:
     return rules
 
 
+def seats(players: str) -> tuple[tuple[str, ...], dict[str, str]]:
+    """``"red,blue:bot-hard"`` -> the colours in seat order and the bot seats (colour -> level);
+    ``bot`` alone is the medium level. ValueError names a bad seat."""
+    colours: list[str] = []
+    bots: dict[str, str] = {}
+    for item in (s.strip() for s in players.split(",")):
+        if not item:
+            continue
+        colour, sep, kind = (part.strip() for part in item.partition(":"))
+        if sep:
+            if kind != "bot" and not kind.startswith("bot-"):
+                raise ValueError(f"--players: {item!r}: a seat is COLOUR or COLOUR:bot[-easy|-medium|-hard]")
+            bots[colour] = kind.removeprefix("bot").removeprefix("-") or "medium"
+        colours.append(colour)
+    return tuple(colours), bots
+
+
 def setup_from_args(args: argparse.Namespace) -> GameSetup:
     """The ``GameSetup`` the flags describe (data paths made absolute, as the journal keeps them)."""
-    colours = tuple(c.strip() for c in args.players.split(",") if c.strip())
+    colours, _ = seats(args.players)
     return GameSetup.with_files(
         args.game,
         colours,
@@ -76,8 +103,9 @@ def setup_from_args(args: argparse.Namespace) -> GameSetup:
     )
 
 
-def _query(plugin: GamePlugin, game: Game[Any], data: Mapping[str, Any]) -> dict[str, Any] | None:
-    """A read-only query line's answer, or None if the line is a game command."""
+def _query(plugin: GamePlugin, game: Game[Any], data: Mapping[str, Any], seed: int = 0) -> dict[str, Any] | None:
+    """A read-only query line's answer, or None if the line is a game command (advice is
+    deterministic given the run's ``seed``)."""
     action = data.get("action")
     if action not in QUERIES:
         return None
@@ -89,6 +117,10 @@ def _query(plugin: GamePlugin, game: Game[Any], data: Mapping[str, Any]) -> dict
     if unknown:
         return {"ok": False, "error": {"rule": "input", "field": unknown[0],
                                         "message": f"{action} takes only 'player', not {unknown[0]!r}"}}  # fmt: skip
+    if action == "advise":
+        if player is None:
+            return {"ok": False, "error": {"rule": "input", "field": "player", "message": "advise needs a 'player'"}}
+        return {"ok": True, "advice": plugin.advise(game.state, player, budget_s=ADVICE_BUDGET_S, seed=seed)}
     if action == "legal":
         return {"ok": True, "legal": plugin.legal(game.state, player)}
     return {"ok": True, "view": plugin.view_for(game.state, player)}
@@ -119,17 +151,51 @@ def _text_lines(stream: TextIO) -> Iterator[bytes]:
         yield from line.rstrip("\n").encode("utf-8", "surrogatepass").split(b"\r")
 
 
-def run_script(plugin: GamePlugin, game: Game[Any], lines: Iterable[bytes | str], out: TextIO) -> dict[str, Any]:
-    """Apply each non-blank line; write one result line per command and the final state line.
+def play_bots(plugin: GamePlugin, game: Game[Any], bots: Mapping[str, str], seed: int) -> int:
+    """Let the bot seats act for as long as it is a bot's to act; returns how many commands they played.
+    A bot plays by the same commands as a person (pushed, validated); none is ever refused, and a
+    refusal would stop the bots (it is logged: a bug, not a game state)."""
+    played = 0
+    while bots and not plugin.finished(game.state) and played < MAX_BOT_COMMANDS:
+        command = None
+        for colour, level in bots.items():
+            command = plugin.bot_command(game.state, colour, level, seed)
+            if command is not None:
+                break
+        if command is None:
+            return played  # a person's turn (or a card a person must scan)
+        try:
+            game.push(command)
+        except IllegalAction as exc:
+            log.error("a bot's command was refused (%s): %r", exc.rule, command)
+            return played
+        played += 1
+    return played
+
+
+def run_script(
+    plugin: GamePlugin,
+    game: Game[Any],
+    lines: Iterable[bytes | str],
+    out: TextIO,
+    *,
+    bots: Mapping[str, str] | None = None,
+    seed: int = 0,
+) -> dict[str, Any]:
+    """Apply each non-blank line; write one result line per command and the final state line. Bot
+    seats (``bots``: colour -> level) act whenever it is theirs to act, before the first line and after
+    each one; their commands get no result lines (one line per command of the script).
 
     No exception leaves the loop: a line that is not a command gets an ``input`` error, a command
     the game refuses its rule's error, and anything unexpected an ``internal`` error line.
     """
+    bots = dict(bots or {})
+    play_bots(plugin, game, bots, seed)
     for raw in lines:
         if _blank(raw):
             continue
         try:
-            text = _dumps(_result(plugin, game, raw))
+            text = _dumps(_result(plugin, game, raw, seed))
         except RecursionError:
             text = _dumps({"ok": False, "error": {"rule": "input", "message": "not a command: nested too deeply"}})
         except Exception as exc:  # last resort, in addition to the checks in _result
@@ -137,6 +203,7 @@ def run_script(plugin: GamePlugin, game: Game[Any], lines: Iterable[bytes | str]
             text = _dumps({"ok": False, "error": error})
         out.write(text + "\n")
         out.flush()
+        play_bots(plugin, game, bots, seed)
     final = {"state": plugin.state_to_json(game.state)}
     out.write(_dumps(final) + "\n")
     return final
@@ -152,10 +219,10 @@ def _blank(raw: bytes | str) -> bool:
     return not raw.strip()
 
 
-def _result(plugin: GamePlugin, game: Game[Any], raw: bytes | str) -> dict[str, Any]:
+def _result(plugin: GamePlugin, game: Game[Any], raw: bytes | str, seed: int = 0) -> dict[str, Any]:
     try:
         data = parse_command_line(raw)
-        answer = _query(plugin, game, data) if isinstance(data, Mapping) else None
+        answer = _query(plugin, game, data, seed) if isinstance(data, Mapping) else None
         if answer is not None:
             return answer
         command = plugin.command_from_json(data)
@@ -203,19 +270,25 @@ def run(args: argparse.Namespace) -> int:
     try:
         plugin = games.get(args.game)
         game = plugin.new_game(setup_from_args(args))
+        _, bots = seats(args.players)
+        for colour, level in bots.items():
+            if level not in plugin.bot_levels:
+                known = ", ".join(plugin.bot_levels) or "none: it has no bot players yet"
+                raise ValueError(f"--players {colour}:bot-{level}: {plugin.title} bot levels are {known}")
     except (DataError, ValueError) as exc:
         print(f"companion play: {exc}", file=sys.stderr)
         return 2
+    options: dict[str, Any] = {"bots": bots, "seed": args.seed or 0}
     try:
         if args.script == "-" and not hasattr(sys.stdin, "buffer"):
-            run_script(plugin, game, _text_lines(sys.stdin), sys.stdout)
+            run_script(plugin, game, _text_lines(sys.stdin), sys.stdout, **options)
             return 0
         stream = open_script(args.script)
     except OSError as exc:
         print(f"companion play: cannot read the script: {exc}", file=sys.stderr)
         return 2
     try:
-        run_script(plugin, game, script_lines(stream), sys.stdout)
+        run_script(plugin, game, script_lines(stream), sys.stdout, **options)
     except OSError as exc:
         print(f"companion play: cannot read the script: {exc}", file=sys.stderr)
         return 2

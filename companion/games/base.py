@@ -23,10 +23,18 @@ import importlib
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
+from companion.engine.errors import GameError
 from companion.engine.jsonio import CommandFormatError, event_to_json
 from companion.engine.money import format_money
 from companion.games.protocol import DataRole, Standing
 from companion.table.messages import read_tables
+
+
+class NoBots(GameError, ValueError):
+    """The game has no bot players or advisor (yet)."""
+
+    def to_json(self) -> dict[str, str]:
+        return {"rule": "input", "message": str(self)}
 
 
 class PluginBase:
@@ -86,6 +94,15 @@ class PluginBase:
 
     def simulator(self, game: Any, seed: int | None) -> Any:
         return self._module("simulator").props(game, seed)
+
+    # -- bots and advice: a game with bots overrides these ----------------------------------------
+    bot_levels: tuple[str, ...] = ()
+
+    def bot_command(self, state: Any, colour: str, level: str, seed: int) -> object | None:
+        raise NoBots(f"{self.title} has no bot players yet")
+
+    def advise(self, state: Any, player: str, *, budget_s: float, seed: int) -> list[dict[str, object]]:
+        raise NoBots(f"{self.title} has no advisor yet")
 
     def setup_profile(self) -> Any:
         """The set-up wizard's profile of this game; None: the game cannot be digitised with the wizard."""

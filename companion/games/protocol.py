@@ -133,6 +133,19 @@ class GamePlugin(Protocol):
         """A read-only query: what ``player`` (default: whoever must act) may do now."""
         ...
 
+    # -- bots and advice ------------------------------------------------------------------------
+    bot_levels: tuple[str, ...]  # the levels a bot seat can play at ("easy", "medium", "hard"); () : none
+
+    def bot_command(self, state: Any, colour: str, level: str, seed: int) -> object | None:
+        """The command the bot in seat ``colour`` plays now (None: it is not the bot's to act).
+        Deterministic given the seed; raises ``GameError`` if the game has no bots."""
+        ...
+
+    def advise(self, state: Any, player: str, *, budget_s: float, seed: int) -> list[dict[str, object]]:
+        """Read-only: the best actions for ``player`` now, best first, each with its estimated win
+        chance, an interval and a sentence; raises ``IllegalAction`` (with the rule) when he has none."""
+        ...
+
     # -- progress and result ------------------------------------------------------------------
     def progress(self, state: Any) -> dict[str, object]: ...
 

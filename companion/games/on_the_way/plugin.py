@@ -90,6 +90,22 @@ class OnTheWay(PluginBase):
         answer["destinations"] = destinations
         return answer
 
+    # -- bots and advice (companion/games/on_the_way/bots, docs/bots.md) ------------------------------
+    bot_levels = ("easy", "medium", "hard")
+
+    def bot_command(self, state: Any, colour: str, level: str, seed: int) -> object | None:
+        """The bot's command when it is his to act: his turn, or the event card he must reveal (OTW-28)."""
+        from companion.games.on_the_way.bots import choose
+
+        if state.finished or state.current.colour != colour:
+            return None
+        return choose(state, colour, level, seed)
+
+    def advise(self, state: Any, player: str, *, budget_s: float, seed: int) -> list[dict[str, object]]:
+        from companion.games.on_the_way.bots import advise
+
+        return [a.to_json() for a in advise(state, player, budget_s=budget_s, seed=seed)]
+
     # -- progress and result --------------------------------------------------------------------
     def progress(self, state: Any) -> dict[str, object]:
         return {"round": state.turn.round, "time": state.time, "player": state.current.colour}

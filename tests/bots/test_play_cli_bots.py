@@ -1,0 +1,73 @@
+"""Bots and advice through ``companion play``: ``--players red,blue:bot-hard`` seats, and the read-only
+``{"action": "advise"}`` query (issue: play against the box)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from companion.cli import main
+
+
+def play(tmp_path: Path, capsys: pytest.CaptureFixture[str], players: str, lines: list[dict[str, object]],
+         *more: str) -> list[dict[str, object]]:  # fmt: skip
+    script = tmp_path / "script.jsonl"
+    script.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    assert main(["play", "--players", players, "--script", str(script), *more]) == 0
+    return [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+
+
+def test_with_every_seat_a_bot_an_empty_script_plays_a_whole_game(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:  # noqa: E501
+    (final,) = play(tmp_path, capsys, "red:bot-easy,blue:bot-easy,green:bot-easy", [], "--seed", "4")
+    state = final["state"]
+    assert state["finished"] is True and state["winners"]  # type: ignore[index]
+    again = play(tmp_path, capsys, "red:bot-easy,blue:bot-easy,green:bot-easy", [], "--seed", "4")
+    assert again == [final]  # deterministic given the seed
+
+
+def test_bots_play_between_the_persons_commands_and_get_no_result_lines(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pass_turn = {"player": "red", "action": "pass"}
+    lines = play(tmp_path, capsys, "red,blue:bot", [{"player": "red", "action": "take_contract", "card": "B20"},
+                 pass_turn], "--rule", "allow_pass=true")  # fmt: skip
+    assert len(lines) == 3 and lines[0]["ok"] and lines[1]["ok"]  # one line per command of the script
+    state = lines[-1]["state"]
+    blue = next(p for p in state["players"] if p["colour"] == "blue")  # type: ignore[index, union-attr]
+    assert blue["contracts"] or blue["transports"]  # blue's bot played its turn after red passed
+
+
+def test_advice_is_read_only_and_names_its_chances(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    take = {"player": "red", "action": "take_contract", "card": "B20"}
+    plain = play(tmp_path, capsys, "red,blue", [take])
+    advised = play(tmp_path, capsys, "red,blue", [{"action": "advise", "player": "red"}, take], "--seed", "2")
+    assert advised[1:] == plain  # the advice changed nothing
+    advice = advised[0]["advice"]
+    assert advised[0]["ok"] is True and 1 <= len(advice) <= 3  # type: ignore[arg-type]
+    for a in advice:  # type: ignore[union-attr]
+        assert 0.0 <= a["low"] <= a["win_rate"] <= a["high"] <= 1.0 and a["playouts"] > 0 and a["sentence"]
+        assert a["command"]["player"] == "red"
+    again = play(tmp_path, capsys, "red,blue", [{"action": "advise", "player": "red"}], "--seed", "2")
+    assert again[0] == advised[0]  # deterministic given the seed
+
+
+def test_advice_for_a_player_who_cannot_act_names_the_rule(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (answer, _) = play(tmp_path, capsys, "red,blue", [{"action": "advise", "player": "blue"}])
+    assert answer == {"ok": False, "error": {"rule": "OTW-10", "message": "it is red's turn, not blue's"}}
+    (answer, _) = play(tmp_path, capsys, "red,blue", [{"action": "advise"}])
+    assert answer["error"]["field"] == "player"  # type: ignore[index]
+
+
+def test_a_game_without_bots_says_so(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    script = tmp_path / "empty.jsonl"
+    script.write_text("", encoding="utf-8")
+    assert main(["play", "--game", "auf-achse", "--players", "red,blue:bot", "--script", str(script)]) == 2
+    assert "no bot players" in capsys.readouterr().err
+    assert main(["play", "--players", "red,blue:robot", "--script", str(script)]) == 2
+    assert "COLOUR:bot" in capsys.readouterr().err
+    assert main(["play", "--players", "red,blue:bot-genius", "--script", str(script)]) == 2
+    assert "easy, medium, hard" in capsys.readouterr().err
