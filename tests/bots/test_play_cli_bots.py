@@ -21,7 +21,7 @@ def play(tmp_path: Path, capsys: pytest.CaptureFixture[str], players: str, lines
 
 def test_with_every_seat_a_bot_an_empty_script_plays_a_whole_game(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:  # noqa: E501
+) -> None:
     (final,) = play(tmp_path, capsys, "red:bot-easy,blue:bot-easy,green:bot-easy", [], "--seed", "4")
     state = final["state"]
     assert state["finished"] is True and state["winners"]  # type: ignore[index]
