@@ -27,6 +27,7 @@ from companion.engine.game import Game
 from companion.engine.jsonio import MAX_LINE_BYTES, parse_command_line
 from companion.games.base import unknown_field
 from companion.games.protocol import GamePlugin
+from companion.games.seats import bot_player, check_bots, parse_seats
 from companion.games.setup import GameSetup
 
 log = logging.getLogger(__name__)
@@ -71,26 +72,9 @@ def house_rules(args: argparse.Namespace) -> dict[str, str]:
     return rules
 
 
-def seats(players: str) -> tuple[tuple[str, ...], dict[str, str]]:
-    """``"red,blue:bot-hard"`` -> the colours in seat order and the bot seats (colour -> level);
-    ``bot`` alone is the medium level. ValueError names a bad seat."""
-    colours: list[str] = []
-    bots: dict[str, str] = {}
-    for item in (s.strip() for s in players.split(",")):
-        if not item:
-            continue
-        colour, sep, kind = (part.strip() for part in item.partition(":"))
-        if sep:
-            if kind != "bot" and not kind.startswith("bot-"):
-                raise ValueError(f"--players: {item!r}: a seat is COLOUR or COLOUR:bot[-easy|-medium|-hard]")
-            bots[colour] = kind.removeprefix("bot").removeprefix("-") or "medium"
-        colours.append(colour)
-    return tuple(colours), bots
-
-
 def setup_from_args(args: argparse.Namespace) -> GameSetup:
     """The ``GameSetup`` the flags describe (data paths made absolute, as the journal keeps them)."""
-    colours, _ = seats(args.players)
+    colours, _ = parse_seats(args.players)
     return GameSetup.with_files(
         args.game,
         colours,
@@ -155,13 +139,10 @@ def play_bots(plugin: GamePlugin, game: Game[Any], bots: Mapping[str, str], seed
     """Let the bot seats act for as long as it is a bot's to act; returns how many commands they played.
     A bot plays by the same commands as a person (pushed, validated); none is ever refused, and a
     refusal would stop the bots (it is logged: a bug, not a game state)."""
+    bot = bot_player(plugin, bots, seed)
     played = 0
-    while bots and not plugin.finished(game.state) and played < MAX_BOT_COMMANDS:
-        command = None
-        for colour, level in bots.items():
-            command = plugin.bot_command(game.state, colour, level, seed)
-            if command is not None:
-                break
+    while bot is not None and not plugin.finished(game.state) and played < MAX_BOT_COMMANDS:
+        command = bot(game.state)
         if command is None:
             return played  # a person's turn (or a card a person must scan)
         try:
@@ -270,11 +251,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         plugin = games.get(args.game)
         game = plugin.new_game(setup_from_args(args))
-        _, bots = seats(args.players)
-        for colour, level in bots.items():
-            if level not in plugin.bot_levels:
-                known = ", ".join(plugin.bot_levels) or "none: it has no bot players yet"
-                raise ValueError(f"--players {colour}:bot-{level}: {plugin.title} bot levels are {known}")
+        _, bots = parse_seats(args.players)
+        check_bots(plugin, bots)
     except (DataError, ValueError) as exc:
         print(f"companion play: {exc}", file=sys.stderr)
         return 2

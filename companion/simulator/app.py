@@ -9,6 +9,7 @@ from typing import Any
 from companion import games
 from companion.engine.errors import DataError
 from companion.engine.game import Game
+from companion.games.seats import check_bots, parse_seats
 from companion.games.setup import GameSetup
 
 
@@ -16,7 +17,11 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     p = argparse.ArgumentParser(prog="companion", description="Board-game simulator (emulated table)")
     p.add_argument("--game", choices=games.names(), help="the game (default: the start dialog, or "
                    f"{games.DEFAULT_GAME} with --players)")  # fmt: skip
-    p.add_argument("--players", help="seat order, comma separated (default: the start dialog; e.g. red,blue)")
+    p.add_argument(
+        "--players",
+        help="seat order, comma separated (default: the start dialog; e.g. red,blue); a seat the box plays: "
+        "blue:bot, blue:bot-easy|medium|hard (you move its pieces as the screen shows)",
+    )
     p.add_argument(
         "--end-at", type=int, help="short game: the time-track position that ends it (games with a time track)"
     )
@@ -74,8 +79,13 @@ def main(argv: Sequence[str] = ()) -> int:
     pygame.display.init()
     pygame.font.init()
     name = args.game
+    bots: dict[str, str] = {}
     if args.players:
-        colours = tuple(c.strip() for c in args.players.split(",") if c.strip())
+        try:
+            colours, bots = parse_seats(args.players)
+        except ValueError as exc:
+            print(f"companion: {exc}")
+            return 2
         end_at = args.end_at
         name = name or games.DEFAULT_GAME
     else:
@@ -92,10 +102,11 @@ def main(argv: Sequence[str] = ()) -> int:
         end_at = args.end_at if args.end_at is not None else choice.end_at
     plugin = games.get(name)
     try:
+        check_bots(plugin, bots)
         game = new_game(name, colours, end_at=end_at, seed=args.seed, files=data_files(name, args.data_set))
     except (DataError, ValueError, OSError) as exc:
         print(f"companion: {exc}")
         return 2
     sim = Simulator(plugin, game, size=(w, h), seed=args.seed, language=args.language,
-                    emulated_readers=args.emulated_readers)  # fmt: skip
+                    emulated_readers=args.emulated_readers, bots=bots)  # fmt: skip
     return sim.run()

@@ -21,7 +21,7 @@ import logging
 import math
 import queue
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -35,6 +35,7 @@ from companion.display.tokens import marker as draw_marker
 from companion.display.waiting import wait_for_events
 from companion.engine.game import Game
 from companion.games.protocol import GamePlugin
+from companion.games.seats import bot_player
 from companion.intents import ButtonName, ButtonPressed, CardScanned, CityTapped, Intent, TagLifted, TagPlaced
 from companion.simulator.readers import POLL_S, EmulatedReaders
 from companion.table.session import TableSession
@@ -77,6 +78,7 @@ class Simulator:
         settle_s: float = 0.35,
         language: str = "en",
         emulated_readers: bool = False,
+        bots: Mapping[str, str] | None = None,
     ) -> None:
         pygame.display.init()  # no audio: the simulator makes no sound
         pygame.font.init()
@@ -92,6 +94,9 @@ class Simulator:
         intents: queue.Queue[Intent] = queue.Queue()
         self.readers: EmulatedReaders | None = None
         options: dict[str, Any] = {"language": language, "settle_s": settle_s, "on_admin": self._on_admin}
+        bot = bot_player(plugin, bots or {}, seed or 0)
+        if bot is not None:  # seats the box plays: you move their pieces as the screen and the rings show
+            options["bot"] = bot
         if emulated_readers:  # opt-in: through the MFRC522 emulators and the 595 chain (docs/simulator.md)
             self.readers = EmulatedReaders(self.props.reader_cities, intents.put, plugin.neighbours())
             options["leds"] = self.readers.rig

@@ -44,6 +44,7 @@ from companion.table.ui import Refusal, UiModel
 log = logging.getLogger(__name__)
 
 SETTLE_S = 0.35
+BOT_PAUSE_S = 1.5  # a bot's actions are this far apart, so the people at the table can follow them
 
 
 class LedSink(Protocol):
@@ -95,8 +96,13 @@ class TableBase:
         settle_s: float = SETTLE_S,
         on_command: Callable[[object], None] | None = None,
         on_admin: Callable[[], None] | None = None,
+        bot: Callable[[Any], object | None] | None = None,
     ) -> None:
         self.game = game
+        # The seats the box plays (``companion.games.seats.bot_player``): asked when the table matches
+        # the engine; a person then moves the bot's pieces as the screen and the LEDs show.
+        self._bot = bot
+        self._bot_at = 0.0
         self.tags = tags
         self.settle_s = settle_s
         self._leds = leds
@@ -136,8 +142,11 @@ class TableBase:
         return self._text.language
 
     def next_deadline(self) -> float | None:
-        """When ``tick`` next has something to do (a placement settling), or None."""
-        return min((t + self.settle_s for _, t in self._settling.values()), default=None)
+        """When ``tick`` next has something to do (a placement settling, a bot's next action), or None."""
+        deadlines = [t + self.settle_s for _, t in self._settling.values()]
+        if self._bot is not None and not self.state.finished:
+            deadlines.append(max(self._bot_at, self._now + 0.25))
+        return min(deadlines, default=None)
 
     # -- the loop's entry points ---------------------------------------------------------
     def handle(self, intent: Intent, now: float) -> None:
@@ -177,6 +186,32 @@ class TableBase:
             self._on_place(city, uid)
         if settled:
             self._refresh()
+        self._play_bot(now)
+
+    def _play_bot(self, now: float) -> None:
+        """A bot seat acts: only once the table matches the engine (its last action's pieces moved by a
+        person, nothing settling), and at most every ``BOT_PAUSE_S``."""
+        if self._bot is None or self.state.finished or now < self._bot_at or self._settling or self._problems():
+            return
+        try:
+            command = self._bot(self.state)
+        except Exception:  # a bot is a player, not the game: the people can go on by hand
+            log.exception("the bot failed; its seats are now played by hand")
+            self._bot = None
+            return
+        if command is None:
+            return
+        self._bot_at = now + BOT_PAUSE_S
+        if self._push(command) is not None:
+            self._bot_played(command)
+        self._refresh()
+
+    def _problems(self) -> list[Any]:
+        """What must be put right on the table before it matches the engine (a game's table says)."""
+        return []
+
+    def _bot_played(self, command: object) -> None:
+        """A bot's command was applied: a game's table brings its own mode up to date."""
 
     def _scan(self, uid: str) -> None:
         tag = self.tags.lookup(uid)

@@ -238,3 +238,16 @@ def test_a_blinking_ring_swaps_cached_frames_instead_of_rendering_again(driver: 
         seen.add(tuple(sim.window.get_at((x + d, y))[:3] for d in range(r - 4, r + 4)))
     assert len(seen) >= 2, "the EXPECTED ring does not blink"
     assert sim.renders - renders <= 4  # at most one render per (slow, fast) phase combination
+
+
+def test_a_seat_played_by_the_box_acts_in_the_simulator() -> None:
+    from companion.games.on_the_way.engine import Pass
+
+    now = [0.0]
+    sim = Simulator(games.get("on-the-way"), new_game("on-the-way", ("red", "blue"), end_at=3), seed=7,
+                    clock=lambda: now[0], size=(1280, 800), bots={"blue": "easy"})  # fmt: skip
+    sim.controller._push(Pass("red"))
+    for _ in range(8):
+        now[0] += 2.0
+        sim.pump()
+    assert any(getattr(c, "player", None) == "blue" for c in sim.controller.game.log)

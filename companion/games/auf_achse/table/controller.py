@@ -87,6 +87,7 @@ class AATableController(TableBase):
         game: Game[GameState] | None = None,
         on_command: Callable[[object], None] | None = None,
         on_admin: Callable[[], None] | None = None,
+        bot: Callable[[Any], object | None] | None = None,
     ) -> None:
         self._prompt: Prompt = Idle()
         super().__init__(
@@ -97,6 +98,7 @@ class AATableController(TableBase):
             settle_s=settle_s,
             on_command=on_command,
             on_admin=on_admin,
+            bot=bot,
         )
         self._refresh()
 

@@ -18,6 +18,7 @@ model.
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable
+from typing import Any
 
 from companion.engine.errors import IllegalAction
 from companion.engine.game import Game
@@ -76,6 +77,7 @@ class TableController(TableBase):
         game: Game[GameState] | None = None,
         on_command: Callable[[Command], None] | None = None,
         on_admin: Callable[[], None] | None = None,
+        bot: Callable[[Any], object | None] | None = None,
     ) -> None:
         self._prompt: Prompt = Idle()
         super().__init__(
@@ -86,6 +88,7 @@ class TableController(TableBase):
             settle_s=settle_s,
             on_command=on_command,  # type: ignore[arg-type]
             on_admin=on_admin,
+            bot=bot,
         )
         self._refresh()
 
@@ -167,6 +170,9 @@ class TableController(TableBase):
                     self._prompt = before
                 else:
                     self._prompt, _ = step(self._prompt, Applied(command), self.state)
+
+    def _bot_played(self, command: object) -> None:
+        self._prompt, _ = step(self._prompt, Applied(command), self.state)  # type: ignore[arg-type]
 
     # -- state of the table ----------------------------------------------------------------
     def _problems(self) -> list[Problem]:

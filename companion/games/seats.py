@@ -1,0 +1,55 @@
+"""Seats played by the box: ``red,blue:bot-hard`` parsed, and one function that asks the right bot.
+
+The same mechanism drives a bot in scripted play, in the simulator and at the kiosk's table: the bot
+is asked whenever it may be its turn and answers with a command (pushed like a person's) or None.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from companion.games.protocol import GamePlugin
+
+BotPlayer = Callable[[Any], object | None]  # state -> the command a bot plays now, or None
+
+
+def parse_seats(players: str) -> tuple[tuple[str, ...], dict[str, str]]:
+    """``"red,blue:bot-hard"`` -> the colours in seat order and the bot seats (colour -> level);
+    ``bot`` alone is the medium level. ValueError names a bad seat."""
+    colours: list[str] = []
+    bots: dict[str, str] = {}
+    for item in (s.strip() for s in players.split(",")):
+        if not item:
+            continue
+        colour, sep, kind = (part.strip() for part in item.partition(":"))
+        if sep:
+            if kind != "bot" and not kind.startswith("bot-"):
+                raise ValueError(f"--players: {item!r}: a seat is COLOUR or COLOUR:bot[-easy|-medium|-hard]")
+            bots[colour] = kind.removeprefix("bot").removeprefix("-") or "medium"
+        colours.append(colour)
+    return tuple(colours), bots
+
+
+def check_bots(plugin: GamePlugin, bots: Mapping[str, str]) -> None:
+    """ValueError unless the game has bots at every level asked for."""
+    for colour, level in bots.items():
+        if level not in plugin.bot_levels:
+            known = ", ".join(plugin.bot_levels) or "none: it has no bot players yet"
+            raise ValueError(f"{colour}:bot-{level}: {plugin.title} bot levels are {known}")
+
+
+def bot_player(plugin: GamePlugin, bots: Mapping[str, str], seed: int) -> BotPlayer | None:
+    """The one function a table or a script asks; None when no seat is a bot."""
+    if not bots:
+        return None
+    seats = dict(bots)
+
+    def play(state: Any) -> object | None:
+        for colour, level in seats.items():
+            command = plugin.bot_command(state, colour, level, seed)
+            if command is not None:
+                return command
+        return None
+
+    return play

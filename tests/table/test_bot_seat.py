@@ -1,0 +1,40 @@
+"""A seat played by the box at the physical table: the bot acts by the engine's commands, the screen
+and the LEDs show what to move, and it waits until a person has moved its pieces (issue 14)."""
+
+from __future__ import annotations
+
+from companion import games
+from companion.games.on_the_way.engine import Move, Pass
+from companion.games.seats import bot_player
+from companion.ledframe import CityLight
+
+from .conftest import Table
+
+
+def test_the_bot_acts_on_its_turn_and_waits_for_its_pieces_to_be_moved() -> None:
+    bot = bot_player(games.get("on-the-way"), {"blue": "easy"}, seed=3)
+    t = Table("", bot=bot)
+    t.later(2.0)
+    assert t.state.current.colour == "red" and t.ctl.game.depth == 0  # red's turn: the bot waits
+    placed, waited = 0, 0
+    for _ in range(200):
+        if t.state.finished or waited >= 3:
+            break
+        if t.state.current.colour == "red":
+            t.ctl._push(Pass("red"))  # the person at red's seat ends the turn (the shortest way in a test)
+            continue
+        t.later(2.0)  # blue's turn: the bot acts
+        moved = [c for c in t.ctl.game.log if isinstance(c, Move) and c.player == "blue"]
+        if moved[placed:]:  # the engine moved a transport: until a person moves the marker, the bot waits
+            depth = t.ctl.game.depth
+            assert t.ui.expected and all(t.ctl.led_frame.city(c) is CityLight.EXPECTED for c in t.ui.expected)
+            t.later(5.0)
+            assert t.ctl.game.depth == depth, "the bot acted before its marker was moved"
+            waited += 1
+            for command in moved[placed:]:
+                t.place("blue", command.marker, command.to)  # a person puts the bot's marker on its city
+            placed = len(moved)
+            newer = [c for c in t.ctl.game.log if isinstance(c, Move) and c.player == "blue"][placed:]
+            assert t.ui.expected == () or newer  # the table matches the engine, or the bot already moved on
+    assert waited >= 3  # the bot moved transports and each time waited for its marker
+    assert any(isinstance(c, Move) and c.player == "blue" for c in t.ctl.game.log)
