@@ -50,7 +50,8 @@ PLATFORM_ALLOWED: dict[str, set[str]] = {
 GAME_LAYERS = {
     "engine": {"engine"},
     "data": {"engine", "data"},
-    "table": {"engine", "intents", "ledframe", "table"},
+    "table": {"engine", "intents", "ledframe", "table", "bots"},
+    "bots": {"engine", "bots"},  # pure: the advisor and the bot players search the game's own rules
     "screen": {"engine", "ledframe", "table.ui", "table.messages", "display"},
     "simulator": {"engine", "intents", "ledframe", "table", "display", "simulator", "hardware"},
 }

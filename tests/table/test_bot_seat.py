@@ -38,3 +38,20 @@ def test_the_bot_acts_on_its_turn_and_waits_for_its_pieces_to_be_moved() -> None
             assert t.ui.expected == () or newer  # the table matches the engine, or the bot already moved on
     assert waited >= 3  # the bot moved transports and each time waited for its marker
     assert any(isinstance(c, Move) and c.player == "blue" for c in t.ctl.game.log)
+
+
+def test_menu_advice_says_the_best_action_and_its_city_blinks() -> None:
+    from companion.games.on_the_way.table.prompts import MENU, MenuItem
+
+    t = Table("")
+    t.press("menu")
+    for _ in range(MENU.index(MenuItem.ADVICE)):
+        t.press("plus")
+    t.press("ok")
+    assert "win chance" in t.ui.message and "%" in t.ui.message  # one sentence and its estimated chance
+    city = t.ui.selected
+    assert city is not None and t.ctl.led_frame.city(city) is CityLight.SELECTED  # the advised city blinks
+    depth = t.ctl.game.depth
+    t.scan(next(c.id for c in t.state.config.deck.contracts if c.tier.value == "basic"))  # red acts
+    assert t.ctl.game.depth == depth + 1  # the contract was taken
+    assert t.ui.selected is None  # the advice was for the position before: it no longer blinks

@@ -18,17 +18,30 @@ model.
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable
+from dataclasses import replace
 from typing import Any
 
 from companion.engine.errors import IllegalAction
 from companion.engine.game import Game
-from companion.games.on_the_way.engine import Command, GameConfig, GameState, Undo, new_game
+from companion.games.on_the_way.engine import (
+    Build,
+    Command,
+    Expand,
+    Fulfil,
+    GameConfig,
+    GameState,
+    Move,
+    TakeContract,
+    Undo,
+    new_game,
+)
 from companion.games.on_the_way.engine import events as ev
 from companion.games.on_the_way.engine.rules import money
 from companion.games.on_the_way.table.leds import led_frame
 from companion.games.on_the_way.table.prompts import (
     MENU,
     Applied,
+    AskAdvice,
     CardShown,
     Forming,
     Idle,
@@ -80,6 +93,7 @@ class TableController(TableBase):
         bot: Callable[[Any], object | None] | None = None,
     ) -> None:
         self._prompt: Prompt = Idle()
+        self._advice: tuple[int, str | None] | None = None  # (game depth when given, the advised city)
         super().__init__(
             game if game is not None else new_game(config),
             tags,
@@ -163,6 +177,8 @@ class TableController(TableBase):
                 self._refuse(refusal.rule, refusal.message)
             case ToggleLanguage():
                 self._toggle_language()
+            case AskAdvice():
+                self._ask_advice()
             case Undo():
                 self._undo_in_turn(_describe_command)
             case command:
@@ -199,9 +215,30 @@ class TableController(TableBase):
     def _compute_leds(self) -> LedFrame:
         return led_frame(self.state, self._ui)
 
+    def _ask_advice(self) -> None:
+        """MENU → Advice: the advisor's best action for the player on turn, in one sentence with its
+        estimated win chance; its city blinks on the board until the next action (docs/bots.md)."""
+        from companion.games.on_the_way.bots import advise
+
+        colour = self.state.current.colour
+        try:
+            best = advise(self.state, colour, budget_s=ADVICE_BUDGET_S, seed=self.game.depth)
+        except IllegalAction as refusal:
+            self._refuse(refusal.rule, refusal.message)
+            return
+        except ValueError as exc:  # a house rule the advisor does not model
+            self._message = str(exc)
+            return
+        if not best:
+            return
+        top = best[0]
+        chance = self._text.text("message.advice_chance", percent=round(top.win_rate * 100))
+        self._message = f"{top.sentence} ({chance})"
+        self._advice = (self.game.depth, _advised_city(self.state, top.command))
+
     def _compute_ui(self) -> UiModel:
         self._prompt = settle(self._prompt, self.state)
-        return ui_model(
+        ui = ui_model(
             self._prompt,
             self.state,
             self._text,
@@ -209,6 +246,28 @@ class TableController(TableBase):
             refusal=self._refusal,
             message=self._message,
         )
+        advice = self._advice
+        if advice is not None and advice[0] == self.game.depth and advice[1] is not None and ui.selected is None:
+            return replace(ui, selected=advice[1])  # the advised city blinks until the game moves on
+        return ui
+
+
+ADVICE_BUDGET_S = 1.0  # seconds of a Pi 4 core (docs/bots.md)
+
+
+def _advised_city(state: GameState, command: object) -> str | None:
+    """Where the advice points on the board: the destination of a move, the start city of a contract
+    to take, the end city of one to fulfil, the city of a build."""
+    match command:
+        case Move(to=city) | Build(city=city) | Expand(city=city):
+            return str(city)
+        case TakeContract(card=card_id):
+            card = state.config.contract(card_id)
+            return None if card is None else card.origin
+        case Fulfil(card=card_id):
+            card = state.config.contract(card_id)
+            return None if card is None else card.destination
+    return None
 
 
 def _describe_command(command: object) -> str:

@@ -55,6 +55,7 @@ class MenuItem(StrEnum):
     EXPAND = "expand"
     END_TURN = "end_turn"
     LANGUAGE = "language"
+    ADVICE = "advice"  # the box's advice: the best action now, its chance, the city blinks (docs/bots.md)
 
 
 MENU: tuple[MenuItem, ...] = tuple(MenuItem)
@@ -193,9 +194,14 @@ class ToggleLanguage:
     """Not a game command: the table switches the language of its texts."""
 
 
+@dataclass(frozen=True, slots=True)
+class AskAdvice:
+    """Not a game command: the table asks the advisor for the player on turn and shows its answer."""
+
+
 # What a step asks the controller to do besides changing the prompt: push a command (``Undo``:
 # undo within the turn), show a refusal, or switch the language.
-Outcome = Command | IllegalAction | ToggleLanguage | None
+Outcome = Command | IllegalAction | ToggleLanguage | AskAdvice | None
 _HandStep = Callable[[Hand], tuple[Prompt, Outcome]]
 
 
@@ -435,6 +441,8 @@ def _choose(menu: Menu, state: GameState) -> tuple[Prompt, Outcome]:
             return _propose(Pass(colour), state, menu.over, menu.over)
         case MenuItem.LANGUAGE:
             return menu.over, ToggleLanguage()
+        case MenuItem.ADVICE:
+            return menu.over, AskAdvice()
     purpose = BuildPurpose(menu.item.value)
     candidates = tuple(sorted(b.city for b in legal_builds(state, colour) if b == purpose.command(colour, b.city)))
     if candidates:
