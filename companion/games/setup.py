@@ -25,8 +25,10 @@ class GameSetup:
     end_at: int | None = None  # the short game (``--end-at``)
     rules: Mapping[str, str] = field(default_factory=dict)  # house rules, NAME -> VALUE as ``--rule`` takes them
     seed: int | None = None
+    bots: Mapping[str, str] = field(default_factory=dict)  # seats the box plays: colour -> level
 
     def to_json(self) -> dict[str, object]:
+        extra: dict[str, object] = {"bots": dict(self.bots)} if self.bots else {}  # only when there are any
         return {
             "game": self.game,
             "players": list(self.players),
@@ -36,6 +38,7 @@ class GameSetup:
             "end_at": self.end_at,
             "rules": dict(self.rules),
             "seed": self.seed,
+            **extra,
         }
 
     @classmethod
@@ -50,6 +53,7 @@ class GameSetup:
             end_at=data.get("end_at"),
             rules={str(k): str(v) for k, v in dict(rules).items()},
             seed=data.get("seed"),
+            bots={str(k): str(v) for k, v in dict(data.get("bots") or {}).items()},
         )
 
     @classmethod
@@ -71,7 +75,8 @@ class GameSetup:
         return cls(game, players, absolute(board), absolute(contracts), absolute(events), **kwargs)
 
     def play_args(self) -> list[str]:
-        """The ``companion play`` flags that set up this game (the export's replay line)."""
+        """The ``companion play`` flags that set up this game (the export's replay line). Bot seats are
+        left out: their commands are in the record already, and a replay must not play them again."""
         args = ["--game", self.game, "--players", ",".join(self.players)]
         for flag, value in (("--board", self.board), ("--contracts", self.contracts), ("--events", self.events)):
             if value is not None:

@@ -36,6 +36,7 @@ from companion import games
 from companion.engine.errors import DataError, IllegalAction
 from companion.engine.stats import GameStats
 from companion.games.protocol import GamePlugin, GameScreen
+from companion.games.seats import bot_player
 from companion.games.stats import stats_of_game
 from companion.intents import ButtonName, ButtonPressed, CardScanned, Intent
 from companion.journal import (
@@ -101,6 +102,7 @@ class KioskSettings:
     pin: str | None = None  # None: a random PIN nobody knows (`companion kiosk` passes the box's PIN, admin.py)
     admin_state_file: str | None = None  # the lock-out survives a power cycle (admin.py)
     admin_requires_card: bool = False  # PIN + card: a UID can be cloned, so the card alone does not open
+    bot_level: str = "medium"  # the level of a seat the box plays (chosen at set-up)
     state_dir: str | None = None  # the box's state: digitised data sets and the set-up wizard (None: neither)
     data_set: str | None = None  # the data set to play (None: the last one digitised, else the reference)
     pin_attempts: int = 3
@@ -169,6 +171,7 @@ class Kiosk:
         self._index = 0  # the selected option of the current screen
         self._players = self._player_counts()[0]
         self._colours: list[str] = []
+        self._bots: dict[str, str] = {}  # seats the box plays (colour -> level), chosen at set-up
         self._length: int | None = self._lengths()[0]
         self._pin: PinEntry | None = None
         self._return_to = Screen.ATTRACT  # where the admin menu / PIN entry go back to
@@ -349,6 +352,7 @@ class Kiosk:
                 events=files["events"],
                 end_at=self._length,
                 rules=dict(s.rules) if own else {},
+                bots=dict(self._bots),
             )
             game = JournaledGame.start(self.store, setup)
         except (DataError, ValueError, JournalError, DataSetError) as exc:
@@ -386,7 +390,8 @@ class Kiosk:
     def _begin(self, game: JournaledGame) -> None:
         plugin = game.plugin
         self.game = game
-        controller = plugin.table(game, self.tags, leds=self.leds, language=self.language)
+        bot = bot_player(plugin, game.setup.bots, seed=game.game_id)  # the seats the box plays, if any
+        controller = plugin.table(game, self.tags, leds=self.leds, language=self.language, bot=bot)
         self.playing = PlayingTable(controller, plugin.screen(), plugin)
         self._published = -1
         self._go(Screen.PLAYING)
@@ -656,6 +661,7 @@ class Kiosk:
         match self.screen:
             case Screen.ATTRACT:
                 self._colours = []
+                self._bots = {}
                 if len(self._offered) > 1:
                     self._go(Screen.SETUP_GAME, index=self._offered.index(self._game_name))
                 else:
@@ -667,9 +673,14 @@ class Kiosk:
             case Screen.SETUP_PLAYERS:
                 self._players = self._player_counts()[self._index]
                 self._colours = []
+                self._bots = {}
                 self._go(Screen.SETUP_COLOURS)
             case Screen.SETUP_COLOURS:
-                self._colours.append(self._free_colours()[self._index])
+                free = self._free_colours()
+                colour = free[self._index % len(free)]
+                if self._index >= len(free):  # the second half of the list: the box plays this seat
+                    self._bots[colour] = self.settings.bot_level
+                self._colours.append(colour)
                 if len(self._colours) >= self._players:
                     self._after_colours()
                 else:
@@ -719,18 +730,18 @@ class Kiosk:
                     self._go(Screen.ATTRACT)
             case Screen.SETUP_COLOURS:
                 if self._colours:
-                    self._colours.pop()
+                    self._bots.pop(self._colours.pop(), None)
                     self._go(Screen.SETUP_COLOURS)
                 else:
                     self._go(Screen.SETUP_PLAYERS, index=self._player_counts().index(self._players))
             case Screen.SETUP_LENGTH:
-                self._colours.pop()
+                self._bots.pop(self._colours.pop(), None)
                 self._go(Screen.SETUP_COLOURS)
             case Screen.SETUP_CONFIRM:
                 if len(self._lengths()) > 1:
                     self._go(Screen.SETUP_LENGTH, index=self._lengths().index(self._length))
                 else:
-                    self._colours.pop()
+                    self._bots.pop(self._colours.pop(), None)
                     self._go(Screen.SETUP_COLOURS)
             case Screen.RANKING:
                 self._set_language(self._default_language)
@@ -741,6 +752,14 @@ class Kiosk:
                 self._go(Screen.ADMIN, keep_index=True)
             case _:
                 pass
+
+    def _seat_label(self, colour: str) -> str:
+        if colour in self._bots:
+            return self._t.text("setup.bot_seat", colour=self._t.colour(colour))
+        return self._t.colour(colour)
+
+    def _has_person(self) -> bool:
+        return any(c not in self._bots for c in self._colours)
 
     def _free_colours(self) -> list[str]:
         return [c for c in self._game_colours() if c not in self._colours]
@@ -785,7 +804,11 @@ class Kiosk:
             case Screen.SETUP_PLAYERS:
                 return tuple(self._t.text("setup.players_option", n=n) for n in self._player_counts())
             case Screen.SETUP_COLOURS:
-                return tuple(map(self._t.colour, self._free_colours()))
+                free = self._free_colours()
+                people = tuple(map(self._t.colour, free))
+                if not self.plugin.bot_levels or (len(self._bots) + 1 >= self._players and not self._has_person()):
+                    return people  # at least one seat is a person's
+                return people + tuple(self._t.text("setup.bot_seat", colour=self._t.colour(c)) for c in free)
             case Screen.SETUP_LENGTH:
                 return tuple(self._length_label(n) for n in self._lengths())
             case Screen.ADMIN:
@@ -852,7 +875,8 @@ class Kiosk:
             case Screen.SETUP_COLOURS:
                 seat = len(self._colours) + 1
                 chosen = tuple(
-                    t.text("setup.colour_chosen", seat=i, colour=t.colour(c)) for i, c in enumerate(self._colours, 1)
+                    t.text("setup.colour_chosen", seat=i, colour=self._seat_label(c))
+                    for i, c in enumerate(self._colours, 1)
                 )
                 return replace(
                     base,
@@ -868,7 +892,7 @@ class Kiosk:
                     title=t.text("setup.confirm"),
                     lines=(
                         games.get(self._game_name).title,
-                        t.text("setup.confirm_players", players=", ".join(map(t.colour, self._colours))),
+                        t.text("setup.confirm_players", players=", ".join(map(self._seat_label, self._colours))),
                         self._length_label(self._length),
                     ),
                     hint=t.text("setup.hint_confirm"),

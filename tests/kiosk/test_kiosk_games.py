@@ -9,6 +9,7 @@ import pygame
 import pytest
 
 from companion.games.auf_achse.engine import PlaceTruck
+from companion.games.on_the_way.engine import Pass
 from companion.intents import ButtonName, ButtonPressed
 from companion.journal import ENDED
 from companion.kiosk import KioskSettings, Screen
@@ -172,3 +173,26 @@ def test_the_attract_screen_replays_a_sample_game_and_the_leds_follow_calmly(tmp
     kiosk.handle(ButtonPressed(ButtonName.OK), now)  # any button starts the set-up
     assert kiosk.screen is Screen.SETUP_GAME
     kiosk.close()
+
+
+def test_a_seat_can_be_played_by_the_box_and_survives_a_power_cut(tmp_path: Path) -> None:
+    settings = KioskSettings(pin="2468", games=("on-the-way",), replay_step_s=0.0, bot_level="easy")
+    box = Box(tmp_path / "j.sqlite", settings)
+    box.press("ok", "ok")  # new game, 2 players
+    options = box.view.options
+    assert options[:4] == ("red", "blue", "green", "yellow") and options[5] == "blue — the box plays"
+    box.press("ok")  # red: a person
+    assert box.view.options[:3] == ("blue", "green", "yellow")
+    box.press(*["plus"] * box.view.options.index("blue — the box plays"), "ok", "ok")  # blue: the box; full game
+    assert "Players: red, blue — the box plays" in box.view.lines
+    box.press("ok")
+    game = box.kiosk.game
+    assert game is not None and game.setup.bots == {"blue": "easy"}
+    box.kiosk.playing.controller._push(Pass("red"))  # type: ignore[union-attr]  # red ends the turn
+    box.later(2.0)
+    assert any(getattr(c, "player", None) == "blue" for c in game.log)  # the box played blue's turn
+    box.close()
+    box = Box(tmp_path / "j.sqlite", settings)  # the power came back: blue is still the box's
+    box.press("ok")
+    assert box.kiosk.game is not None and box.kiosk.game.setup.bots == {"blue": "easy"}
+    box.close()
