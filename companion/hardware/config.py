@@ -7,8 +7,10 @@ in ``companion/hardware/examples/reference.toml``.
 
 from __future__ import annotations
 
+import math
 import os
 import re
+import stat
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -209,8 +211,8 @@ class _Reader:
 
     def positive(self, section: str, key: str, default: float) -> float:
         value = self.get(section, key, (int, float), default)
-        if value <= 0:
-            raise self.fail(section, key, f"must be positive, not {value}")
+        if not math.isfinite(value) or value <= 0:  # nan / inf would make a polling loop spin or never wake
+            raise self.fail(section, key, f"must be a positive finite number, not {value}")
         return float(value)
 
     def uid(self, section: str, key: str) -> str:
@@ -223,14 +225,36 @@ class _Reader:
         return uid
 
 
+MAX_FILE_BYTES = 1 << 20  # a hardware file is a few kilobytes; anything larger is not one
+
+
 def load(path: str | os.PathLike[str], *, env: Mapping[str, str] | None = None) -> HardwareConfig:
-    text = Path(path).read_text(encoding="utf-8")
-    return parse(text, str(path), env=env)
+    """The hardware TOML at ``path``; ``ConfigError`` (file, line, field) for a bad file, including one
+    that is not a regular readable text file (a device, a symlink loop, binary bytes)."""
+    name = str(path)
+    try:
+        mode = os.stat(path).st_mode
+        if not stat.S_ISREG(mode):
+            raise ConfigError(name, None, "file", "is not a regular file")
+        with open(path, "rb") as handle:
+            data = handle.read(MAX_FILE_BYTES + 1)
+    except OSError as exc:
+        raise ConfigError(name, None, "file", f"cannot be read: {exc.strerror or exc}") from None
+    if len(data) > MAX_FILE_BYTES:
+        raise ConfigError(name, None, "file", f"is larger than {MAX_FILE_BYTES // 1024} KiB: not a hardware file")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        raise ConfigError(name, line, "file", f"is not UTF-8 text (byte {data[exc.start]:#04x})") from None
+    return parse(text, name, env=env)
 
 
 def parse(text: str, path: str = "<string>", *, env: Mapping[str, str] | None = None) -> HardwareConfig:
     try:
         data = tomllib.loads(text)
+    except RecursionError:
+        raise ConfigError(path, None, "TOML syntax", "arrays or tables nested too deeply") from None
     except tomllib.TOMLDecodeError as exc:
         line = re.search(r"line (\d+)", str(exc))
         raise ConfigError(path, int(line.group(1)) if line else None, "TOML syntax", str(exc)) from None
@@ -329,7 +353,14 @@ def parse(text: str, path: str = "<string>", *, env: Mapping[str, str] | None = 
             isinstance(value, dict) and isinstance(value.get("colour"), str) and isinstance(value.get("number"), int)
         ):
             raise r.fail("markers", key, 'must be { colour = "red", number = 1 }')
-        markers[uid] = Marker(value["colour"], value["number"])
+        colour, number = value["colour"].strip(), value["number"]
+        if not colour:
+            raise r.fail("markers", key, "colour must not be empty")
+        if isinstance(number, bool) or number < 1:
+            raise r.fail("markers", key, f"number counts from 1, not {number!r}")
+        if uid in markers:  # the same UID written twice (e.g. in another case): never silently replaced
+            raise r.fail("markers", key, f"this UID is already marker {markers[uid].colour} {markers[uid].number}")
+        markers[uid] = Marker(colour, number)
     cards: dict[str, str] = {}
     for key, value in r.table("cards").items():
         uid = r.uid("cards", key)
@@ -337,16 +368,28 @@ def parse(text: str, path: str = "<string>", *, env: Mapping[str, str] | None = 
             raise r.fail("cards", key, f"must be a card id string, not {value!r}")
         if uid in markers:
             raise r.fail("cards", key, "this UID is already a marker")
+        if uid in cards:
+            raise r.fail("cards", key, f"this UID is already card {cards[uid]}")
         cards[uid] = value
     bank: dict[str, str] = {}
     for key, value in r.table("bank_cards").items():
         uid = r.uid("bank_cards", key)
         if not isinstance(value, str) or not value:
             raise r.fail("bank_cards", key, f"must be a player colour string, not {value!r}")
-        if uid in markers or uid in cards:
-            raise r.fail("bank_cards", key, "this UID is already a marker or a card")
+        if uid in markers or uid in cards or uid in bank:
+            raise r.fail("bank_cards", key, "this UID is already a marker, a card or a bank card")
+        if not value.strip():
+            raise r.fail("bank_cards", key, "the player colour must not be empty")
         bank[uid] = value
-    admin = frozenset(r.uid("admin", str(u)) for u in r.get("admin", "cards", list, []))
+    admin_list = r.get("admin", "cards", list, [])
+    admin: set[str] = set()
+    for entry in admin_list:
+        if not isinstance(entry, str):
+            raise r.fail("admin", "cards", f"every entry must be a UID string, not {entry!r}")
+        uid = r.uid("admin", entry)
+        if uid in markers or uid in cards or uid in bank:  # a marker that opens the admin menu: refused
+            raise r.fail("admin", "cards", f"{entry} is already a {'marker' if uid in markers else 'card'}")
+        admin.add(uid)
 
     return HardwareConfig(
         path=path,
@@ -364,7 +407,7 @@ def parse(text: str, path: str = "<string>", *, env: Mapping[str, str] | None = 
         buttons=buttons,
         markers=markers,
         cards=cards,
-        admin_cards=admin,
+        admin_cards=frozenset(admin),
         bank_cards=bank,
     )
 
