@@ -95,6 +95,20 @@ class PluginBase:
     def simulator(self, game: Any, seed: int | None) -> Any:
         return self._module("simulator").props(game, seed)
 
+    def tutorial(self, language: str) -> list[Any]:
+        """The game's tutorial pictures (a game lists its moments in ``tutorial_moments``)."""
+        moments = self.tutorial_moments()
+        if not moments:
+            return []
+        from companion.games.setup import GameSetup
+        from companion.games.tutorial import pages
+
+        plugin: Any = self  # a GamePlugin: this class is the shared half of one
+        return pages(plugin, moments, GameSetup(self.name, self.colours[:2], seed=5), 5, language)
+
+    def tutorial_moments(self) -> tuple[Any, ...]:
+        return ()
+
     # -- bots and advice: a game with bots overrides these ----------------------------------------
     bot_levels: tuple[str, ...] = ()
 

@@ -170,6 +170,11 @@ class GamePlugin(Protocol):
 
     def simulator(self, game: Game[Any], seed: int | None) -> SimProps: ...
 
+    def tutorial(self, language: str) -> list[Any]:
+        """The rules in sixty seconds as pictures (``companion.games.tutorial.TutorialPage``): moments
+        of a sample game drawn by the game's own table and screen; [] if the game has none."""
+        ...
+
     def setup_profile(self) -> Any:
         """What the set-up wizard needs to digitise a printed box (a ``companion.games.digitise``
         ``GameProfile``); a game without one cannot be digitised with the wizard."""

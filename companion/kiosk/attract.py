@@ -9,7 +9,7 @@ ends, the next replay starts with the next game the kiosk offers and the next se
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from companion import games
@@ -23,6 +23,8 @@ from companion.table.ui import UiModel
 log = logging.getLogger(__name__)
 
 REPLAY_COMMANDS = 240  # a replay shows at most this many actions, then the next one starts
+TUTORIAL_EVERY = 20  # after this many replayed actions, the rules in sixty seconds (the game's pictures)
+PAGE_STEPS = 5  # each picture stays this many steps
 
 
 @dataclass(frozen=True, eq=False)
@@ -34,6 +36,7 @@ class Scene:
     state: Any
     ui: UiModel
     leds: LedFrame
+    tutorial: bool = False  # a rules-in-sixty-seconds picture: its caption is the point, keep the map free
 
 
 class Replay:
@@ -48,6 +51,9 @@ class Replay:
         self._texts = Catalogue(language, "companion.kiosk")  # the kiosk's texts
         self._round = -1
         self.scene: Scene | None = None
+        self._pages: dict[str, list[Scene]] = {}  # per game: its tutorial pictures, made once
+        self._tutorial: list[Scene] = []  # the pictures still to show, each PAGE_STEPS times
+        self._since = 0  # replayed actions since the last tutorial
         self._start()
 
     def _start(self) -> None:
@@ -70,7 +76,16 @@ class Replay:
         self._show()
 
     def step(self) -> Scene | None:
-        """The next action; at the end, the next replay. Returns the new scene."""
+        """The next action (or the next tutorial picture); at the end, the next replay."""
+        if self._tutorial:
+            self.scene = self._tutorial.pop(0)
+            return self.scene
+        if self._since >= TUTORIAL_EVERY:
+            self._since = 0
+            self._tutorial = [page for page in self._tutorial_pages() for _ in range(PAGE_STEPS)]
+            if self._tutorial:
+                return self.step()
+        self._since += 1
         if self._game is None or self._index >= len(self._commands):
             self._start()
             return self.scene
@@ -83,6 +98,21 @@ class Replay:
         self._index += 1
         self._show()
         return self.scene
+
+    def _tutorial_pages(self) -> list[Scene]:
+        name = self._plugin.name
+        if name not in self._pages:
+            try:
+                made = self._plugin.tutorial(self.language)
+            except Exception:  # decoration: a game whose pictures cannot be made shows none
+                log.exception("no tutorial pictures for %s", name)
+                made = []
+            scenes = []
+            for page in made:
+                ui = replace(page.ui, prompt=page.caption, detail=self.caption, language=self.language)
+                scenes.append(Scene(self._plugin, self._screen, page.state, ui, page.leds, tutorial=True))
+            self._pages[name] = scenes
+        return self._pages[name]
 
     def _show(self) -> None:
         if self._game is None:

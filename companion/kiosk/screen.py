@@ -37,6 +37,14 @@ def draw_attract(surface: pygame.Surface, view: KioskView) -> FrameRecord:
     canvas = Canvas(surface, record)
     w, h = surface.get_size()
     unit = max(12, h // 26)
+    if scene.tutorial:  # a picture of the rules: only a slim title band, the map and the prompt speak
+        band = pygame.Rect(0, 0, w, int(unit * 1.9))
+        veil = pygame.Surface(band.size, pygame.SRCALPHA)
+        veil.fill((*theme.BACKGROUND, 235))
+        surface.blit(veil, band.topleft)
+        canvas.text(view.title, (unit, band.centery), int(unit * 1.2), bold=True, role="title", anchor="midleft",
+                    max_width=w - 2 * unit)  # fmt: skip
+        return record
     width = int(w * 0.7)
     lines = [part for line in view.lines for part in wrap(canvas, line, unit, width - 2 * unit)]
     panel = pygame.Rect(0, 0, width, int(unit * (3.4 + 1.35 * len(lines))))

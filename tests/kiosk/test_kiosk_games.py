@@ -196,3 +196,39 @@ def test_a_seat_can_be_played_by_the_box_and_survives_a_power_cut(tmp_path: Path
     box.press("ok")
     assert box.kiosk.game is not None and box.kiosk.game.setup.bots == {"blue": "easy"}
     box.close()
+
+
+def test_the_rules_in_sixty_seconds_are_pictures_drawn_by_the_games_own_table_and_screen(tmp_path: Path) -> None:
+    from companion import games
+    from companion.journal import JournalStore
+    from companion.kiosk import Kiosk
+    from companion.kiosk.attract import PAGE_STEPS, TUTORIAL_EVERY
+    from tests.kiosk.conftest import TAGS
+
+    for name in ("on-the-way", "auf-achse"):  # each game's moments reach its own table
+        pages = games.get(name).tutorial("en")
+        assert len(pages) == 3, name
+        assert pages[0].ui.hints  # lift a marker / the rolled die: the lit places
+        assert any("took" in p.ui.message or "auctions" in p.ui.message for p in pages)  # a scanned card
+        assert any(p.ui.message and ("+" in p.ui.message or "fulfilled" in p.ui.message) for p in pages)
+    assert games.get("on-the-way").tutorial("de")[0].caption.startswith("Marker anheben")
+
+    pygame.display.init()
+    pygame.font.init()
+    settings = KioskSettings(pin="2468", games=("on-the-way",), replay_step_s=1.0)
+    kiosk = Kiosk(JournalStore.open(tmp_path / "j.sqlite"), TAGS, now=0.0, settings=settings)
+    screen = KioskScreen(pygame.Surface((800, 480)), clock=FakeClock())
+    now, seen = 0.0, []
+    for _ in range(TUTORIAL_EVERY + 3 * PAGE_STEPS + 2):
+        kiosk.tick(now)
+        scene = kiosk.view.scene
+        assert scene is not None
+        seen.append(scene.tutorial)
+        if scene.tutorial and scene.ui.hints and not any(seen[:-1]):
+            screen.render(kiosk.view, None)
+            pygame.image.save(screen.surface, str(OUT / "kiosk-attract-tutorial.png"))
+            assert screen.record.regions.get("map") and scene.ui.prompt.startswith("Lift a marker")
+        now += 1.0
+    assert seen.count(True) == 3 * PAGE_STEPS  # three pictures, each for PAGE_STEPS steps
+    assert seen[TUTORIAL_EVERY] is True and seen[-1] is False  # after the replay, then the replay again
+    kiosk.close()

@@ -86,6 +86,17 @@ class AufAchse(PluginBase):
         answer["destinations"] = [] if colour is None else sorted(legal_destinations(state, colour))
         return answer
 
+    def tutorial_moments(self) -> tuple[Any, ...]:
+        """The rolled die lights where the truck may stop (AA-7), an auction (AA-19), a delivery paid (AA-16)."""
+        from companion.games.auf_achse.engine import Move, OpenAuction, Unload
+        from companion.games.tutorial import Moment
+
+        return (
+            Moment("tutorial.move", lambda s, c: isinstance(c, Move)),
+            Moment("tutorial.auction", lambda s, c: isinstance(c, OpenAuction), push=True),
+            Moment("tutorial.pay", lambda s, c: isinstance(c, Unload), push=True),
+        )
+
     # -- progress and result --------------------------------------------------------------------
     def progress(self, state: Any) -> dict[str, object]:
         return {"round": state.turn.round, "phase": state.phase.value, "player": state.current.colour}

@@ -90,6 +90,31 @@ class OnTheWay(PluginBase):
         answer["destinations"] = destinations
         return answer
 
+    def tutorial_moments(self) -> tuple[Any, ...]:
+        """Lift a marker (the lit cities), scan a contract card, the bank pays a delivery (OTW-22)."""
+        from companion.games.on_the_way.engine import Fulfil, Move, TakeContract
+        from companion.games.tutorial import Moment
+        from companion.intents import CardScanned, TagLifted
+        from companion.table.tags import CardTag, MarkerTag
+
+        def lift(state: Any, tags: Any, command: Any) -> list[Any]:
+            transport = state.player(command.player).transport(command.marker)
+            uid = tags.uid_of(MarkerTag(command.player, command.marker))
+            return [] if transport is None or uid is None else [TagLifted(transport.city, uid)]
+
+        def scan(state: Any, tags: Any, command: Any) -> list[Any]:
+            uid = tags.uid_of(CardTag(command.card))
+            return [] if uid is None else [CardScanned(uid)]
+
+        def lifting(state: Any, command: Any) -> bool:
+            return isinstance(command, Move) and state.player(command.player).transport(command.marker) is not None
+
+        return (
+            Moment("tutorial.lift", lifting, intents=lift),
+            Moment("tutorial.scan", lambda s, c: isinstance(c, TakeContract), intents=scan),
+            Moment("tutorial.pay", lambda s, c: isinstance(c, Fulfil), push=True),
+        )
+
     # -- bots and advice (companion/games/on_the_way/bots, docs/bots.md) ------------------------------
     bot_levels = ("easy", "medium", "hard")
 
