@@ -10,6 +10,7 @@ import pygame
 
 from companion.display import theme
 from companion.display.layout import Layout
+from companion.display.record import Canvas
 from companion.ledframe import CityLight, LedFrame
 from companion.table.ui import UiModel
 
@@ -83,3 +84,20 @@ def blink_phases(now: float) -> tuple[bool, bool]:
     slow = (now * theme.SLOW_BLINK_HZ) % 1.0 < 0.5
     fast = (now * theme.FAST_BLINK_HZ) % 1.0 < 0.5
     return slow, fast
+
+
+def draw_map_ground(canvas: Canvas, layout: Layout) -> pygame.Rect:
+    """The map's land, recorded as the ``map`` region; returns its rectangle (every game's map)."""
+    rect = layout.map
+    canvas.record.regions["map"] = (rect.x, rect.y, rect.w, rect.h)
+    pygame.draw.rect(canvas.surface, theme.LAND, rect, border_radius=layout.px(6))
+    return rect
+
+
+def board_to_pixels(
+    points: Iterable[tuple[str, float, float]], rect: pygame.Rect, margin: tuple[int, int]
+) -> dict[str, tuple[int, int]]:
+    """Board x, y (0..1) of each named point to pixels inside ``rect``, keeping ``margin`` (x, y) free
+    for rings and labels."""
+    inner = rect.inflate(-2 * margin[0], -2 * margin[1])
+    return {name: (round(inner.x + x * inner.w), round(inner.y + y * inner.h)) for name, x, y in points}

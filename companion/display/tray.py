@@ -23,6 +23,15 @@ BUTTONS: tuple[tuple[ButtonName, str, str], ...] = (
 )
 
 
+def button_row(x: int, body: pygame.Rect, px: Any) -> dict[ButtonName, pygame.Rect]:
+    """The five buttons' places in a tray, from ``x`` to the tray body's right edge (``px``: the scale)."""
+    bw = max(px(50), min(px(90), (body.right - x - 4 * px(4)) // 5))
+    bh = min(body.h, px(56))
+    return {
+        name: pygame.Rect(x + i * (bw + px(4)), body.centery - bh // 2, bw, bh) for i, (name, *_) in enumerate(BUTTONS)
+    }
+
+
 def draw_buttons(canvas: Canvas, lay: Any, pressed: ButtonName | None) -> None:
     """The five buttons (either game's tray: ``lay.buttons``, ``lay.px``)."""
     surface = canvas.surface

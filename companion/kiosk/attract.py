@@ -16,8 +16,8 @@ from companion import games
 from companion.engine.game import Game
 from companion.games.protocol import GamePlugin, GameScreen
 from companion.games.setup import GameSetup
+from companion.kiosk.texts import kiosk_texts
 from companion.ledframe import LedFrame
-from companion.table.messages import Catalogue
 from companion.table.ui import UiModel
 
 log = logging.getLogger(__name__)
@@ -48,7 +48,7 @@ class Replay:
         self.seed = seed
         self.caption = caption
         self.language = language
-        self._texts = Catalogue(language, "companion.kiosk")  # the kiosk's texts
+        self._texts = kiosk_texts(language)
         self._round = -1
         self.scene: Scene | None = None
         self._pages: dict[str, list[Scene]] = {}  # per game: its tutorial pictures, made once

@@ -51,11 +51,12 @@ from companion.journal import (
 )
 from companion.kiosk.admin import AdminLock, PinEntry, generate_pin
 from companion.kiosk.attract import Replay
+from companion.kiosk.texts import kiosk_texts
 from companion.kiosk.view import KioskView, OptionTapped, Screen
 from companion.setup_box.datasets import DataSetError, DataSets
 from companion.setup_box.runner import WizardSession
 from companion.table.base import GameTable, LedSink
-from companion.table.messages import LANGUAGES, Catalogue
+from companion.table.messages import LANGUAGES
 from companion.table.tags import AdminTag, TagDirectory
 
 log = logging.getLogger(__name__)
@@ -67,12 +68,6 @@ KioskIntent = Intent | OptionTapped
 ADMIN_CLOSE, ADMIN_END, ADMIN_CLEAR, ADMIN_TEST, ADMIN_LEAVE = "close", "end_game", "clear", "test", "leave"
 ADMIN_DIGITISE, ADMIN_LEAVE_WIZARD = "digitise", "leave_wizard"
 ADMIN_LANGUAGE = "language"
-KIOSK_MESSAGES = "companion.kiosk"  # the package whose ``messages/`` hold the kiosk's own texts
-
-
-def kiosk_texts(language: str) -> Catalogue:
-    """The kiosk's catalogue in ``language``: its own texts over the platform's (colours, language names)."""
-    return Catalogue(language, KIOSK_MESSAGES)
 
 
 class ResultPublisher(Protocol):

@@ -12,7 +12,7 @@ import pytest
 
 from companion import games
 from companion.kiosk import machine
-from companion.kiosk.machine import KIOSK_MESSAGES
+from companion.kiosk.texts import KIOSK_MESSAGES
 from companion.table.messages import LANGUAGES, Catalogue, plural_form
 from companion.table.messages.po import PoFile, parse_po
 

@@ -12,7 +12,7 @@ import pygame
 
 from companion.display import theme
 from companion.display.layout import Layout
-from companion.display.lights import city_lights, draw_light_ring, place_box
+from companion.display.lights import board_to_pixels, city_lights, draw_light_ring, draw_map_ground, place_box
 from companion.display.record import Canvas, DrawnText
 from companion.display.tokens import pill
 from companion.games.auf_achse.engine.state import GameState
@@ -26,9 +26,7 @@ TRIANGLE: theme.RGB = (240, 228, 66)
 
 
 def space_positions(state: GameState, rect: pygame.Rect, layout: Layout) -> dict[str, tuple[int, int]]:
-    mx, my = layout.px(12), layout.px(10)
-    inner = rect.inflate(-2 * mx, -2 * my)
-    return {s.id: (round(inner.x + s.x * inner.w), round(inner.y + s.y * inner.h)) for s in state.board.spaces}
+    return board_to_pixels(((s.id, s.x, s.y) for s in state.board.spaces), rect, (layout.px(12), layout.px(10)))
 
 
 def space_lights(state: GameState, ui: UiModel, leds: LedFrame) -> dict[str, CityLight]:
@@ -48,10 +46,8 @@ def draw_aa_map(
     texts: Catalogue,
 ) -> None:
     surface = canvas.surface
-    rect = layout.map
     record = canvas.record
-    record.regions["map"] = (rect.x, rect.y, rect.w, rect.h)
-    pygame.draw.rect(surface, theme.LAND, rect, border_radius=layout.px(6))
+    rect = draw_map_ground(canvas, layout)
     pos = space_positions(state, rect, layout)
     board = state.board
     r_city = layout.px(5)

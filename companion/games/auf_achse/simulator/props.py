@@ -20,7 +20,7 @@ import pygame
 from companion.display import theme
 from companion.display.record import Canvas
 from companion.display.tokens import marker as draw_marker
-from companion.display.tray import BUTTONS, box, draw_buttons
+from companion.display.tray import box, button_row, draw_buttons
 from companion.engine.game import Game
 from companion.games.auf_achse.engine import GameConfig, GameState
 from companion.games.auf_achse.table.controller import TRUCK
@@ -150,13 +150,7 @@ def compute_aa_tray(rect: pygame.Rect, colours: tuple[str, ...]) -> AATrayLayout
     x += 4 * (card_w + gap)
     actions = pygame.Rect(x, body.y, px(76), body.h)
     x = actions.right + gap
-    bw = max(px(50), min(px(90), (body.right - x - 4 * px(4)) // 5))
-    bh = min(body.h, px(56))
-
-    buttons = {
-        name: pygame.Rect(x + i * (bw + px(4)), body.centery - bh // 2, bw, bh)
-        for i, (name, _, _) in enumerate(BUTTONS)
-    }
+    buttons = button_row(x, body, px)
     help_rect = pygame.Rect(rect.x + gap, rect.bottom - help_h, rect.w - 2 * gap, help_h)
     return AATrayLayout(rect, scale, trays, slots, banks, pile, public, actions, buttons, help_rect)
 

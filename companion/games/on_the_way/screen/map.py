@@ -6,7 +6,7 @@ import pygame
 
 from companion.display import theme
 from companion.display.layout import Layout
-from companion.display.lights import city_lights, draw_light_ring, place_box
+from companion.display.lights import board_to_pixels, city_lights, draw_light_ring, draw_map_ground, place_box
 from companion.display.record import Canvas, DrawnText
 from companion.display.tokens import pill
 from companion.games.on_the_way.engine.state import Building, GameState
@@ -17,10 +17,7 @@ from companion.table.ui import UiModel
 
 def city_positions(state: GameState, rect: pygame.Rect, layout: Layout) -> dict[str, tuple[int, int]]:
     """Board x, y (0..1) to pixels inside ``rect``, keeping a margin for rings and labels."""
-    mx = layout.px(14)
-    my = layout.px(12)
-    inner = rect.inflate(-2 * mx, -2 * my)
-    return {c.name: (round(inner.x + c.x * inner.w), round(inner.y + c.y * inner.h)) for c in state.board.cities}
+    return board_to_pixels(((c.name, c.x, c.y) for c in state.board.cities), rect, (layout.px(14), layout.px(12)))
 
 
 def draw_map(
@@ -35,10 +32,8 @@ def draw_map(
     texts: Catalogue,
 ) -> None:
     surface = canvas.surface
-    rect = layout.map
     record = canvas.record
-    record.regions["map"] = (rect.x, rect.y, rect.w, rect.h)
-    pygame.draw.rect(surface, theme.LAND, rect, border_radius=layout.px(6))
+    rect = draw_map_ground(canvas, layout)
     pos = city_positions(state, rect, layout)
     r = layout.px(5)
 

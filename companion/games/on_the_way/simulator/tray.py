@@ -12,7 +12,7 @@ import pygame
 from companion.display import theme
 from companion.display.record import Canvas
 from companion.display.tokens import marker as draw_marker
-from companion.display.tray import BUTTONS, box, draw_buttons
+from companion.display.tray import box, button_row, draw_buttons
 from companion.games.on_the_way.engine.cards import Tier
 from companion.games.on_the_way.engine.state import MARKERS_PER_PLAYER, GameState
 from companion.games.on_the_way.simulator.table import SimTable
@@ -84,12 +84,7 @@ def compute_tray(rect: pygame.Rect, colours: tuple[str, ...], offer_size: int) -
     pile = pygame.Rect(x, body.y, px(76), body.h)
     events = pygame.Rect(pile.right + gap, body.y, px(84), body.h)
     x = events.right + gap
-    bw = max(px(50), min(px(90), (body.right - x - 4 * px(4)) // 5))
-    bh = min(body.h, px(56))
-    buttons = {
-        name: pygame.Rect(x + i * (bw + px(4)), body.centery - bh // 2, bw, bh)
-        for i, (name, _, _) in enumerate(BUTTONS)
-    }
+    buttons = button_row(x, body, px)
     help_rect = pygame.Rect(rect.x + gap, rect.bottom - help_h, rect.w - 2 * gap, help_h)
     return TrayLayout(rect, scale, trays, slots, reader, offer, pile, events, buttons, help_rect)
 
