@@ -105,3 +105,14 @@ class Game(Generic[S]):
     def replay(self, commands: Sequence[object]) -> None:
         for command in commands:
             self.push(command)
+
+
+def check(reducer: Reducer[S], state: S, command: object) -> IllegalAction | None:
+    """Would ``reducer`` accept ``command`` in ``state``? None, or the refusal it would raise (rule id
+    and all). It runs the reducer itself and drops the outcome (``apply`` is pure), so a check can
+    never disagree with ``Game.push``; every game's table asks it instead of pushing and popping."""
+    try:
+        reducer(state, command)
+    except IllegalAction as refusal:
+        return refusal
+    return None

@@ -11,7 +11,8 @@ from companion import games
 from companion.display import theme
 from companion.games.on_the_way.engine import Build, Cancel, Expand, Fulfil, Move, Pass, TakeContract
 from companion.games.on_the_way.engine.playout import choose_command
-from companion.games.on_the_way.table.controller import MENU_ITEMS, expected_markers
+from companion.games.on_the_way.table.controller import expected_markers
+from companion.games.on_the_way.table.prompts import MENU
 from companion.intents import ButtonName
 from companion.ledframe import CityLight
 from companion.simulator.app import new_game
@@ -139,7 +140,7 @@ def _tidy(d: Driver) -> bool:
 
 def _menu_to(d: Driver, item: str) -> None:
     d.key(pygame.K_m)
-    while d.sim.controller.ui.choice_index != MENU_ITEMS.index(item):
+    while d.sim.controller.ui.choice_index != MENU.index(item):
         d.key(pygame.K_PLUS)
     d.key(pygame.K_RETURN)
 

@@ -22,8 +22,8 @@ from companion.games.on_the_way.engine import (
     TakeContract,
     Undo,
 )
-from companion.games.on_the_way.engine.check import check
 from companion.games.on_the_way.engine.notation import position
+from companion.games.on_the_way.engine.rules import apply
 from companion.games.on_the_way.table.prompts import (
     MENU,
     Applied,
@@ -164,7 +164,8 @@ def test_otw19_the_move_takes_the_joined_trucks_along() -> None:
     state = at("cities Poznań=W1\nred 1:Poznań:2")
     prompt, outcome = step(Lifted(RED1, "Poznań", 3), MarkerPlaced(RED1, "Warsaw"), state)
     assert (prompt, outcome) == (Idle(), Move("red", 1, "Warsaw", trucks=3))
-    assert check(state, outcome) is None
+    after, _ = apply(state, outcome)  # the engine moves all three trucks (OTW-19)
+    assert after.player("red").transport(1).trucks == 3
 
 
 def test_putting_the_lifted_marker_back_is_no_move() -> None:

@@ -38,11 +38,7 @@ class OnTheWay(PluginBase):
 
     def neighbours(self, setup: GameSetup | None = None) -> dict[str, frozenset[str]]:
         board = self.config(setup or GameSetup(self.name, self.colours[:2])).board
-        near: dict[str, set[str]] = {name: set() for name in board.names}
-        for road in board.roads:
-            near[road.a].add(road.b)
-            near[road.b].add(road.a)
-        return {name: frozenset(n) for name, n in near.items()}
+        return {city: frozenset(near) for city, near in board.neighbours.items()}
 
     def card_ids(self, setup: GameSetup | None = None) -> tuple[str, ...]:
         deck = self.config(setup or GameSetup(self.name, self.colours[:2])).deck

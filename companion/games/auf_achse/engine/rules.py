@@ -11,6 +11,7 @@ import random
 from dataclasses import replace
 
 from companion.engine.errors import IllegalAction
+from companion.engine.game import check as check_with
 from companion.games.auf_achse.engine import events as ev
 from companion.games.auf_achse.engine.actions import draw_action, take_spare
 from companion.games.auf_achse.engine.auction import bid, open_auction, pass_bid
@@ -116,11 +117,7 @@ def apply(state: GameState, command: Command) -> Outcome:
 def check(state: GameState, command: Command) -> IllegalAction | None:
     """Would ``command`` be accepted now? The refusal (rule and message), or None. Pushes nothing:
     the table asks this before it offers or explains a command (style point 18)."""
-    try:
-        apply(state, command)
-    except IllegalAction as refusal:
-        return refusal
-    return None
+    return check_with(apply, state, command)
 
 
 def _no_auction(state: GameState, command: Bid | PassBid) -> IllegalAction:

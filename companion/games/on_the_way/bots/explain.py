@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from companion.engine.money import format_money
 from companion.games.on_the_way.bots.kernel import (
     BONUS,
     BUILD_LC,
@@ -18,10 +17,7 @@ from companion.games.on_the_way.bots.kernel import (
     Action,
     Kernel,
 )
-
-
-def _r(amount: int) -> str:
-    return format_money(amount, "R")
+from companion.games.on_the_way.engine.rules import money
 
 
 def _roads(n: int) -> str:
@@ -42,7 +38,7 @@ def sentence(k: Kernel, action: Action) -> str:
     transports = [(m + 1, tp) for m, tp in enumerate(k.tr[seat]) if tp is not None]
     if kind == TAKE:
         card = f"{t.card_ids[a]} {names[t.c_origin[a]]}→{names[t.c_dest[a]]}"
-        pays = _r(t.c_pay[a]) + (f" + {t.c_vp[a]} VP" if t.c_vp[a] else "")
+        pays = money(t.c_pay[a]) + (f" + {t.c_vp[a]} VP" if t.c_vp[a] else "")
         origin = t.c_origin[a]
         need = t.c_trucks[a]
         near = [(t.dist[tp[0]][origin], m, tp) for m, tp in transports if tp[1] >= need]
@@ -82,7 +78,7 @@ def sentence(k: Kernel, action: Action) -> str:
             pay -= min(t.e_amount[e], pay)
         extra = f" and {t.c_vp[a]} VP" if t.c_vp[a] else ""
         strip = " — it fills the strip, so you reveal the next event" if len(k.strip) + 1 >= t.strip_size else ""
-        return f"Fulfil {t.card_ids[a]} now: {_r(pay)}{extra}, and the marker is free again{strip}"
+        return f"Fulfil {t.card_ids[a]} now: {money(pay)}{extra}, and the marker is free again{strip}"
     if kind == MOVE:
         marker, to = a, b
         tp = k.tr[seat][marker - 1]
@@ -107,8 +103,8 @@ def sentence(k: Kernel, action: Action) -> str:
         vp = {BUILD_WH: 2, BUILD_LC: 5, EXPAND: 3}[kind]
         trucks = {BUILD_WH: 1, BUILD_LC: 2, EXPAND: 1}[kind]
         return (
-            f"{verb} {what} {names[a]}: +{vp} VP for {_r(k.cost(base))} (held money only counts 1 VP per "
-            f"{_r(3000)}), and {trucks} new idle truck{'s' if trucks != 1 else ''} there"
+            f"{verb} {what} {names[a]}: +{vp} VP for {money(k.cost(base))} (held money only counts 1 VP per "
+            f"{money(3000)}), and {trucks} new idle truck{'s' if trucks != 1 else ''} there"
         )
     if kind == CANCEL:
         tp = k.tr[seat][a - 1]

@@ -39,7 +39,6 @@ from companion.games.on_the_way.engine import events as ev
 from companion.games.on_the_way.engine.rules import money
 from companion.games.on_the_way.table.leds import led_frame
 from companion.games.on_the_way.table.prompts import (
-    MENU,
     Applied,
     AskAdvice,
     CardShown,
@@ -64,9 +63,6 @@ from companion.table.tags import MarkerTag, Tag, TagDirectory
 from companion.table.ui import UiModel
 
 __all__ = ["SETTLE_S", "LedSink", "TableController"]
-
-
-MENU_ITEMS = MENU  # the MENU entries in order (MenuItem values are their message keys)
 
 
 def expected_markers(state: GameState) -> dict[MarkerTag, str]:
