@@ -56,7 +56,7 @@ from companion.kiosk.view import KioskView, OptionTapped, Screen
 from companion.setup_box.datasets import DataSetError, DataSets
 from companion.setup_box.runner import WizardSession
 from companion.table.base import GameTable, LedSink
-from companion.table.messages import LANGUAGES
+from companion.table.messages import LANGUAGES, next_language
 from companion.table.tags import AdminTag, TagDirectory
 
 log = logging.getLogger(__name__)
@@ -412,7 +412,7 @@ class Kiosk:
         return self.settings.colours or self.plugin.colours
 
     def _how_to_pages(self) -> tuple[str, ...]:
-        return how_to(games.get(self._game_name), self.settings.language)
+        return how_to(games.get(self._game_name), self.language)
 
     # -- playing ---------------------------------------------------------------------------------
     def _play(self, intent: KioskIntent, now: float) -> None:
@@ -577,7 +577,7 @@ class Kiosk:
             self._hardware = []
             self._go(Screen.HARDWARE_TEST)
         elif item == ADMIN_LANGUAGE:  # the default switches at once; a game being played keeps its own
-            self._default_language = _following(self._default_language)
+            self._default_language = next_language(self._default_language)
             if self.playing is None:
                 self._set_language(self._default_language)
             self._go(Screen.ADMIN, keep_index=True)
@@ -641,7 +641,7 @@ class Kiosk:
         if self.screen is Screen.ATTRACT:
             if button in (ButtonName.PLUS, ButtonName.MINUS):
                 step = 1 if button is ButtonName.PLUS else -1
-                self._set_language(LANGUAGES[(LANGUAGES.index(self.language) + step) % len(LANGUAGES)])
+                self._set_language(next_language(self.language, step))
             elif button is not ButtonName.BACK:
                 self._ok(now)  # any other button starts a new game
             return
@@ -939,7 +939,3 @@ class Kiosk:
 def score_text(game: GamePlugin, score: int) -> str:
     """A score as the game counts it: "7 VP"; money as money: "5 000 DM"."""
     return game.money(score) if game.score_label == game.currency else f"{score} {game.score_label}"
-
-
-def _following(language: str) -> str:
-    return LANGUAGES[(LANGUAGES.index(language) + 1) % len(LANGUAGES)]

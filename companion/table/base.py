@@ -37,7 +37,7 @@ from companion.intents import (
     TagPlaced,
 )
 from companion.ledframe import LedFrame
-from companion.table.messages import LANGUAGES, Catalogue
+from companion.table.messages import Catalogue, next_language
 from companion.table.tags import AdminTag, Tag, TagDirectory
 from companion.table.ui import Refusal, UiModel
 
@@ -103,6 +103,7 @@ class TableBase:
         # the engine; a person then moves the bot's pieces as the screen and the LEDs show.
         self._bot = bot
         self._bot_at = 0.0
+        self._bot_asked: tuple[int, frozenset[tuple[str, str]]] | None = None  # the position last asked about
         self.tags = tags
         self.settle_s = settle_s
         self._leds = leds
@@ -144,8 +145,8 @@ class TableBase:
     def next_deadline(self) -> float | None:
         """When ``tick`` next has something to do (a placement settling, a bot's next action), or None."""
         deadlines = [t + self.settle_s for _, t in self._settling.values()]
-        if self._bot is not None and not self.state.finished:
-            deadlines.append(max(self._bot_at, self._now + 0.25))
+        if self._bot is not None and self._bot_due():
+            deadlines.append(self._bot_at)  # only while a bot's action is pending: idle otherwise
         return min(deadlines, default=None)
 
     # -- the loop's entry points ---------------------------------------------------------
@@ -188,11 +189,17 @@ class TableBase:
             self._refresh()
         self._play_bot(now)
 
+    def _bot_due(self) -> bool:
+        """The bot has not been asked about this position yet (the game and the sensed table as they
+        are now): asking again changes nothing, so the loop neither wakes nor searches for it."""
+        return not self.state.finished and self._bot_asked != (self.game.depth, frozenset(self._sensed.items()))
+
     def _play_bot(self, now: float) -> None:
         """A bot seat acts: only once the table matches the engine (its last action's pieces moved by a
-        person, nothing settling), and at most every ``BOT_PAUSE_S``."""
-        if self._bot is None or self.state.finished or now < self._bot_at or self._settling or self._problems():
+        person, nothing settling), at most every ``BOT_PAUSE_S``, and once per position."""
+        if self._bot is None or now < self._bot_at or not self._bot_due() or self._settling or self._problems():
             return
+        self._bot_asked = (self.game.depth, frozenset(self._sensed.items()))
         try:
             command = self._bot(self.state)
         except Exception:  # a bot is a player, not the game: the people can go on by hand
@@ -200,7 +207,7 @@ class TableBase:
             self._bot = None
             return
         if command is None:
-            return
+            return  # a person's turn: asked again once the game or the table changes
         self._bot_at = now + BOT_PAUSE_S
         if self._push(command) is not None:
             self._bot_played(command)
@@ -296,8 +303,7 @@ class TableBase:
         return False
 
     def _toggle_language(self) -> None:
-        following = LANGUAGES[(LANGUAGES.index(self._text.language) + 1) % len(LANGUAGES)]
-        self._text = Catalogue(following, self.messages)
+        self._text = Catalogue(next_language(self._text.language), self.messages)
 
     # -- state of the table ----------------------------------------------------------------
     def _refresh(self) -> None:

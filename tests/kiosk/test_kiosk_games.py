@@ -36,6 +36,15 @@ def start_auf_achse(box: Box) -> None:
 def test_attract_names_both_games_and_their_how_to(tmp_path: Path) -> None:
     box = Box(tmp_path / "j.sqlite", BOTH)
     assert box.view.title == "On The Way · Auf Achse"
+    assert any(line.startswith("How to play with the companion:") for line in box.view.lines)
+    box.press("plus")  # the language: the how-to page follows it
+    from companion import games
+    from companion.kiosk.machine import how_to
+
+    czech = set(how_to(games.get("on-the-way"), "cs")) | set(how_to(games.get("auf-achse"), "cs"))
+    shown = [line for line in box.view.lines if line.startswith("Jak hrát se společníkem: ")]
+    assert shown and shown[0].removeprefix("Jak hrát se společníkem: ") in czech  # the page too, not only its title
+    box.press("minus")
     box.press("ok", "back")  # the game step, then back to the attract screen
     assert box.screen is Screen.ATTRACT
     box.close()
@@ -194,7 +203,14 @@ def test_a_seat_can_be_played_by_the_box_and_survives_a_power_cut(tmp_path: Path
     box.close()
     box = Box(tmp_path / "j.sqlite", settings)  # the power came back: blue is still the box's
     box.press("ok")
-    assert box.kiosk.game is not None and box.kiosk.game.setup.bots == {"blue": "easy"}
+    resumed = box.kiosk.game
+    assert resumed is not None and resumed.setup.bots == {"blue": "easy"}
+    played = sum(getattr(c, "player", None) == "blue" for c in resumed.log)
+    while resumed.state.current.colour == "blue" and not resumed.state.finished:
+        box.later(2.0)  # blue's turn may still be running: the resumed table's bot plays it
+    box.kiosk.playing.controller._push(Pass("red"))  # type: ignore[union-attr]
+    box.later(2.0)
+    assert sum(getattr(c, "player", None) == "blue" for c in resumed.log) > played  # the bot plays on
     box.close()
 
 

@@ -55,3 +55,21 @@ def test_menu_advice_says_the_best_action_and_its_city_blinks() -> None:
     t.scan(next(c.id for c in t.state.config.deck.contracts if c.tier.value == "basic"))  # red acts
     assert t.ctl.game.depth == depth + 1  # the contract was taken
     assert t.ui.selected is None  # the advice was for the position before: it no longer blinks
+
+
+def test_on_a_persons_turn_the_bot_is_asked_once_per_position_and_the_loop_sleeps() -> None:
+    asked: list[int] = []
+    play = bot_player(games.get("on-the-way"), {"blue": "easy"}, seed=3)
+    assert play is not None
+
+    def counting(state: object) -> object | None:
+        asked.append(1)
+        return play(state)
+
+    t = Table("", bot=counting)
+    for _ in range(10):  # red's turn, nothing changes: asked once, then no wake-ups for the bot
+        t.later(1.0)
+    assert len(asked) == 1 and t.ctl.next_deadline() is None
+    t.scan(next(c.id for c in t.state.config.deck.contracts if c.tier.value == "basic"))  # red acts
+    t.later(1.0)
+    assert len(asked) == 2  # a new position: asked again

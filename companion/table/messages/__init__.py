@@ -67,6 +67,12 @@ def _load(language: str, package: str | None = None) -> Tables:
     return tables
 
 
+def next_language(language: str, step: int = 1) -> str:
+    """The language ``step`` places after ``language`` in ``LANGUAGES``, round the list (the MENU toggle,
+    the kiosk's PLUS/MINUS)."""
+    return LANGUAGES[(LANGUAGES.index(language) + step) % len(LANGUAGES)]
+
+
 class Catalogue:
     """``Catalogue("cs", "companion.games.on_the_way").text("prompt.put_back", colour="red", n=1, city="Brno")``."""
 
