@@ -10,6 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from companion.engine.game import Game
 from companion.games.protocol import GamePlugin
 from companion.games.setup import GameSetup
 from companion.intents import Intent, TagPlaced
@@ -42,58 +43,51 @@ class Moment:
 
 def pages(plugin: GamePlugin, moments: tuple[Moment, ...], setup: GameSetup, seed: int,
           language: str) -> list[TutorialPage]:  # fmt: skip
-    """The pictures of ``moments`` (a moment the sample game never reaches is left out)."""
+    """The pictures of ``moments``, in the order the sample game reaches them (one playthrough; a
+    moment the sample game never reaches is left out)."""
     from companion.table.messages import Catalogue
 
     texts = Catalogue(language, getattr(plugin, "package", None))
     commands = plugin.sample_game(setup, seed, 600)
-    out: list[TutorialPage] = []
-    for moment in moments:
-        try:
-            page = _page(plugin, moment, setup, commands, language)
-        except Exception:  # a picture is decoration: one that cannot be drawn is left out
-            log.exception("the tutorial picture %s of %s cannot be drawn", moment.caption, plugin.name)
-            continue
-        if page is not None:
-            state, ui, leds = page
-            out.append(TutorialPage(texts.text(moment.caption), state, ui, leds))
-    return out
-
-
-def _page(plugin: GamePlugin, moment: Moment, setup: GameSetup, commands: list[object],
-          language: str) -> tuple[Any, UiModel, LedFrame] | None:  # fmt: skip
     game = plugin.new_game(setup)
+    props = plugin.simulator(game, None)  # the simulated pieces and cards: their tags, their readers
+    waiting = list(moments)
+    found: dict[int, TutorialPage] = {}  # moment's index -> its picture
     for command in commands:
-        if moment.at(game.state, command):
+        for moment in [m for m in waiting if m.at(game.state, command)]:
+            waiting.remove(moment)
+            try:
+                state, ui, leds = _picture(plugin, props, moment, game, command, language)
+            except Exception:  # a picture is decoration: one that cannot be drawn is left out
+                log.exception("the tutorial picture %s of %s cannot be drawn", moment.caption, plugin.name)
+                continue
+            found[moments.index(moment)] = TutorialPage(texts.text(moment.caption), state, ui, leds)
+        if not waiting:
             break
         game.push(command)
-    else:
-        return None
-    tags = plugin.simulator(game, None).tags
-    table = plugin.table(game, tags, language=language)
+    return [found[i] for i in sorted(found)]
+
+
+def _picture(plugin: GamePlugin, props: Any, moment: Moment, game: Game[Any], command: object,
+             language: str) -> tuple[Any, UiModel, LedFrame]:  # fmt: skip
+    """The game's position now on its own table (a copy: the sample game goes on): its pieces where
+    the engine has them, as a matching table senses them, then the moment's command or intents."""
+    state = game.state
+    here = Game(state, game._reducer, game._undo_types, game._on_undo)
+    table = plugin.table(here, props.tags, language=language)
     now = 0.0
-    for colour, number, city in _pieces(game.state):  # the table matches the engine, as at a real table
-        uid = tags.uid_of(MarkerTag(colour, number))
-        if uid is not None:
-            table.handle(TagPlaced(city, uid), now)
+    readers = set(props.reader_cities)
+    for uid, tag in props.tags.tags.items():
+        if isinstance(tag, MarkerTag):
+            city = props.engine_place(state, tag)
+            if city is not None and city in readers:
+                table.handle(TagPlaced(city, uid), now)
     now += 1.0
     table.tick(now)
     if moment.push:
         table._push(command)  # as the table pushes it after a settled placement or a scan
         table._refresh()
-    for intent in moment.intents(game.state, tags, command) if moment.intents else ():
+    for intent in moment.intents(state, props.tags, command) if moment.intents else ():
         now += 0.1
         table.handle(intent, now)
     return table.state, table.ui, table.led_frame
-
-
-def _pieces(state: Any) -> list[tuple[str, int, str]]:
-    """Each tagged piece standing in a city: On The Way transports, Auf Achse trucks in a city."""
-    out: list[tuple[str, int, str]] = []
-    for p in state.players:
-        for t in getattr(p, "transports", ()):
-            out.append((p.colour, t.marker, t.city))
-        space = getattr(p, "space", None)
-        if space is not None and state.board.is_city(space):
-            out.append((p.colour, 1, space))
-    return out
