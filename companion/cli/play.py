@@ -17,7 +17,7 @@ import logging
 import os
 import stat
 import sys
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any, BinaryIO, TextIO
 
@@ -27,7 +27,7 @@ from companion.engine.game import Game
 from companion.engine.jsonio import MAX_LINE_BYTES, parse_command_line
 from companion.games.base import unknown_field
 from companion.games.protocol import GamePlugin
-from companion.games.seats import bot_player, check_bots, parse_seats
+from companion.games.seats import BotPlayer, bot_player, check_bots, parse_seats
 from companion.games.setup import GameSetup
 
 log = logging.getLogger(__name__)
@@ -73,8 +73,9 @@ def house_rules(args: argparse.Namespace) -> dict[str, str]:
 
 
 def setup_from_args(args: argparse.Namespace) -> GameSetup:
-    """The ``GameSetup`` the flags describe (data paths made absolute, as the journal keeps them)."""
-    colours, _ = parse_seats(args.players)
+    """The ``GameSetup`` the flags describe (data paths made absolute, as the journal keeps them),
+    with the seats the box plays (``red,blue:bot-hard``)."""
+    colours, bots = parse_seats(args.players)
     return GameSetup.with_files(
         args.game,
         colours,
@@ -84,6 +85,7 @@ def setup_from_args(args: argparse.Namespace) -> GameSetup:
         end_at=args.end_at,
         rules=house_rules(args),
         seed=args.seed,
+        bots=bots,
     )
 
 
@@ -135,13 +137,12 @@ def _text_lines(stream: TextIO) -> Iterator[bytes]:
         yield from line.rstrip("\n").encode("utf-8", "surrogatepass").split(b"\r")
 
 
-def play_bots(plugin: GamePlugin, game: Game[Any], bots: Mapping[str, str], seed: int) -> int:
+def play_bots(game: Game[Any], bot: BotPlayer | None, finished: Callable[[Any], bool]) -> int:
     """Let the bot seats act for as long as it is a bot's to act; returns how many commands they played.
     A bot plays by the same commands as a person (pushed, validated); none is ever refused, and a
     refusal would stop the bots (it is logged: a bug, not a game state)."""
-    bot = bot_player(plugin, bots, seed)
     played = 0
-    while bot is not None and not plugin.finished(game.state) and played < MAX_BOT_COMMANDS:
+    while bot is not None and not finished(game.state) and played < MAX_BOT_COMMANDS:
         command = bot(game.state)
         if command is None:
             return played  # a person's turn (or a card a person must scan)
@@ -170,8 +171,8 @@ def run_script(
     No exception leaves the loop: a line that is not a command gets an ``input`` error, a command
     the game refuses its rule's error, and anything unexpected an ``internal`` error line.
     """
-    bots = dict(bots or {})
-    play_bots(plugin, game, bots, seed)
+    bot = bot_player(plugin, bots or {}, seed)
+    play_bots(game, bot, plugin.finished)
     for raw in lines:
         if _blank(raw):
             continue
@@ -184,7 +185,7 @@ def run_script(
             text = _dumps({"ok": False, "error": error})
         out.write(text + "\n")
         out.flush()
-        play_bots(plugin, game, bots, seed)
+        play_bots(game, bot, plugin.finished)
     final = {"state": plugin.state_to_json(game.state)}
     out.write(_dumps(final) + "\n")
     return final
@@ -250,13 +251,13 @@ def open_script(name: str) -> BinaryIO:
 def run(args: argparse.Namespace) -> int:
     try:
         plugin = games.get(args.game)
-        game = plugin.new_game(setup_from_args(args))
-        _, bots = parse_seats(args.players)
-        check_bots(plugin, bots)
+        setup = setup_from_args(args)
+        check_bots(plugin, setup.bots)
+        game = plugin.new_game(setup)
     except (DataError, ValueError) as exc:
         print(f"companion play: {exc}", file=sys.stderr)
         return 2
-    options: dict[str, Any] = {"bots": bots, "seed": args.seed or 0}
+    options: dict[str, Any] = {"bots": setup.bots, "seed": args.seed or 0}
     try:
         if args.script == "-" and not hasattr(sys.stdin, "buffer"):
             run_script(plugin, game, _text_lines(sys.stdin), sys.stdout, **options)
