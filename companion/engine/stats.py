@@ -69,8 +69,14 @@ def game_stats(
     rounds: list[int] = []
     per_round: list[dict[str, int]] = []
     ledger = Ledger()
-    for round_, ledger in history:
-        balances = {c: ledger.balance(c) for c in colours}
+    running = dict.fromkeys(colours, 0)
+    for round_, ledger_now in history:
+        # Each state's ledger extends the one before (undo books reversals): add only the new entries.
+        for entry in ledger_now.since(ledger.size):
+            if entry.player in running:
+                running[entry.player] += entry.amount
+        ledger = ledger_now
+        balances = dict(running)
         if rounds and rounds[-1] == round_:
             per_round[-1] = balances
         else:

@@ -90,3 +90,20 @@ def test_export_stats_writes_the_game_in_figures(name: str, tmp_path: Path, caps
     assert pygame.image.load(str(base.with_suffix(".png"))).get_size() == (1280, 800)
     assert cli_main(["export", "--stats", "99", "--journal", str(path)]) == 2  # no such game: a clear error
     assert "there is no game 99" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("name", sorted(SETUPS))
+def test_the_figures_follow_the_bank_through_undos(name: str) -> None:
+    from companion.games.stats import stats_of_game
+
+    plugin, setup = games.get(name), SETUPS[name]
+    game = plugin.new_game(setup)
+    undo = plugin.command_from_json({"action": "undo"})
+    for i, command in enumerate(plugin.sample_game(setup, seed=9, max_commands=150)):
+        game.push(command)
+        if i % 7 == 3:  # taken back and done again: reversal entries in the ledger
+            game.push(undo)
+            game.push(command)
+    stats = stats_of_game(plugin, game)
+    for player in stats.players:
+        assert player.balances[-1] == game.state.ledger.balance(player.colour)
