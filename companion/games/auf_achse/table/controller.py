@@ -116,7 +116,7 @@ class AATableController(TableBase):
         """One intent through ``step``: push its command (a refused one keeps the prompt as it
         was and shows why) or carry out its table effect."""
         state = self.state
-        prompt = settle(self._prompt, state)
+        prompt = self._prompt  # settled by the last refresh: every change of the game ends in one
         following, action = step(prompt, intent, state)
         match action:
             case None:
@@ -140,7 +140,6 @@ class AATableController(TableBase):
                 self._message = self._text.text("aa_message.bank_card", player=colour, money=dm(p.money))
             case _:
                 self._prompt = following if self._push(action) is not None else prompt
-        self._prompt = settle(self._prompt, self.state)
 
     # -- placements on the readers -------------------------------------------------------------
     def _truck(self, uid: str) -> MarkerTag | None:
