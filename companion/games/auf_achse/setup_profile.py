@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from companion.games.auf_achse.engine.cards import EFFECTS_WITH_AMOUNT, Effect
 from companion.games.digitise.graph import step_distance
 from companion.games.digitise.model import CardEntry, Value, WizardState
 from companion.games.digitise.profile import (
@@ -22,9 +23,8 @@ from companion.games.digitise.profile import (
 PLUGIN_DATA = "auf-achse"
 
 
-AA_EFFECTS = ("pay", "receive", "receive_from_each", "pay_each", "pay_per_good", "miss_turns", "stau", "roadworks",
-              "spare_contract")  # fmt: skip
-AA_WITH_AMOUNT = ("pay", "receive", "receive_from_each", "pay_each", "pay_per_good")
+AA_EFFECTS = tuple(e.value for e in Effect)
+AA_WITH_AMOUNT = tuple(e.value for e in Effect if e in EFFECTS_WITH_AMOUNT)
 AA_COSTS = tuple(f"cost{n}" for n in range(1, 6))  # AA-19: the Kosten column, levels 1..5
 
 

@@ -19,14 +19,15 @@ from companion.games.digitise.profile import (
     _str,
     reference_files,
 )
+from companion.games.on_the_way.engine.cards import TIER_DISTANCES, EventKind, Tier
 
 PLUGIN_DATA = "on-the-way"
 
 
-OTW_TIERS = ("basic", "extended", "professional")
+OTW_TIERS = tuple(t.value for t in Tier)
 OTW_TIER_PREFIX = {"basic": "B", "extended": "X", "professional": "P"}
-OTW_TIER_DISTANCES = {"basic": (2,), "extended": (3,), "professional": (4, 5)}  # OTW-13
-OTW_KINDS = ("bonus", "malus", "cheaper_build", "extra_step", "traffic_jam")
+OTW_TIER_DISTANCES = {t.value: d for t, d in TIER_DISTANCES.items()}  # OTW-13, as the engine has it
+OTW_KINDS = tuple(k.value for k in EventKind)
 OTW_WITH_AMOUNT = ("bonus", "malus", "cheaper_build")
 OTW_SETUP = {
     2: ("Bremen", "Poznań", "Vilnius", "Lviv", "Bratislava", "Mönchengladbach"),
