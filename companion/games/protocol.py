@@ -71,7 +71,9 @@ class SimProps(Protocol):
     tags: Any  # the TagDirectory of the simulated pieces and cards
     reader_cities: tuple[str, ...]  # the places with a reader under them
 
-    def deal(self, seed: int | None) -> Any: ...  # the physical table: markers, piles (``sync(state)``)
+    # The physical table: markers, piles. Its ``sync(state, ui) -> list[Intent]`` follows the game after
+    # every change: what the people's hands do by themselves (refill a pile, scan the laid-out cards).
+    def deal(self, seed: int | None) -> Any: ...
 
     def compute_tray(self, rect: Any) -> Any: ...
 

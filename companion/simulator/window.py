@@ -368,7 +368,7 @@ class Simulator:
 
     def _sync(self) -> None:
         """Follow the controller: the card piles, and whether the screen must be rendered again."""
-        for intent in self.table.sync(self.controller.state):  # pieces that follow the engine by themselves
+        for intent in self.table.sync(self.controller.state, self.controller.ui):  # what the table's hands do
             self.session.put(intent)
         if not self.session.intents.empty():
             self.session.step(self.clock())

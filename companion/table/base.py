@@ -197,9 +197,11 @@ class TableBase:
     def _play_bot(self, now: float) -> None:
         """A bot seat acts: only once the table matches the engine (its last action's pieces moved by a
         person, nothing settling), at most every ``BOT_PAUSE_S``, and once per position."""
-        if self._bot is None or now < self._bot_at or not self._bot_due() or self._settling or self._problems():
+        if self._bot is None or now < self._bot_at or not self._bot_due() or self._settling:
             return
         self._bot_asked = (self.game.depth, frozenset(self._sensed.items()))
+        if self._problems() or self._bot_waits():
+            return  # asked again once the game or the sensed table changes, which is what it waits for
         try:
             command = self._bot(self.state)
         except Exception:  # a bot is a player, not the game: the people can go on by hand
@@ -216,6 +218,16 @@ class TableBase:
     def _problems(self) -> list[Any]:
         """What must be put right on the table before it matches the engine (a game's table says)."""
         return []
+
+    def _bot_waits(self) -> bool:
+        """The bot must wait for something only the people can bring to the table: a card to scan
+        (a game's table says; the position changes when it comes, so the bot is asked again)."""
+        return False
+
+    def _bookkeeping(self, command: object) -> bool:
+        """A command that records what lies on the table rather than a player's action (a game's table
+        says): BACK takes it back together with the action before it."""
+        return False
 
     def _bot_played(self, command: object) -> None:
         """A bot's command was applied: a game's table brings its own mode up to date."""
@@ -292,10 +304,13 @@ class TableBase:
     def _undo_in_turn(self, describe: Callable[[object], str]) -> bool:
         """BACK with nothing else to step back from: undo the last command of this turn."""
         if self.game.depth > self._turn_start:
-            command = self.game.last_command
-            self.game.push(UndoCommand())
-            if self._on_command is not None:
-                self._on_command(UndoCommand())
+            while self.game.depth > self._turn_start:
+                command = self.game.last_command
+                self.game.push(UndoCommand())
+                if self._on_command is not None:
+                    self._on_command(UndoCommand())
+                if not self._bookkeeping(command):
+                    break
             self._refusal = None
             self._message = self._text.text("message.undone", what=describe(command))
             return True

@@ -252,3 +252,68 @@ def test_a_seat_played_by_the_box_acts_in_the_simulator() -> None:
         now[0] += 2.0
         sim.pump()
     assert any(getattr(c, "player", None) == "blue" for c in sim.controller.game.log)
+
+
+def _replayed_takes(game: object) -> list[tuple[TakeContract, tuple[str, ...] | None]]:
+    """Every take in the game's record with the offer as it lay just before it (OTW-9)."""
+    from companion.games.on_the_way.engine import LayOut, Undo, apply, initial_state
+
+    log = list(game.log)  # type: ignore[attr-defined]
+    state = initial_state(game.state.config)  # type: ignore[attr-defined]
+    takes = []
+    for command in log:
+        assert not isinstance(command, Undo)
+        if isinstance(command, TakeContract):
+            takes.append((command, state.offer))
+        state, _ = apply(state, command)
+        assert isinstance(command, LayOut) or state is not None
+    return takes
+
+
+def test_with_a_box_seat_the_simulated_hands_lay_out_the_offer_and_the_bot_takes_only_from_it() -> None:
+    now = [0.0]
+    sim = Simulator(games.get("on-the-way"), new_game("on-the-way", ("red", "blue"), end_at=3), seed=11,
+                    clock=lambda: now[0], size=(1280, 800), bots={"blue": "easy"})  # fmt: skip
+    sim.pump()
+    state = sim.controller.state
+    assert state.offer is not None and len(state.offer) == 3  # OTW-9: laid out and scanned at set-up
+    assert list(state.offer) == sim.table.offer  # the engine knows what lies face up
+    for _ in range(40):
+        if sim.controller.state.current.colour == "red" and not sim.controller.state.awaiting_event:
+            sim.controller._push(Pass("red"))  # the person at red's seat ends the turn
+        if sim.controller.state.awaiting_event:
+            driver = Driver(sim, FakeClock())
+            driver.click(sim.tray.events.center)  # a person flips the event card: the bot never invents it
+        now[0] += 2.0
+        sim.pump()
+        for p in sim.controller.state.players:  # a person moves the bot's markers as the screen says
+            for t in p.transports:
+                sim.table.markers[MarkerTag(p.colour, t.marker)] = t.city
+    takes = [(c, offer) for c, offer in _replayed_takes(sim.controller.game) if c.player == "blue"]
+    assert takes, "the bot took no contract"
+    for command, offer in takes:
+        assert offer is not None and command.card in offer  # only a card that lay face up
+    assert list(sim.controller.state.offer or ()) == sim.table.offer
+
+
+def test_back_after_a_take_from_the_tracked_offer_puts_both_cards_back(driver: Driver) -> None:
+    sim = driver.sim
+    from companion.games.on_the_way.table.prompts import MenuItem
+
+    driver.button(ButtonName.MENU)  # MENU → Advice: the table collects the offer first (OTW-9)
+    for _ in range(MENU.index(MenuItem.ADVICE)):
+        driver.button(ButtonName.PLUS)
+    driver.button(ButtonName.OK)
+    sim.pump()
+    assert "win chance" in sim.controller.ui.message  # the simulated hands laid it out: the advice came
+    before = tuple(sim.table.offer)
+    assert sim.controller.state.offer == before and len(before) == 3
+    top = sim.table.pile[0]
+    driver.click(sim.card_pos(before[1]))  # red takes the middle card of the offer
+    state = sim.controller.state
+    assert state.players[0].contracts == (before[1],)
+    assert state.offer == (before[0], before[2], top) and sim.table.offer == list(state.offer)  # refilled, scanned
+    driver.button(ButtonName.BACK)  # undoes the refill's scan together with the take
+    state = sim.controller.state
+    assert state.players[0].contracts == () and set(state.offer or ()) == set(before)
+    assert sorted(sim.table.offer) == sorted(before) and sim.table.pile[0] == top  # the refill lies on the pile again

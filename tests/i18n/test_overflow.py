@@ -194,6 +194,12 @@ def otw_moments(language: str) -> Iterator[tuple[str, Table]]:
     yield "otw_event_due", t
     t.scan("B04")
     yield "otw_event_refused", t
+    t = Table("", language=language)  # MENU → Advice: the table asks for the open offer (OTW-9)
+    t.press("menu")
+    t.press("minus")  # Advice is the last menu item
+    t.press("ok")
+    t.scan("B08")
+    yield "otw_lay_out", t
 
 
 def aa_moments(language: str, monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[str, Any]]:

@@ -15,6 +15,7 @@ from companion.journal import ENDED
 from companion.kiosk import KioskSettings, Screen
 from companion.kiosk.app import KioskLoop
 from companion.kiosk.screen import KioskScreen
+from companion.table.ui import Mode
 
 from .conftest import Box
 from .test_kiosk_screen import OUT, FakeClock, NoNotify
@@ -184,6 +185,22 @@ def test_the_attract_screen_replays_a_sample_game_and_the_leds_follow_calmly(tmp
     kiosk.close()
 
 
+def lay_out(box: Box) -> int:
+    """A person lays out face-up contracts from the pile and scans each, while the table asks (OTW-9)."""
+    from companion.games.on_the_way.engine.queries import offer_missing
+
+    game = box.kiosk.game
+    assert game is not None
+    laid = 0
+    ui = box.kiosk.playing.controller.ui  # type: ignore[union-attr]
+    while offer_missing(game.state) and (game.state.offer is not None or ui.mode is Mode.CARD_DUE):
+        state = game.state
+        box.scan(next(c.id for c in state.config.deck.contracts
+                      if c.id not in state.used_contracts and c.id not in (state.offer or ())))  # fmt: skip
+        laid += 1
+    return laid
+
+
 def test_a_seat_can_be_played_by_the_box_and_survives_a_power_cut(tmp_path: Path) -> None:
     settings = KioskSettings(pin="2468", games=("on-the-way",), replay_step_s=0.0, bot_level="easy")
     box = Box(tmp_path / "j.sqlite", settings)
@@ -197,16 +214,22 @@ def test_a_seat_can_be_played_by_the_box_and_survives_a_power_cut(tmp_path: Path
     box.press("ok")
     game = box.kiosk.game
     assert game is not None and game.setup.bots == {"blue": "easy"}
+    assert lay_out(box) == 3  # OTW-9: the table asks for the face-up offer, so the bot knows it
     box.kiosk.playing.controller._push(Pass("red"))  # type: ignore[union-attr]  # red ends the turn
     box.later(2.0)
     assert any(getattr(c, "player", None) == "blue" for c in game.log)  # the box played blue's turn
+    offer = game.state.offer
     box.close()
     box = Box(tmp_path / "j.sqlite", settings)  # the power came back: blue is still the box's
     box.press("ok")
     resumed = box.kiosk.game
     assert resumed is not None and resumed.setup.bots == {"blue": "easy"}
+    assert resumed.state.offer == offer  # the open cards are in the record too
     played = sum(getattr(c, "player", None) == "blue" for c in resumed.log)
-    while resumed.state.current.colour == "blue" and not resumed.state.finished:
+    for _ in range(30):
+        if resumed.state.current.colour != "blue" or resumed.state.finished:
+            break
+        lay_out(box)  # a person refills the offer after the bot's take
         box.later(2.0)  # blue's turn may still be running: the resumed table's bot plays it
     box.kiosk.playing.controller._push(Pass("red"))  # type: ignore[union-attr]
     box.later(2.0)

@@ -2,7 +2,8 @@
 
 One deliberate change since: AA-19 bids in any order, so ``auction_opened`` / ``bid_made`` events name
 no ``bidder`` / ``next_bidder`` any more (null) unless the round-the-table house rule is on; the
-aa-golden output was re-recorded for that and differs in those fields only."""
+aa-golden output was re-recorded for that and differs in those fields only. And one addition: OTW-9's
+``lay_out`` command is a known action, so the answer to an unknown action lists it (mixed-otw, one line)."""
 
 from __future__ import annotations
 

@@ -3,23 +3,59 @@ and the LEDs show what to move, and it waits until a person has moved its pieces
 
 from __future__ import annotations
 
+import re
+
 from companion import games
-from companion.games.on_the_way.engine import Move, Pass
+from companion.games.on_the_way.engine import LayOut, Move, Pass, RevealEvent, TakeContract, Undo
+from companion.games.on_the_way.engine.queries import offer_missing
 from companion.games.seats import bot_player
 from companion.ledframe import CityLight
+from companion.table.ui import Mode
 
 from .conftest import Table
+
+
+def top_of_pile(t: Table) -> str:
+    """The physical pile in the tests: the deck in its printed order (basic first, OTW-5), less the
+    cards taken or lying open."""
+    state = t.state
+    return next(c.id for c in state.config.deck.contracts if c.id not in state.used_contracts
+                and c.id not in (state.offer or ()))  # fmt: skip
+
+
+def lay_out(t: Table, cards: tuple[str, ...] = ()) -> list[str]:
+    """A person fills the offer from the pile (``cards`` first), scanning each card (OTW-9); returns
+    the cards laid out."""
+    laid: list[str] = []
+    while offer_missing(t.state) and (t.state.offer is not None or t.ui.mode is Mode.CARD_DUE):
+        card = cards[len(laid)] if len(laid) < len(cards) else top_of_pile(t)
+        t.scan(card)
+        assert card in (t.state.offer or ()), t.ui
+        laid.append(card)
+    return laid
+
+
+def flip_event(t: Table) -> str:
+    """A person flips the next event card and scans it (OTW-28)."""
+    card = next(e.id for e in t.state.config.deck.events if e.id not in t.state.revealed and e.id != t.state.event)
+    t.scan(card)
+    return card
 
 
 def test_the_bot_acts_on_its_turn_and_waits_for_its_pieces_to_be_moved() -> None:
     bot = bot_player(games.get("on-the-way"), {"blue": "easy"}, seed=3)
     t = Table("", bot=bot)
+    assert lay_out(t) and t.state.offer is not None  # OTW-9: the offer first, so the bot knows it
     t.later(2.0)
-    assert t.state.current.colour == "red" and t.ctl.game.depth == 0  # red's turn: the bot waits
+    assert t.state.current.colour == "red"  # red's turn: the bot waits
     placed, waited = 0, 0
     for _ in range(200):
         if t.state.finished or waited >= 3:
             break
+        lay_out(t)
+        if t.state.awaiting_event:
+            flip_event(t)
+            continue
         if t.state.current.colour == "red":
             t.ctl._push(Pass("red"))  # the person at red's seat ends the turn (the shortest way in a test)
             continue
@@ -48,13 +84,22 @@ def test_menu_advice_says_the_best_action_and_its_city_blinks() -> None:
     for _ in range(MENU.index(MenuItem.ADVICE)):
         t.press("plus")
     t.press("ok")
-    assert "win chance" in t.ui.message and "%" in t.ui.message  # one sentence and its estimated chance
+    # The advisor must not name a card that is not laid out: it asks for the face-up offer first (OTW-9).
+    assert t.ui.mode is Mode.CARD_DUE and "OTW-9" in t.ui.prompt and "3" in t.ui.prompt
+    assert "win chance" not in t.ui.message
+    offer = lay_out(t, ("B08", "B03", "B10"))  # B08 starts at Poznań, where red's idle truck stands
+    assert len(offer) == 3
+    assert "win chance" in t.ui.message and "%" in t.ui.message  # then one sentence and its estimated chance
+    named = set(re.findall(r"\b[BEPX]\d\d\b", t.ui.message))
+    assert named and named <= set(offer), t.ui.message  # the advice takes a card that lies open
     city = t.ui.selected
     assert city is not None and t.ctl.led_frame.city(city) is CityLight.SELECTED  # the advised city blinks
     depth = t.ctl.game.depth
-    t.scan(next(c.id for c in t.state.config.deck.contracts if c.tier.value == "basic"))  # red acts
-    assert t.ctl.game.depth == depth + 1  # the contract was taken
+    t.scan(offer[1])  # red takes a card of the offer
+    assert t.ctl.game.log[-1] == TakeContract("red", offer[1])
     assert t.ui.selected is None  # the advice was for the position before: it no longer blinks
+    assert t.ui.mode is Mode.CARD_DUE and t.state.offer == (offer[0], offer[2])  # refill it
+    assert t.ctl.game.depth == depth + 1
 
 
 def test_on_a_persons_turn_the_bot_is_asked_once_per_position_and_the_loop_sleeps() -> None:
@@ -67,9 +112,61 @@ def test_on_a_persons_turn_the_bot_is_asked_once_per_position_and_the_loop_sleep
         return play(state)
 
     t = Table("", bot=counting)
+    t.later(1.0)
+    assert asked == [] and t.ctl.next_deadline() is None  # the offer is not laid out: the bot waits, the loop sleeps
+    lay_out(t)
     for _ in range(10):  # red's turn, nothing changes: asked once, then no wake-ups for the bot
         t.later(1.0)
     assert len(asked) == 1 and t.ctl.next_deadline() is None
-    t.scan(next(c.id for c in t.state.config.deck.contracts if c.tier.value == "basic"))  # red acts
+    t.scan(t.state.offer[0])  # red acts
+    t.later(1.0)
+    assert len(asked) == 1  # the offer lacks a card: the bot waits for it, without asking
+    lay_out(t)
     t.later(1.0)
     assert len(asked) == 2  # a new position: asked again
+
+
+def test_the_bot_takes_a_card_of_the_offer_and_the_screen_says_to_hand_it_over() -> None:
+    bot = bot_player(games.get("on-the-way"), {"blue": "easy"}, seed=5)
+    t = Table("turn blue", bot=bot)
+    offer = lay_out(t, ("B08", "B03", "B10"))
+    for _ in range(20):
+        t.later(2.0)
+        taken = [c for c in t.ctl.game.log if isinstance(c, TakeContract)]
+        if taken:
+            break
+    assert taken and taken[0].card in offer  # OTW-9: only a card that lies open
+    assert "the box" in t.ui.message and taken[0].card in t.ui.message and "hand the card over" in t.ui.message
+    assert t.ui.mode is Mode.CARD_DUE  # and the table asks for the refill before the bot goes on
+    depth = t.ctl.game.depth
+    t.later(5.0)
+    assert t.ctl.game.depth == depth  # the bot waits for the refill
+    lay_out(t)
+    t.later(2.0)
+    assert t.ctl.game.depth > depth + 1 or t.state.current.colour == "red"  # then it plays on
+
+
+def test_at_the_table_the_bot_waits_for_the_real_event_card() -> None:
+    bot = bot_player(games.get("on-the-way"), {"blue": "easy"}, seed=5)
+    t = Table("turn blue\ntime 2 awaiting", bot=bot)  # the strip is full: blue must reveal (OTW-28)
+    t.later(5.0)
+    assert not any(isinstance(c, RevealEvent) for c in t.ctl.game.log)  # the bot invents no card
+    assert t.ui.mode is Mode.EVENT_DUE
+    card = flip_event(t)
+    assert t.state.event == card and not t.state.awaiting_event
+    assert t.ui.mode is Mode.CARD_DUE and lay_out(t)  # then the offer (the event came first on the screen)
+    t.later(2.0)
+    assert any(getattr(c, "player", None) == "blue" for c in t.ctl.game.log)  # then it plays its turn
+
+
+def test_back_takes_a_refill_back_with_the_take_before_it() -> None:
+    bot = bot_player(games.get("on-the-way"), {"blue": "easy"}, seed=5)
+    t = Table("", bot=bot)
+    offer = lay_out(t, ("B08", "B03", "B10"))
+    t.scan("B03")  # red takes an open card
+    refill = lay_out(t)
+    assert t.state.offer == ("B08", "B10", *refill)
+    t.press("back")
+    assert t.state.offer == tuple(offer) and t.state.players[0].contracts == ()
+    assert t.ctl.game.depth == 3 and all(isinstance(c, Undo) for c in t.ctl.game.log[-2:])  # both undone
+    assert isinstance(t.ctl.game.log[-3], LayOut) and t.ctl.game.log[-3].card in refill

@@ -86,7 +86,7 @@ class Race(PluginBase):
 class _NoPieces:
     markers: dict[MarkerTag, str | None] = field(default_factory=dict)
 
-    def sync(self, state: Any) -> list[Intent]:
+    def sync(self, state: Any, ui: Any = None) -> list[Intent]:
         return []
 
 

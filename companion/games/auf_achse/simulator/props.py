@@ -76,7 +76,7 @@ class AASimTable:
         used = set(state.actions_used)
         return next((a for a in self.actions if a not in used), self.actions[0] if self.actions else None)
 
-    def sync(self, state: GameState) -> list[Intent]:
+    def sync(self, state: GameState, ui: object = None) -> list[Intent]:
         """When the game changed, trucks follow the engine: the intents the readers report on the way."""
         if state is self._state:
             return []

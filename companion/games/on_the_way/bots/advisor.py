@@ -17,7 +17,7 @@ from companion.games.on_the_way.bots.budget import work_for
 from companion.games.on_the_way.bots.explain import sentence
 from companion.games.on_the_way.bots.kernel import Kernel
 from companion.games.on_the_way.bots.search import candidates, search, wilson
-from companion.games.on_the_way.engine.commands import PlayerCommand, RevealEvent, Undo
+from companion.games.on_the_way.engine.commands import LayOut, PlayerCommand, RevealEvent, Undo
 from companion.games.on_the_way.engine.serialize import command_to_json
 from companion.games.on_the_way.engine.state import GameState
 
@@ -73,6 +73,6 @@ def advise(state: GameState, player: str, *, budget_s: float = DEFAULT_BUDGET_S,
     for arm in arms[:TOP]:
         low, high = wilson(arm.wins, arm.playouts)
         command = kernel.to_command(arm.action)
-        assert not isinstance(command, RevealEvent | Undo)  # candidates are player commands
+        assert not isinstance(command, RevealEvent | LayOut | Undo)  # candidates are player commands
         out.append(Advice(command, arm.mean, low, high, arm.playouts, sentence(kernel, arm.action)))
     return tuple(out)

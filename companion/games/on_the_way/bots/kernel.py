@@ -44,6 +44,7 @@ from companion.games.on_the_way.engine.state import (
 )
 
 TAKE, FULFIL, MOVE, CANCEL, BUILD_WH, BUILD_LC, EXPAND, PASS, REVEAL = range(9)
+ANY_CARD = -1  # an offer bitmask with every bit set: the offer is not tracked (OTW-9)
 Action = tuple[int, int, int, int, int]
 
 NONE, WH, LC = 0, 1, 2  # building codes per city
@@ -160,6 +161,7 @@ class Kernel:
         "jams",
         "last_round",
         "money",
+        "offer",
         "revealed",
         "rnd",
         "seat",
@@ -203,6 +205,10 @@ class Kernel:
     tr: list[list[Transport | None]]
     _rc: dict[tuple[int, int, int], dict[int, int]]  # reach() answers for the current state
     spt: int  # steps per turn under the active event (OTW-10, OTW-30)
+    # OTW-9: the face-up cards a bot may take (bitmask), or ANY_CARD when the table does not track the
+    # offer. Only the search's root knows the real offer: after a take the refill is an unknown card
+    # from the pile, so a playout goes on with ANY_CARD (any unused card is as likely to come up).
+    offer: int
 
     # -- conversion ---------------------------------------------------------------------
     @classmethod
@@ -234,6 +240,11 @@ class Kernel:
         k.awaiting = state.awaiting_event
         k.last_round = 0 if state.last_round is None else state.last_round
         k.finished = state.finished
+        k.offer = ANY_CARD
+        if state.offer is not None:
+            k.offer = 0
+            for cid in state.offer:
+                k.offer |= 1 << t.card_index[cid]
         k.money = [p.money for p in state.players]
         k.vp = [p.vp for p in state.players]
         k.contracts = [[t.card_index[c] for c in p.contracts] for p in state.players]
@@ -272,6 +283,7 @@ class Kernel:
         k.awaiting = self.awaiting
         k.last_round = self.last_round
         k.finished = self.finished
+        k.offer = self.offer
         k.money = self.money[:]
         k.vp = self.vp[:]
         k.contracts = [c[:] for c in self.contracts]
@@ -355,6 +367,10 @@ class Kernel:
         raise UnsupportedRules(f"the kernel has no action for {command!r}")
 
     # -- derived ------------------------------------------------------------------------
+    def offered(self, card: int) -> bool:
+        """OTW-9: may a bot choose ``card``: it lies in the tracked offer, or the offer is not tracked."""
+        return bool(self.offer >> card & 1)
+
     def steps_per_turn(self) -> int:
         return self.spt
 
@@ -532,6 +548,7 @@ class Kernel:
         seat = self.seat
         self.used |= 1 << card
         self.taken[t.c_tier[card]] += 1
+        self.offer = ANY_CARD  # the refill is unknown: from here any unused card may come up
         self.contracts[seat].append(card)
         origin, need, bit = t.c_origin[card], t.c_trucks[card], 1 << card
         slots = self.tr[seat]

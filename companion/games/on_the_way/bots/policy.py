@@ -13,6 +13,7 @@ from __future__ import annotations
 import random
 
 from companion.games.on_the_way.bots.kernel import (
+    ANY_CARD,
     BUILD_LC,
     BUILD_WH,
     CANCEL,
@@ -119,7 +120,8 @@ def policy_action(k: Kernel, rng: random.Random, take_chance: float = 0.9, build
 
 
 def _pick_contract(k: Kernel, rng: random.Random, candidates: int = 5) -> int:
-    """The best of a few random takeable cards by pay per road, counting the way to its start city."""
+    """The best of a few random takeable cards (or of the tracked offer) by pay per road, counting the
+    way to its start city."""
     t = k.t
     tiers = k.open_tiers()
     if not (tiers[0] or tiers[1] or tiers[2]):
@@ -129,14 +131,17 @@ def _pick_contract(k: Kernel, rng: random.Random, candidates: int = 5) -> int:
     seat = k.seat
     sources = [tp[0] for tp in k.tr[seat] if tp is not None] or [c for c, n in enumerate(k.idle) if n > 0]
     best, best_value = -1, -1.0
-    tries = 0
-    found = 0
-    while found < candidates and tries < 40:
-        tries += 1
-        c = rng.randrange(cards)
-        if used >> c & 1 or not tiers[c_tier[c]]:
-            continue
-        found += 1
+    if k.offer != ANY_CARD:  # OTW-9: the table knows the face-up offer: only those cards, all of them
+        pool = [c for c in range(cards) if k.offer >> c & 1 and not used >> c & 1 and tiers[c_tier[c]]]
+    else:  # any unused card may be meant: a few at random (the playout hot path)
+        pool = []
+        tries = 0
+        while len(pool) < candidates and tries < 40:
+            tries += 1
+            c = rng.randrange(cards)
+            if not (used >> c & 1 or not tiers[c_tier[c]]):
+                pool.append(c)
+    for c in pool:
         origin = t.c_origin[c]
         approach = min((t.dist[s][origin] for s in sources), default=FAR)
         value = (t.c_pay[c] + 3000 * t.c_vp[c]) / (t.c_distance[c] + approach + 1)

@@ -124,7 +124,7 @@ def candidates(k: Kernel, rng: random.Random, limit: int = MAX_CANDIDATES, first
     for _ in range(6):
         add(policy_action(k, rng))
     held = k.contracts[seat]
-    takes = [a for a in legal if a[0] == TAKE]
+    takes = [a for a in legal if a[0] == TAKE and k.offered(a[1])]  # OTW-9: what lies open
     if takes and len(held) < MAX_HELD:
         sources = [tp[0] for tp in k.tr[seat] if tp is not None] or [c for c, n in enumerate(k.idle) if n > 0]
 

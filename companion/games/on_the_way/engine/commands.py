@@ -72,6 +72,17 @@ class Pass:
 
 
 @dataclass(frozen=True, slots=True)
+class LayOut:
+    """OTW-9: a contract card laid face up into the offer (scanned at set-up and on every refill).
+
+    Not a player's step: it tells the table which cards lie open, so that bots and the advisor choose
+    among them. Taking a card of the offer takes it out; any other card is the top of the pile.
+    """
+
+    card: str
+
+
+@dataclass(frozen=True, slots=True)
 class RevealEvent:
     """OTW-28: the strip filled; the next event card is revealed."""
 
@@ -84,6 +95,7 @@ __all__ = [
     "Command",
     "Expand",
     "Fulfil",
+    "LayOut",
     "Move",
     "Pass",
     "PlayerCommand",
@@ -93,4 +105,4 @@ __all__ = [
 ]
 
 PlayerCommand = TakeContract | Move | Fulfil | Build | Expand | Cancel | Pass
-Command = PlayerCommand | RevealEvent | Undo
+Command = PlayerCommand | RevealEvent | LayOut | Undo

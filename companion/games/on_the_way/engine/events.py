@@ -14,6 +14,14 @@ class ContractTaken:
 
 
 @dataclass(frozen=True, slots=True)
+class ContractLaidOut:
+    """OTW-9: ``card`` now lies face up in the offer; ``missing`` more are still to be laid out."""
+
+    card: str
+    missing: int
+
+
+@dataclass(frozen=True, slots=True)
 class TransportStarted:
     player: str
     marker: int
@@ -124,6 +132,7 @@ class GameEnded:
 
 Event = (
     ContractTaken
+    | ContractLaidOut
     | TransportStarted
     | TrucksJoined
     | TransportMoved

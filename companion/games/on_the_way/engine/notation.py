@@ -6,7 +6,7 @@ Start from the set-up of a config and override what the text names, one line per
     red     5000R 2VP B01,X03 1:Poznań:2:B01   # money, VP, held contracts, transports
     blue    1000R                              # marker:city:trucks[:loaded,contracts]
     turn    red used=1 round=3
-    time    5 event=E03 strip=B01,B02 jams=Warsaw-Lviv last=3 awaiting
+    time    5 event=E03 strip=B01,B02 jams=Warsaw-Lviv last=3 awaiting offer=B04,B05
 
 Trucks on the board are conserved: the supply is whatever of the 33 is not idle or on the road.
 Money is booked in the ledger as a "position" entry so balances still derive from the ledger.
@@ -99,6 +99,8 @@ def position(config: GameConfig, text: str) -> GameState:
                     state = replace(state, awaiting_event=True)
                 elif key == "used":
                     used.update(value.split(","))
+                elif key == "offer":  # OTW-9: the face-up cards the table has scanned
+                    state = replace(state, offer=tuple(c for c in value.split(",") if c))
         else:
             raise DataError(f"position: cannot read line {raw!r}")
     on_road = sum(t.trucks for p in players.values() for t in p.transports)

@@ -27,6 +27,9 @@ from companion.games.on_the_way.engine.rules import (
     ready_transport,
     taken_by_tier,
 )
+from companion.games.on_the_way.engine.rules import (
+    offer_missing as offer_missing,  # the table asks it here, with the other questions
+)
 from companion.games.on_the_way.engine.state import MARKERS_PER_PLAYER, Building, GameState
 
 
@@ -134,6 +137,16 @@ def takeable_contracts(state: GameState) -> tuple[ContractCard, ...]:
         open_tiers.add(tier)
     used = state.used_contracts
     return tuple(c for c in state.config.deck.contracts if c.tier in open_tiers and c.id not in used)
+
+
+def offered_contracts(state: GameState) -> tuple[ContractCard, ...]:
+    """The cards a player can see to take (OTW-9): the face-up offer when the table tracks it, in the
+    order laid out; else every takeable card (the engine cannot know which lie open)."""
+    takeable = takeable_contracts(state)
+    if state.offer is None:
+        return takeable
+    by_id = {c.id: c for c in takeable}
+    return tuple(by_id[c] for c in state.offer if c in by_id)
 
 
 def legal_commands(state: GameState, max_new_trucks: int = 4) -> Iterator[PlayerCommand]:

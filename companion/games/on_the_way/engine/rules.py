@@ -20,6 +20,7 @@ from companion.games.on_the_way.engine.commands import (
     Command,
     Expand,
     Fulfil,
+    LayOut,
     Move,
     Pass,
     PlayerCommand,
@@ -65,6 +66,8 @@ def apply(state: GameState, command: Command) -> Outcome:
         raise IllegalAction("OTW-31", "the game is over")
     if isinstance(command, RevealEvent):
         return _reveal_event(state, command)
+    if isinstance(command, LayOut):
+        return _lay_out(state, command)
     if state.awaiting_event:
         waiting = state.current.colour
         raise IllegalAction("OTW-28", f"the strip is full: {waiting} must first reveal the next event card")
@@ -173,11 +176,53 @@ def _take_contract(state: GameState, seat: int, cmd: TakeContract) -> Outcome:
     events: list[ev.Event] = [ev.ContractTaken(player.colour, card.id)]
     transports = tuple(_load(t, card, player.colour, events) if t.city == card.origin else t for t in player.transports)
     player = replace(player, contracts=(*player.contracts, card.id), transports=transports)
+    offer = state.offer
+    if offer is not None and card.id in offer:  # taken from the offer (else: the top of the pile, OTW-9)
+        offer = tuple(c for c in offer if c != card.id)
     state = state.evolve(
         players=_with_player(state, seat, player),
         used_contracts=state.used_contracts | {card.id},
+        offer=offer,
     )
     return _spend_steps(state, 1, events), events
+
+
+def offer_missing(state: GameState) -> int:
+    """OTW-9: how many face-up cards the offer lacks: it holds 3/4/5 (2/3/4 players) while the pile lasts.
+
+    The pile is what is in play (OTW-4) less the cards taken and the cards lying open.
+    """
+    offer = state.offer or ()
+    in_pile = sum(state.config.contracts_in_play.values()) - len(state.used_contracts) - len(offer)
+    return max(0, min(OFFER_SIZE[state.config.player_count] - len(offer), in_pile))
+
+
+def _lay_out(state: GameState, cmd: LayOut) -> Outcome:
+    """OTW-9: a card from the pile laid face up into the offer (any time: it is no player's step)."""
+    card = state.config.contract(cmd.card)
+    if card is None:
+        raise IllegalAction("OTW-9", f"there is no contract card {cmd.card} in this game's deck")
+    if cmd.card in state.used_contracts:
+        raise IllegalAction("OTW-9", f"contract {cmd.card} has already been taken: it cannot lie in the offer")
+    offer = state.offer or ()
+    if cmd.card in offer:
+        raise IllegalAction("OTW-9", f"contract {cmd.card} already lies in the offer")
+    size = OFFER_SIZE[state.config.player_count]
+    if offer_missing(state) == 0:
+        raise IllegalAction(
+            "OTW-9", f"the offer is complete ({len(offer)} of {size} face-up cards): take a card to make room"
+        )
+    taken = taken_by_tier(state)
+    open_here = sum(1 for c in offer if (o := state.config.contract(c)) is not None and o.tier is card.tier)
+    in_play = state.config.contracts_in_play[card.tier]
+    if taken[card.tier] + open_here >= in_play:
+        raise IllegalAction(
+            "OTW-4",
+            f"all {in_play} {card.tier.value} contracts of a {state.config.player_count}-player game are taken "
+            f"or lie open; {card.id} must be one returned to the box",
+        )
+    state = state.evolve(offer=(*offer, card.id))
+    return state, [ev.ContractLaidOut(card.id, offer_missing(state))]
 
 
 def taken_by_tier(state: GameState) -> dict[Tier, int]:

@@ -20,6 +20,7 @@ from companion.games.on_the_way.engine.commands import (
     Command,
     Expand,
     Fulfil,
+    LayOut,
     Move,
     Pass,
     RevealEvent,
@@ -38,8 +39,10 @@ def command_from_json(data: object) -> Command:
         return Undo()
     if action == "reveal_event":
         return RevealEvent(text_field(data, "card"))
+    if action == "lay_out":
+        return LayOut(text_field(data, "card"))
     if action not in ACTIONS:
-        known = ", ".join(sorted([*ACTIONS, "reveal_event", "undo"]))
+        known = ", ".join(sorted([*ACTIONS, "lay_out", "reveal_event", "undo"]))
         raise CommandFormatError("action", f"unknown action {action!r}; one of {known}")
     player = text_field(data, "player")
     match action:
@@ -77,6 +80,8 @@ def command_to_json(command: Command) -> dict[str, object]:
             return {"action": "undo"}
         case RevealEvent(card=card):
             return {"action": "reveal_event", "card": card}
+        case LayOut(card=card):
+            return {"action": "lay_out", "card": card}
         case TakeContract(player=p, card=card):
             return {"player": p, "action": "take_contract", "card": card}
         case Move(player=p, marker=m, to=to, origin=origin, trucks=trucks):
@@ -130,4 +135,7 @@ def state_to_json(state: GameState) -> dict[str, object]:
         "awaiting": "event" if state.awaiting_event else None,
         "finished": state.finished,
         "winners": list(winners(state)) if state.finished else [],
+        # OTW-9: only once the table tracks the face-up offer (a "lay_out" command), so that the
+        # output of scripts that never lay out stays as it was.
+        **({} if state.offer is None else {"offer": list(state.offer)}),
     }

@@ -163,6 +163,9 @@ class GameState:
     last_round: int | None  # the round that is the last one (OTW-31), once the time end is reached
     finished: bool
     ledger: Ledger
+    # OTW-9: the face-up contracts as scanned at the table ("lay_out"), oldest first; None: the table
+    # does not track the offer (scripted play, a table with no bots), so any unused card may be meant.
+    offer: tuple[str, ...] | None = None
 
     def evolve(self, **changes: object) -> GameState:
         """``dataclasses.replace`` without its per-call introspection (the playout hot path)."""

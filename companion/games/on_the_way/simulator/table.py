@@ -10,6 +10,7 @@ import random
 from dataclasses import dataclass, field
 
 from companion.games.on_the_way.engine.cards import Tier
+from companion.games.on_the_way.engine.queries import offer_missing
 from companion.games.on_the_way.engine.state import (
     MARKERS_PER_PLAYER,
     OFFER_SIZE,
@@ -17,8 +18,9 @@ from companion.games.on_the_way.engine.state import (
     GameConfig,
     GameState,
 )
-from companion.intents import Intent
+from companion.intents import CardScanned, Intent
 from companion.table.tags import CardTag, MarkerTag, TagDirectory
+from companion.table.ui import Mode, UiModel
 
 
 @dataclass
@@ -77,10 +79,14 @@ class SimTable:
     def next_event(self) -> str | None:
         return self.events[0] if self.events else None
 
-    def sync(self, state: GameState) -> list[Intent]:
+    def sync(self, state: GameState, ui: UiModel | None = None) -> list[Intent]:
         """Follow the game: taken contracts leave the offer (refilled from the pile), an undone take
         puts the card back on the offer, revealed events leave the deck. Markers move only by the
-        players' hands, so nothing is sensed by itself: no intents."""
+        players' hands, so nothing is sensed by itself. Once the table collects the face-up offer
+        (OTW-9: the box plays a seat, or advice was asked), the hands scan every card they lay out:
+        those scans are the intents returned."""
+        if state.offer is not None or (ui is not None and ui.mode is Mode.CARD_DUE):
+            return self._sync_tracked(state)
         used = state.used_contracts
         for card in list(self._taken):
             if card not in used:  # undone: the card goes back where the players can take it again
@@ -94,8 +100,34 @@ class SimTable:
             self._taken.append(card)
         while len(self.offer) < OFFER_SIZE[self.config.player_count] and self.pile:
             self.offer.append(self.pile.pop(0))
+        self._sync_events(state)
+        return []
+
+    def _sync_events(self, state: GameState) -> None:
         seen = set(state.revealed)
         self.events = [e for e in self.events if e not in seen]
         if not self.events:  # every card has been seen: the old ones go under the deck again
             self.events = [e.id for e in self.config.deck.events if e.id != state.event]
-        return []
+
+    def _sync_tracked(self, state: GameState) -> list[Intent]:
+        """The engine's offer is the truth: cards it does not know go back on the pile (not scanned yet,
+        or their lay-out undone), cards it has back on the table (an undone take), then the offer is
+        filled from the pile and each card laid out is scanned."""
+        used = state.used_contracts
+        known = state.offer or ()
+        self._taken += [c for c in (*self.offer, *self.pile) if c in used and c not in self._taken]
+        returned = [c for c in self._taken if c not in used and c not in known]  # an undone take from the pile
+        stray = [c for c in self.offer if c not in known and c not in used]
+        rest = [c for c in self.pile if c not in used and c not in known]
+        self.pile = [*stray, *returned, *rest]  # face down again, on top, in the order they lay
+        self._taken = [c for c in self._taken if c in used]
+        self.offer = list(known)
+        self._sync_events(state)
+        scans: list[Intent] = []
+        for _ in range(offer_missing(state)):
+            if not self.pile:
+                break
+            card = self.pile.pop(0)
+            self.offer.append(card)
+            scans.append(CardScanned(self.card_uid(card)))
+        return scans

@@ -30,12 +30,14 @@ from companion.games.on_the_way.engine import (
     Fulfil,
     GameConfig,
     GameState,
+    LayOut,
     Move,
     TakeContract,
     Undo,
     new_game,
 )
 from companion.games.on_the_way.engine import events as ev
+from companion.games.on_the_way.engine.queries import offer_missing
 from companion.games.on_the_way.engine.rules import money
 from companion.games.on_the_way.table.leds import led_frame
 from companion.games.on_the_way.table.prompts import (
@@ -90,6 +92,10 @@ class TableController(TableBase):
     ) -> None:
         self._prompt: Prompt = Idle()
         self._advice: tuple[int, str | None] | None = None  # (game depth when given, the advised city)
+        # OTW-9: the table collects the face-up offer when the box chooses cards from it: for its bots
+        # from the start, for advice once asked. Once a card is laid out the engine state tracks it.
+        self._collect_offer = bot is not None
+        self._advice_pending = False  # advice asked while the offer was being laid out
         super().__init__(
             game if game is not None else new_game(config),
             tags,
@@ -134,6 +140,12 @@ class TableController(TableBase):
                     self._message = t.text("message.cancelled", colour=p, n=m, city=city)
                 case ev.EventRevealed(card=card_id):
                     self._message = t.text("message.event", card=card_id, kind=self._event_text(card_id))
+                case ev.ContractLaidOut(card=card_id):
+                    card = self.state.config.contract(card_id)
+                    assert card is not None
+                    self._message = t.text(
+                        "message.laid_out", card=card.id, origin=card.origin, destination=card.destination
+                    )
 
     def _event_text(self, card_id: str) -> str:
         card = self.state.config.event(card_id)
@@ -165,7 +177,8 @@ class TableController(TableBase):
     def _step(self, intent: TableIntent, acting: MarkerTag | None = None) -> None:
         """One pure step, then do what it asks: push a command, show a refusal, switch language."""
         before = self._prompt
-        self._prompt, outcome = step(before, intent, self.state, misplaced=self._misplaced(acting))
+        lay_out = self._lay_out_missing() > 0
+        self._prompt, outcome = step(before, intent, self.state, misplaced=self._misplaced(acting), lay_out=lay_out)
         match outcome:
             case None:
                 pass
@@ -182,9 +195,37 @@ class TableController(TableBase):
                     self._prompt = before
                 else:
                     self._prompt, _ = step(self._prompt, Applied(command), self.state)
+        if self._advice_pending and self._lay_out_missing() == 0:
+            self._advice_pending = False  # the offer is complete: the advice asked for comes now
+            self._ask_advice()
 
     def _bot_played(self, command: object) -> None:
         self._prompt, _ = step(self._prompt, Applied(command), self.state)  # type: ignore[arg-type]
+        if isinstance(command, TakeContract):  # a person hands the bot its card from the offer (OTW-9)
+            card = self.state.config.contract(command.card)
+            assert card is not None
+            self._message = self._text.text(
+                "message.bot_took",
+                player=self._text.player_name(command.player),
+                card=card.id,
+                origin=card.origin,
+                destination=card.destination,
+            )
+
+    # -- the face-up offer (OTW-9) ---------------------------------------------------------
+    def _lay_out_missing(self) -> int:
+        """How many face-up cards the table still has to scan into the offer (0: not collecting)."""
+        if self.state.offer is None and not self._collect_offer:
+            return 0
+        return offer_missing(self.state)
+
+    def _bot_waits(self) -> bool:
+        """A bot chooses only what lies on the table: it waits for the offer to be laid out (OTW-9) and
+        for the real event card to be flipped and scanned (OTW-28), never inventing either."""
+        return self.state.awaiting_event or self._lay_out_missing() > 0
+
+    def _bookkeeping(self, command: object) -> bool:
+        return isinstance(command, LayOut)  # BACK takes a refill back with the take before it
 
     # -- state of the table ----------------------------------------------------------------
     def _problems(self) -> list[Problem]:
@@ -216,6 +257,14 @@ class TableController(TableBase):
         estimated win chance; its city blinks on the board until the next action (docs/bots.md)."""
         from companion.games.on_the_way.bots import advise
 
+        if self._lay_out_missing() > 0 or self.state.offer is None:
+            # The advisor must not name a card that is not laid out: it needs the face-up offer first.
+            self._collect_offer = True
+            self._advice_pending = True
+            self._message = self._text.text("message.advice_needs_offer")
+            if offer_missing(self.state) > 0:
+                return
+            self._advice_pending = False  # nothing left to lay out (the pile is empty): advise now
         colour = self.state.current.colour
         try:
             best = advise(self.state, colour, budget_s=ADVICE_BUDGET_S, seed=self.game.depth)
@@ -241,6 +290,7 @@ class TableController(TableBase):
             problems=self._problems(),
             refusal=self._refusal,
             message=self._message,
+            lay_out=self._lay_out_missing(),
         )
         advice = self._advice
         if advice is not None and advice[0] == self.game.depth and advice[1] is not None and ui.selected is None:

@@ -33,6 +33,7 @@ from companion.games.on_the_way.engine.commands import (
     Command,
     Expand,
     Fulfil,
+    LayOut,
     Move,
     Pass,
     RevealEvent,
@@ -205,11 +206,16 @@ Outcome = Command | IllegalAction | ToggleLanguage | AskAdvice | None
 _HandStep = Callable[[Hand], tuple[Prompt, Outcome]]
 
 
-def step(prompt: Prompt, intent: TableIntent, state: GameState, *, misplaced: bool = False) -> tuple[Prompt, Outcome]:
+def step(
+    prompt: Prompt, intent: TableIntent, state: GameState, *, misplaced: bool = False, lay_out: bool = False
+) -> tuple[Prompt, Outcome]:
     """The next prompt and what to do, for ``intent`` at ``prompt`` in ``state``.
 
     ``misplaced``: the sensed table disagrees with the engine (apart from the marker the intent is
     about): nothing new starts until it is put right (table.md principle 1).
+    ``lay_out``: the table is collecting the face-up offer (OTW-9) and it lacks cards: a scanned
+    contract that is neither taken nor open is being laid out, not taken (even while the table is
+    being put right: laying out is no player's action).
     Every command returned has passed ``check``; a command the engine refuses comes back as the
     ``IllegalAction`` to show instead, the prompt unchanged where the player may retry.
     """
@@ -225,6 +231,8 @@ def step(prompt: Prompt, intent: TableIntent, state: GameState, *, misplaced: bo
                 return _select(prompt, city), None  # a tagged piece touched to a city picks it
             return _within(prompt, lambda hand: _place(hand, marker, city, state, misplaced))
         case CardShown(tag=tag):
+            if lay_out and isinstance(tag, CardTag) and _lays_out(tag.card, state):
+                return _propose(LayOut(tag.card), state, prompt, prompt)
             if misplaced:
                 return prompt, None
             return _card(prompt, tag, state)
@@ -364,6 +372,15 @@ def _card(prompt: Prompt, tag: Tag, state: GameState) -> tuple[Prompt, Outcome]:
                 return prompt, IllegalAction("OTW-12", f"{card_id} is {holder}'s contract")
             return _propose(TakeContract(player.colour, card_id), state, hand, hand)  # OTW-12
     return prompt, None
+
+
+def _lays_out(card_id: str, state: GameState) -> bool:
+    """OTW-9: a contract card that is not taken and not yet open would fill the offer."""
+    return (
+        state.config.contract(card_id) is not None
+        and card_id not in state.used_contracts
+        and card_id not in (state.offer or ())
+    )
 
 
 # -- buttons --------------------------------------------------------------------------------------

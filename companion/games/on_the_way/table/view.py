@@ -44,7 +44,9 @@ def ui_model(
     problems: list[Problem],
     refusal: Refusal | None,
     message: str,
+    lay_out: int = 0,
 ) -> UiModel:
+    """``lay_out``: face-up cards the table still has to scan into the offer (OTW-9)."""
     colour = state.current.colour
     base = UiModel(language=t.language, player=colour, steps_left=state.steps_left, refusal=refusal, message=message)
     if state.finished or isinstance(prompt, GameOver):
@@ -60,6 +62,10 @@ def ui_model(
         return replace(base, mode=Mode.MISMATCH, prompt=problem_text(t, problems[0]), expected=expected)
     if state.awaiting_event:
         return replace(base, mode=Mode.EVENT_DUE, prompt=t.text("prompt.event_due", player=colour))
+    if lay_out and isinstance(prompt, Idle):
+        open_cards = ", ".join(state.offer or ()) or "—"
+        return replace(base, mode=Mode.CARD_DUE, prompt=t.text("prompt.lay_out", missing=lay_out),
+                       detail=t.text("prompt.lay_out_detail", cards=open_cards))  # fmt: skip
     match prompt:
         case Confirm(command=command):
             offer = command.card if isinstance(command, Fulfil) else None
