@@ -1,6 +1,6 @@
 """Bot strength: 2-player games between two levels through the validated engine, seats alternating.
 
-    python benchmarks/bots.py [--games 200] [--pair hard:easy] [--budget 0.05] [--jobs 2]
+    python benchmarks/bots.py [--games 200] [--pair hard:easy] [--budget 0.05] [--jobs 2] [--offer]
 
 ``--budget`` is the search budget per command in seconds of a Pi 4 core (``bots.budget``), reduced
 from the levels' defaults (medium 0.25 s, hard 1 s) so that 200 games finish in minutes. Every
@@ -12,30 +12,49 @@ from __future__ import annotations
 
 import argparse
 import multiprocessing
+import random
 import time
 
 from companion.engine.errors import IllegalAction
 from companion.games.on_the_way.bots import Level, choose
 from companion.games.on_the_way.bots.search import wilson
 from companion.games.on_the_way.data import load_reference
-from companion.games.on_the_way.engine import GameConfig, apply
+from companion.games.on_the_way.engine import GameConfig, LayOut, TakeContract, apply
+from companion.games.on_the_way.engine.cards import Tier
+from companion.games.on_the_way.engine.queries import offer_missing
 from companion.games.on_the_way.engine.scoring import score, winners
-from companion.games.on_the_way.engine.state import initial_state
+from companion.games.on_the_way.engine.state import REMOVED_CONTRACTS, initial_state
 
 COLOURS = ("red", "blue")
 
 
-def play(args: tuple[int, str, str, float | None]) -> tuple[int, float, int, int, int, int]:
+def pile_for(config: GameConfig, rng: random.Random) -> list[str]:
+    """The contract pile as the box deals it: OTW-4 removes random cards per tier, each tier is
+    shuffled, basic on top of extended on top of professional (OTW-5)."""
+    pile: list[str] = []
+    for tier in Tier:
+        cards = [c.id for c in config.deck.contracts if c.tier is tier]
+        rng.shuffle(cards)
+        pile.extend(cards[REMOVED_CONTRACTS[config.player_count][tier] :])
+    return pile
+
+
+def play(args: tuple[int, str, str, float | None, bool]) -> tuple[int, float, int, int, int, int]:
     """One game; the first level sits first in even games. Returns
-    (game, result for the first level: 1 win / 0.5 tie / 0 loss, refused, commands, margin, finished)."""
-    game, first, second, budget = args
+    (game, result for the first level: 1 win / 0.5 tie / 0 loss, refused, commands, margin, finished).
+    With ``offer`` the face-up offer is laid out from a dealt pile and refilled after every take
+    (OTW-9), as at a table: the bots then take only open cards."""
+    game, first, second, budget, offer = args
     board, deck = load_reference()
     config = GameConfig(board, deck, COLOURS)
     levels = {COLOURS[0]: first, COLOURS[1]: second} if game % 2 == 0 else {COLOURS[0]: second, COLOURS[1]: first}
     mine = COLOURS[0] if game % 2 == 0 else COLOURS[1]
     state = initial_state(config)
+    pile = pile_for(config, random.Random(f"pile:{game}")) if offer else []
     refused = commands = 0
     while not state.finished and commands < 3000:
+        while offer and pile and offer_missing(state):
+            state, _ = apply(state, LayOut(pile.pop(0)))
         colour = state.current.colour
         command = choose(state, colour, levels[colour], seed=game, budget_s=budget)
         try:
@@ -43,6 +62,8 @@ def play(args: tuple[int, str, str, float | None]) -> tuple[int, float, int, int
         except IllegalAction:
             refused += 1
             break
+        if offer and isinstance(command, TakeContract) and command.card in pile:
+            pile.remove(command.card)  # not open: it was the top of the pile (a bot never does this)
         commands += 1
     won = winners(state)
     result = 0.5 if len(won) > 1 and mine in won else float(mine in won)
@@ -59,9 +80,10 @@ def main() -> None:
     parser.add_argument("--budget", type=float, default=None, help="Pi-4 seconds per command (default: the level's)")
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--offset", type=int, default=0, help="first game number (seed)")
+    parser.add_argument("--offer", action="store_true", help="lay out the face-up offer (OTW-9): bots see only it")
     args = parser.parse_args()
     first, second = (Level(x) for x in args.pair.split(":"))
-    jobs = [(args.offset + g, first.value, second.value, args.budget) for g in range(args.games)]
+    jobs = [(args.offset + g, first.value, second.value, args.budget, args.offer) for g in range(args.games)]
     t0 = time.perf_counter()
     if args.jobs > 1:
         with multiprocessing.Pool(args.jobs) as pool:
@@ -78,6 +100,8 @@ def main() -> None:
     low, high = wilson(points, len(results))
     margin = sum(r[4] for r in results) / len(results)
     budget = "level default" if args.budget is None else f"{args.budget} s of a Pi 4 per command"
+    if args.offer:
+        budget += ", face-up offer laid out (OTW-9)"
     print(
         f"{first} vs {second}, {len(results)} games (seats alternating, budget {budget}): "
         f"{first} scores {points / len(results):.1%} [95% Wilson {low:.1%}, {high:.1%}] "

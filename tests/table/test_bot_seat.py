@@ -170,3 +170,21 @@ def test_back_takes_a_refill_back_with_the_take_before_it() -> None:
     assert t.state.offer == tuple(offer) and t.state.players[0].contracts == ()
     assert t.ctl.game.depth == 3 and all(isinstance(c, Undo) for c in t.ctl.game.log[-2:])  # both undone
     assert isinstance(t.ctl.game.log[-3], LayOut) and t.ctl.game.log[-3].card in refill
+
+
+def test_where_the_bot_builds_blinks_until_the_game_moves_on() -> None:
+    from companion.games.on_the_way.engine import Build
+
+    start = "Bremen=W0 Poznań=W0 Vilnius=W0 Lviv=W0 Bratislava=W0 Mönchengladbach=W0"  # no idle truck
+    for seed in range(30):  # the easy bot builds 60 % of the times it has nothing else to do
+        bot = bot_player(games.get("on-the-way"), {"blue": "easy"}, seed=seed)
+        t = Table(f"cities {start}\nblue 20000R B01,B02\nturn blue", bot=bot)
+        lay_out(t)
+        t.later(2.0)
+        built = [c for c in t.ctl.game.log if isinstance(c, Build)]
+        if built:
+            break
+    assert built, "no seed made the bot build"
+    city = built[0].city
+    assert t.ui.selected == city and t.ctl.led_frame.city(city) is CityLight.SELECTED  # put the building here
+    assert city in t.ui.message

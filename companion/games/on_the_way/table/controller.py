@@ -91,7 +91,9 @@ class TableController(TableBase):
         bot: Callable[[Any], object | None] | None = None,
     ) -> None:
         self._prompt: Prompt = Idle()
-        self._advice: tuple[int, str | None] | None = None  # (game depth when given, the advised city)
+        # The city the board points at until the game moves on: the advised one, or where a bot just acted
+        # (the city of its build, the start city of its contract): (game depth then, city).
+        self._pointed: tuple[int, str | None] | None = None
         # OTW-9: the table collects the face-up offer when the box chooses cards from it: for its bots
         # from the start, for advice once asked. Once a card is laid out the engine state tracks it.
         self._collect_offer = bot is not None
@@ -201,6 +203,7 @@ class TableController(TableBase):
 
     def _bot_played(self, command: object) -> None:
         self._prompt, _ = step(self._prompt, Applied(command), self.state)  # type: ignore[arg-type]
+        self._pointed = (self.game.depth, _advised_city(self.state, command))  # where to put its pieces
         if isinstance(command, TakeContract):  # a person hands the bot its card from the offer (OTW-9)
             card = self.state.config.contract(command.card)
             assert card is not None
@@ -279,7 +282,7 @@ class TableController(TableBase):
         top = best[0]
         chance = self._text.text("message.advice_chance", percent=round(top.win_rate * 100))
         self._message = f"{top.sentence} ({chance})"
-        self._advice = (self.game.depth, _advised_city(self.state, top.command))
+        self._pointed = (self.game.depth, _advised_city(self.state, top.command))
 
     def _compute_ui(self) -> UiModel:
         self._prompt = settle(self._prompt, self.state)
@@ -292,9 +295,9 @@ class TableController(TableBase):
             message=self._message,
             lay_out=self._lay_out_missing(),
         )
-        advice = self._advice
-        if advice is not None and advice[0] == self.game.depth and advice[1] is not None and ui.selected is None:
-            return replace(ui, selected=advice[1])  # the advised city blinks until the game moves on
+        pointed = self._pointed
+        if pointed is not None and pointed[0] == self.game.depth and pointed[1] is not None and ui.selected is None:
+            return replace(ui, selected=pointed[1])  # the city blinks until the game moves on
         return ui
 
 
