@@ -92,13 +92,13 @@ def main(argv: Sequence[str] = ()) -> int:
         window = pygame.display.set_mode((w, h), pygame.RESIZABLE)
         pygame.display.set_caption("companion — simulator")
         options = tuple(
-            GameOption(g.name, g.title, any(n is not None for n in g.lengths), g.player_counts, g.colours)
+            GameOption(g.name, g.title, any(n is not None for n in g.lengths), g.player_counts, g.colours, g.bot_levels)
             for g in games.all_games()
         )
         choice = run_dialog(window, options, game=name)
         if choice is None:
             return 0
-        colours, name = choice.colours, choice.game
+        colours, name, bots = choice.colours, choice.game, choice.bots
         end_at = args.end_at if args.end_at is not None else choice.end_at
     plugin = games.get(name)
     try:

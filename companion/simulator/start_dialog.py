@@ -1,5 +1,5 @@
-"""The simulator's start dialog: which game, how many players, full or short game.
-Keys G (game), 2/3/4, S (short, On The Way only), Enter."""
+"""The simulator's start dialog: which game, how many players, full or short game, and who plays the
+other seats (people, or the box at a level). Keys G (game), 2/3/4, S (short), B (the box), Enter."""
 
 from __future__ import annotations
 
@@ -25,6 +25,7 @@ class GameOption:
     has_short_game: bool
     player_counts: tuple[int, ...] = (2, 3, 4)
     colours: tuple[str, ...] = COLOURS
+    bot_levels: tuple[str, ...] = ()  # the levels the box can play a seat at (none: people only)
 
 
 @dataclass
@@ -33,6 +34,7 @@ class Choice:
     players: int = 2
     short: bool = False
     game: str = ""
+    box: str | None = None  # the level the box plays every seat but the first at; None: people
 
     def __post_init__(self) -> None:
         self.game = self.game or self.games[0].name
@@ -49,6 +51,18 @@ class Choice:
         self.game = name
         if self.players not in self.option.player_counts:  # e.g. 6 players, then a game for 2 to 4
             self.players = min(self.option.player_counts, key=lambda n: abs(n - self.players))
+        if self.box not in self.option.bot_levels:
+            self.box = None
+
+    def next_box(self) -> None:
+        """People → the box at each level in turn → people."""
+        levels: tuple[str | None, ...] = (None, *self.option.bot_levels)
+        self.box = levels[(levels.index(self.box) + 1) % len(levels)]
+
+    @property
+    def bots(self) -> dict[str, str]:
+        """The seats the box plays: every seat but the first (yours), at the chosen level."""
+        return {} if self.box is None else dict.fromkeys(self.colours[1:], self.box)
 
     @property
     def end_at(self) -> int | None:
@@ -95,19 +109,28 @@ def draw_dialog(surface: pygame.Surface, choice: Choice) -> dict[str, pygame.Rec
             swatch(surface, sw, theme.player_style(colour, k))
         areas[f"players:{n}"] = rect
     y += bh + px(22)
-    if not choice.option.has_short_game:
-        start = pygame.Rect(w // 2 - px(110), y + px(20), px(220), px(52))
-        _button(surface, canvas, start, "Start  (Enter)", True, px, accent=True)
-        areas["start"] = start
-        return areas
-    canvas.text("Game length (key S)", (w // 2, y), px(15), anchor="midtop")
-    y += px(28)
-    x0 = w // 2 - (2 * px(230) + gap) // 2
-    for i, (label, short) in enumerate((("Full game", False), (f"Short game (ends at {SHORT_END})", True))):
-        rect = pygame.Rect(x0 + i * (px(230) + gap), y, px(230), px(44))
-        _button(surface, canvas, rect, label, choice.short == short, px)
-        areas[f"short:{int(short)}"] = rect
-    y += px(44) + px(24)
+    # One row: the game length (where the game has a short game) and who plays the other seats.
+    buttons: list[tuple[str, str, bool]] = []  # (area, label, on)
+    if choice.option.has_short_game:
+        buttons += [("short:0", "Full game", not choice.short),
+                    ("short:1", f"Short game (ends at {SHORT_END})", choice.short)]  # fmt: skip
+    if choice.option.bot_levels:
+        label = "Other seats: people" if choice.box is None else f"Other seats: the box ({choice.box})"
+        buttons.append(("box", label, choice.box is not None))
+    if buttons:
+        heads = [h for h, on in (("Game length (key S)", choice.option.has_short_game),
+                                 ("Who plays (key B)", bool(choice.option.bot_levels))) if on]  # fmt: skip
+        canvas.text("  ·  ".join(heads), (w // 2, y), px(15), anchor="midtop")
+        y += px(28)
+        bw = min(px(230), (w - px(40) - (len(buttons) - 1) * gap) // len(buttons))
+        x0 = w // 2 - (len(buttons) * bw + (len(buttons) - 1) * gap) // 2
+        for i, (area, label, on) in enumerate(buttons):
+            rect = pygame.Rect(x0 + i * (bw + gap), y, bw, px(44))
+            _button(surface, canvas, rect, label, on, px)
+            areas[area] = rect
+        y += px(44) + px(24)
+    else:
+        y += px(20)
     start = pygame.Rect(w // 2 - px(110), y, px(220), px(52))
     _button(surface, canvas, start, "Start  (Enter)", True, px, accent=True)
     areas["start"] = start
@@ -149,6 +172,8 @@ def run_dialog(window: pygame.Surface, games: tuple[GameOption, ...], game: str 
                 choice.players = event.key - pygame.K_0
             elif event.key == pygame.K_s:
                 choice.short = not choice.short
+            elif event.key == pygame.K_b:
+                choice.next_box()
             elif event.key == pygame.K_g:
                 keys = [g.name for g in choice.games]
                 choice.choose_game(keys[(keys.index(choice.game) + 1) % len(keys)])
@@ -166,3 +191,5 @@ def run_dialog(window: pygame.Surface, games: tuple[GameOption, ...], game: str 
                         choice.choose_game(value)
                     elif key == "short":
                         choice.short = bool(int(value))
+                    elif key == "box":
+                        choice.next_box()

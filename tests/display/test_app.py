@@ -103,3 +103,17 @@ def test_the_simulator_plays_the_box_digitised_last(tmp_path: Path, monkeypatch:
     game = new_game("on-the-way", ("red", "blue"), files=files)
     assert len(game.state.config.board.cities) == 44
     assert data_files("on-the-way", "reference")["board"] is None
+
+
+def test_the_box_can_play_the_other_seats_at_a_level_chosen_in_the_dialog() -> None:
+    window = pygame.display.set_mode((800, 480))
+    with_bots = (GameOption("on-the-way", "On The Way", True, bot_levels=("easy", "medium", "hard")), GAMES[1])
+    areas = draw_dialog(window, Choice(with_bots))
+    assert "box" in areas and areas["start"].bottom <= 480  # everything fits the smallest window
+    save(window, "start_dialog_box")
+    for key in (pygame.K_3, pygame.K_b, pygame.K_b, pygame.K_RETURN):  # 3 players, the box at the second level
+        pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=key, mod=0, unicode=""))
+    choice = run_dialog(window, with_bots)
+    assert choice is not None and choice.bots == {"blue": "medium", "green": "medium"}  # red is yours
+    choice.choose_game("auf-achse")  # a game without bots: people again
+    assert choice.bots == {} and "box" not in draw_dialog(window, choice)
