@@ -215,6 +215,11 @@ class TableBase:
             self._bot_played(command)
         self._refresh()
 
+    def _bot_ask_again(self) -> None:
+        """What the bot waited for came without a change of the game or the sensed table (a person
+        said so with a button): ask it at the next tick."""
+        self._bot_asked = None
+
     def _problems(self) -> list[Any]:
         """What must be put right on the table before it matches the engine (a game's table says)."""
         return []

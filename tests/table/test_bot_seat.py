@@ -188,3 +188,20 @@ def test_where_the_bot_builds_blinks_until_the_game_moves_on() -> None:
     city = built[0].city
     assert t.ui.selected == city and t.ctl.led_frame.city(city) is CityLight.SELECTED  # put the building here
     assert city in t.ui.message
+
+
+def test_ok_while_laying_out_says_the_pile_is_empty_and_the_bot_plays_on() -> None:
+    bot = bot_player(games.get("on-the-way"), {"blue": "easy"}, seed=5)
+    t = Table("turn blue", bot=bot)
+    t.scan("B08")  # one card lies open; the box has no more (a card went missing)
+    t.later(5.0)
+    assert t.ui.mode is Mode.CARD_DUE and t.ctl.game.depth == 1  # the bot waits for the offer
+    assert "OK" in t.ui.detail
+    t.press("ok")  # "the pile has no more cards": the offer is as it lies
+    assert t.ui.mode is not Mode.CARD_DUE and "as it lies" in t.ui.message
+    for _ in range(10):
+        t.later(2.0)
+        if any(isinstance(c, TakeContract) for c in t.ctl.game.log):
+            break
+    assert TakeContract("blue", "B08") in t.ctl.game.log  # the only open card
+    assert t.ui.mode is Mode.CARD_DUE  # after a take the table asks again (a card may have come back)

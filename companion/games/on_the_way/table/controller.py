@@ -49,6 +49,7 @@ from companion.games.on_the_way.table.prompts import (
     Lifted,
     MarkerLifted,
     MarkerPlaced,
+    OfferAsItLies,
     Prompt,
     TableIntent,
     ToggleLanguage,
@@ -98,6 +99,9 @@ class TableController(TableBase):
         # from the start, for advice once asked. Once a card is laid out the engine state tracks it.
         self._collect_offer = bot is not None
         self._advice_pending = False  # advice asked while the offer was being laid out
+        # OK while laying out: the pile has no more cards (say the box lacks one). Holds until the next
+        # take, counted by the contracts used then.
+        self._offer_as_it_lies: int | None = None
         super().__init__(
             game if game is not None else new_game(config),
             tags,
@@ -190,6 +194,10 @@ class TableController(TableBase):
                 self._toggle_language()
             case AskAdvice():
                 self._ask_advice()
+            case OfferAsItLies():
+                self._offer_as_it_lies = len(self.state.used_contracts)
+                self._message = self._text.text("message.offer_as_it_lies")
+                self._bot_ask_again()
             case Undo():
                 self._undo_in_turn(_describe_command)
             case command:
@@ -220,6 +228,8 @@ class TableController(TableBase):
         """How many face-up cards the table still has to scan into the offer (0: not collecting)."""
         if self.state.offer is None and not self._collect_offer:
             return 0
+        if self._offer_as_it_lies == len(self.state.used_contracts):
+            return 0  # the people said the pile has no more cards, and nobody has taken one since
         return offer_missing(self.state)
 
     def _bot_waits(self) -> bool:

@@ -196,13 +196,19 @@ class ToggleLanguage:
 
 
 @dataclass(frozen=True, slots=True)
+class OfferAsItLies:
+    """Not a game command: OK while the offer is being laid out says the pile has no more cards (the
+    table stops asking until the next take, OTW-9)."""
+
+
+@dataclass(frozen=True, slots=True)
 class AskAdvice:
     """Not a game command: the table asks the advisor for the player on turn and shows its answer."""
 
 
 # What a step asks the controller to do besides changing the prompt: push a command (``Undo``:
 # undo within the turn), show a refusal, or switch the language.
-Outcome = Command | IllegalAction | ToggleLanguage | AskAdvice | None
+Outcome = Command | IllegalAction | ToggleLanguage | AskAdvice | OfferAsItLies | None
 _HandStep = Callable[[Hand], tuple[Prompt, Outcome]]
 
 
@@ -236,6 +242,8 @@ def step(
             if misplaced:
                 return prompt, None
             return _card(prompt, tag, state)
+        case ButtonPressed(button=ButtonName.OK) if lay_out and isinstance(prompt, Idle) and not misplaced:
+            return prompt, OfferAsItLies()
         case ButtonPressed(button=button):
             return _button(prompt, button, state, misplaced)
         case CityTapped(city=city):
