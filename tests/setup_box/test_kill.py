@@ -30,6 +30,54 @@ def _drive(state_dir: Path, name: str, cities: tuple[str, ...], script: list, ac
         os.write(ack, session.state.seq.to_bytes(4, "big"))
 
 
+def _kill_until_done(
+    folder: Path,
+    name: str,
+    cities: tuple[str, ...],
+    script: list,
+    expected: list[WizardState],
+    whole: float,
+    rng: random.Random,
+) -> tuple[int, int]:
+    """Fork children that drive the wizard and SIGKILL each at a random moment until one finishes the
+    box; after every death the saved progress holds every acknowledged intent. Returns (kills, lives)."""
+    kills = 0
+    lives = 0
+    while True:
+        lives += 1
+        read_end, write_end = os.pipe()
+        pid = os.fork()
+        if pid == 0:  # pragma: no cover - the child
+            code = 0
+            try:
+                os.close(read_end)
+                _drive(folder, name, cities, script, write_end)
+            except BaseException:
+                code = 1
+            finally:
+                os._exit(code)
+        os.close(write_end)
+        time.sleep(rng.uniform(0.02, 0.5) * whole)
+        os.kill(pid, signal.SIGKILL)
+        _, status = os.waitpid(pid, 0)
+        data = b""
+        while chunk := os.read(read_end, 65536):
+            data += chunk
+        os.close(read_end)
+        acked = max((int.from_bytes(data[i : i + 4], "big") for i in range(0, len(data), 4)), default=0)
+        saved = ProgressStore(folder, GAME).load()
+        assert saved is not None
+        assert saved.seq >= acked, f"acknowledged {acked}, saved only {saved.seq}"
+        assert saved == expected[saved.seq], f"life {lives}: the saved state is not the state after {saved.seq} intents"
+        if os.WIFSIGNALED(status):
+            kills += 1
+        else:
+            assert os.WEXITSTATUS(status) == 0
+        if saved.step is Step.DONE:
+            return kills, lives
+        assert lives < 200
+
+
 def test_sigkill_at_random_steps_loses_no_confirmed_entry(tmp_path: Path) -> None:
     ref = reference(GAME)
     board = read_toml(ref["board"])
@@ -46,44 +94,17 @@ def test_sigkill_at_random_steps_loses_no_confirmed_entry(tmp_path: Path) -> Non
     _drive(tmp_path / "timing", name, cities, script, os.open(os.devnull, os.O_WRONLY))
     whole = time.perf_counter() - t0
     rng = random.Random(20261201)
-    kills = 0
-    lives = 0
-    while True:
-        lives += 1
-        read_end, write_end = os.pipe()
-        pid = os.fork()
-        if pid == 0:  # pragma: no cover - the child
-            code = 0
-            try:
-                os.close(read_end)
-                _drive(tmp_path, name, cities, script, write_end)
-            except BaseException:
-                code = 1
-            finally:
-                os._exit(code)
-        os.close(write_end)
-        time.sleep(rng.uniform(0.02, 0.5) * whole)
-        os.kill(pid, signal.SIGKILL)
-        _, status = os.waitpid(pid, 0)
-        data = b""
-        while chunk := os.read(read_end, 65536):
-            data += chunk
-        os.close(read_end)
-        acked = max((int.from_bytes(data[i : i + 4], "big") for i in range(0, len(data), 4)), default=0)
-        saved = ProgressStore(tmp_path, GAME).load()
-        assert saved is not None
-        assert saved.seq >= acked, f"acknowledged {acked}, saved only {saved.seq}"
-        assert saved == expected[saved.seq], f"life {lives}: the saved state is not the state after {saved.seq} intents"
-        if os.WIFSIGNALED(status):
-            kills += 1
-        else:
-            assert os.WEXITSTATUS(status) == 0
-        if saved.step is Step.DONE:
+    for attempt in range(4):
+        # A machine busier while measuring than while killing lets the child finish first: then again,
+        # in a fresh folder, with the kills twice as early (every invariant is checked each time).
+        folder = tmp_path / f"attempt{attempt}"
+        kills, lives = _kill_until_done(folder, name, cities, script, expected, whole, rng)
+        print(f"{kills} kills in {lives} lives")
+        if kills >= 3:
             break
-        assert lives < 200
-    print(f"{kills} kills in {lives} lives")
+        whole /= 2
     assert kills >= 3, "the child finished before it could be killed often enough"
-    session = WizardSession(tmp_path, GAME)
+    session = WizardSession(folder, GAME)
     assert session.resumed and session.state == final
     data_set = session.datasets.latest(GAME)
     assert data_set is not None and data_set.name == name
