@@ -73,6 +73,10 @@ class Game(Generic[S]):
     def last_command(self) -> object | None:
         return self._applied[-1] if self._applied else None
 
+    def applied(self, n: int) -> tuple[object, ...]:
+        """The last ``n`` applied commands (the ones ``pop`` would take back), oldest first."""
+        return tuple(self._applied[-n:]) if n > 0 else ()
+
     def push(self, command: object) -> list[Any]:
         """Apply ``command``; raises ``IllegalAction`` (state unchanged) if it is refused."""
         if isinstance(command, self._undo_types):

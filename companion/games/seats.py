@@ -39,17 +39,24 @@ def check_bots(plugin: GamePlugin, bots: Mapping[str, str]) -> None:
             raise ValueError(f"{colour}:bot-{level}: {plugin.title} bot levels are {known}")
 
 
-def bot_player(plugin: GamePlugin, bots: Mapping[str, str], seed: int) -> BotPlayer | None:
-    """The one function a table or a script asks; None when no seat is a bot."""
-    if not bots:
-        return None
-    seats = dict(bots)
+class BotSeats:
+    """The seats the box plays (colour -> level): called with the state, it answers the command a bot
+    plays now, or None. ``seats`` tells a table whose turn is the box's."""
 
-    def play(state: Any) -> object | None:
-        for colour, level in seats.items():
-            command = plugin.bot_command(state, colour, level, seed)
+    def __init__(self, plugin: GamePlugin, bots: Mapping[str, str], seed: int) -> None:
+        self._plugin = plugin
+        self._levels = dict(bots)
+        self._seed = seed
+        self.seats = frozenset(self._levels)
+
+    def __call__(self, state: Any) -> object | None:
+        for colour, level in self._levels.items():
+            command = self._plugin.bot_command(state, colour, level, self._seed)
             if command is not None:
                 return command
         return None
 
-    return play
+
+def bot_player(plugin: GamePlugin, bots: Mapping[str, str], seed: int) -> BotSeats | None:
+    """The one object a table or a script asks; None when no seat is a bot."""
+    return BotSeats(plugin, bots, seed) if bots else None

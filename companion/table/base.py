@@ -79,6 +79,16 @@ class GameTable(Protocol):
     def next_deadline(self) -> float | None: ...
 
 
+@runtime_checkable
+class SeatedBot(Protocol):
+    """A bot that says which seats it plays (``companion.games.seats.BotSeats``): the table then knows
+    whose turn is the box's. A plain callable plays too, but the table cannot tell its seats."""
+
+    seats: frozenset[str]
+
+    def __call__(self, state: Any) -> object | None: ...
+
+
 class TableBase:
     """The shared half of a table controller. Subclasses implement the ``_on_*`` hooks,
     ``_compute_ui``, ``_compute_leds`` and ``_turn_key``, and name the package whose ``messages/``
@@ -102,6 +112,7 @@ class TableBase:
         # The seats the box plays (``companion.games.seats.bot_player``): asked when the table matches
         # the engine; a person then moves the bot's pieces as the screen and the LEDs show.
         self._bot = bot
+        self._bot_seats: frozenset[str] = bot.seats if isinstance(bot, SeatedBot) else frozenset()
         self._bot_at = 0.0
         self._bot_asked: tuple[int, frozenset[tuple[str, str]]] | None = None  # the position last asked about
         self.tags = tags
@@ -231,7 +242,12 @@ class TableBase:
 
     def _bookkeeping(self, command: object) -> bool:
         """A command that records what lies on the table rather than a player's action (a game's table
-        says): BACK takes it back together with the action before it."""
+        says), e.g. a card laid out to refill the offer."""
+        return False
+
+    def _brings_bookkeeping(self, command: object) -> bool:
+        """An action whose bookkeeping follows it (e.g. a take whose refill is laid out next): BACK takes
+        that bookkeeping back together with it."""
         return False
 
     def _bot_played(self, command: object) -> None:
@@ -309,13 +325,16 @@ class TableBase:
     def _undo_in_turn(self, describe: Callable[[object], str]) -> bool:
         """BACK with nothing else to step back from: undo the last command of this turn."""
         if self.game.depth > self._turn_start:
-            while self.game.depth > self._turn_start:
-                command = self.game.last_command
+            in_turn = self.game.applied(self.game.depth - self._turn_start)
+            kept = 0  # bookkeeping at the end of the turn, e.g. a refill laid out after a take
+            while kept < len(in_turn) and self._bookkeeping(in_turn[-1 - kept]):
+                kept += 1
+            count = kept + 1 if 0 < kept < len(in_turn) and self._brings_bookkeeping(in_turn[-1 - kept]) else 1
+            command = in_turn[-count]
+            for _ in range(count):
                 self.game.push(UndoCommand())
                 if self._on_command is not None:
                     self._on_command(UndoCommand())
-                if not self._bookkeeping(command):
-                    break
             self._refusal = None
             self._message = self._text.text("message.undone", what=describe(command))
             return True

@@ -16,7 +16,7 @@ from companion.engine.game import Game
 from companion.games.on_the_way.bots import Kernel, Level, advise, choose
 from companion.games.on_the_way.engine import LayOut, TakeContract, Undo, apply
 from companion.games.on_the_way.engine.notation import position
-from companion.games.on_the_way.engine.queries import offer_missing, offered_contracts
+from companion.games.on_the_way.engine.queries import offer_missing, takeable_contracts
 from companion.games.on_the_way.engine.serialize import command_from_json, command_to_json, state_to_json
 from companion.games.on_the_way.engine.state import GameState, initial_state
 from tests.bots.helpers import config_for
@@ -44,14 +44,15 @@ def test_an_untracked_game_has_no_offer_and_its_state_json_is_unchanged() -> Non
     state = initial_state(config_for(2))
     assert state.offer is None and "offer" not in state_to_json(state)
     assert offer_missing(state) == 3  # what a table would have to lay out (2 players, OTW-9)
-    assert offered_contracts(state) == state.config.deck.contracts  # any card may be meant (OTW-9 default)
+    assert takeable_contracts(state) == state.config.deck.contracts  # any card may be meant (OTW-9 default)
 
 
 def test_laying_out_fills_the_offer_and_a_take_from_it_makes_room() -> None:
     state = laid_out(initial_state(config_for(2)), "B01", "B02", "B03")
     assert state.offer == ("B01", "B02", "B03") and offer_missing(state) == 0
     assert state_to_json(state)["offer"] == ["B01", "B02", "B03"]
-    assert [c.id for c in offered_contracts(state)] == ["B01", "B02", "B03"]
+    takeable = {c.id for c in takeable_contracts(state)}
+    assert {"B01", "B02", "B03"} <= takeable and "B09" in takeable  # the open cards, and the pile's top
     after, _ = apply(state, TakeContract("red", "B02"))
     assert after.offer == ("B01", "B03") and offer_missing(after) == 1  # refill from the pile
     top, _ = apply(state, TakeContract("red", "B09"))  # not open: the top of the pile (OTW-9)
@@ -150,6 +151,15 @@ def test_a_bot_takes_only_cards_that_lie_open_and_is_never_refused(seed: int, pl
             except IllegalAction as error:
                 assert error.rule == "OTW-4"  # a card of an exhausted tier: one returned to the box
         colour = state.current.colour
+        if rng.random() < 0.1 and not state.awaiting_event:  # the query agrees with the reducer on takes
+            takeable = {c.id for c in takeable_contracts(state)}
+            for card in state.config.deck.contracts:
+                try:
+                    apply(state, TakeContract(colour, card.id))
+                    accepted = True
+                except IllegalAction:
+                    accepted = False
+                assert accepted == (card.id in takeable and state.steps_left > 0), card.id
         command = choose(state, colour, level, seed, budget_s=TINY)
         if isinstance(command, TakeContract):
             assert state.offer is not None and command.card in state.offer, (command, state.offer)
@@ -167,3 +177,37 @@ def test_advice_names_only_cards_of_the_offer() -> None:
         assert named <= {"B08", "B03", "B10"}, a.to_json()
         if isinstance(a.command, TakeContract):
             assert a.command.card in ("B08", "B03", "B10")
+
+
+def test_with_tier_order_only_a_card_that_can_be_on_top_is_laid_out() -> None:
+    from companion.games.on_the_way.engine import HouseRules
+    from companion.games.on_the_way.engine.options import ContractOffer
+
+    state = initial_state(config_for(2, HouseRules(contract_offer=ContractOffer.TIER_ORDER)))
+    error = refusal(state, LayOut("P01"))  # OTW-5: basic cards lie above the professional ones
+    assert error.rule == "OTW-5" and "P01" in error.message
+    assert laid_out(state, "B01").offer == ("B01",)
+
+
+def test_a_blind_take_cannot_be_a_card_whose_tier_lies_all_open() -> None:
+    # 2 players: 17 basic in play; 15 taken and 2 open: the pile holds no basic card any more (OTW-4).
+    config = config_for(2)
+    basic = [c.id for c in config.deck.contracts if c.tier.value == "basic"]
+    state = laid_out(position(config, f"time 0 used={','.join(basic[:15])}"), basic[15], basic[16])
+    error = refusal(state, TakeContract("red", basic[17]))
+    assert error.rule == "OTW-4" and "taken from the pile" in error.message
+    apply(state, TakeContract("red", basic[15]))  # the open card may be taken
+
+
+@pytest.mark.parametrize("level", [Level.EASY, Level.MEDIUM, Level.HARD])
+def test_without_passing_a_bot_never_plans_a_refused_pass(level: Level) -> None:
+    """House rule allow_pass = false (OTW-11): with one open card left and nothing else to do, the bot
+    uses its step instead of passing (it used to send a refused Pass, or fail to search)."""
+    from companion.games.on_the_way.engine import HouseRules
+
+    state = initial_state(config_for(2, HouseRules(allow_pass=False)))
+    state = laid_out(state, "B07", "B08", "B09")
+    for card in ("B07", "B08"):
+        state, _ = apply(state, TakeContract("red", card))
+    for seed in range(20):
+        apply(state, choose(state, "blue", level, seed, budget_s=TINY))  # raises if refused

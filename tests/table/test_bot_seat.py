@@ -205,3 +205,54 @@ def test_ok_while_laying_out_says_the_pile_is_empty_and_the_bot_plays_on() -> No
             break
     assert TakeContract("blue", "B08") in t.ctl.game.log  # the only open card
     assert t.ui.mode is Mode.CARD_DUE  # after a take the table asks again (a card may have come back)
+
+
+def test_ok_before_any_card_is_laid_out_does_not_let_the_bot_choose_a_hidden_card() -> None:
+    bot = bot_player(games.get("on-the-way"), {"blue": "easy"}, seed=5)
+    t = Table("turn blue", bot=bot)
+    t.press("ok")  # nothing is open yet: OK cannot say "the pile is empty"
+    t.later(5.0)
+    assert t.ctl.game.log == [] and t.ui.mode is Mode.CARD_DUE  # the bot still waits for the offer
+    assert "OK" not in t.ui.detail  # and the screen does not offer it
+
+
+def test_ok_on_the_event_screen_does_not_end_the_offer() -> None:
+    bot = bot_player(games.get("on-the-way"), {"blue": "easy"}, seed=5)
+    t = Table("turn blue\ntime 2 awaiting", bot=bot)
+    t.scan("B08")  # laid out while the event is due
+    t.press("ok")  # on the event screen
+    flip_event(t)
+    assert t.ui.mode is Mode.CARD_DUE and offer_missing(t.state) == 2  # still two cards to lay out
+
+
+def test_back_after_lay_outs_alone_takes_back_only_the_last_card() -> None:
+    bot = bot_player(games.get("on-the-way"), {"blue": "easy"}, seed=5)
+    t = Table("", bot=bot)
+    lay_out(t, ("B08", "B03", "B10"))
+    t.press("back")  # B10 was the wrong card: only it comes back
+    assert t.state.offer == ("B08", "B03")
+
+
+def test_a_card_scanned_twice_is_laid_out_not_taken() -> None:
+    bot = bot_player(games.get("on-the-way"), {"blue": "easy"}, seed=5)
+    t = Table("", bot=bot)
+    lay_out(t, ("B08", "B03", "B10"))
+    t.scan("B03")  # red takes B03 from the offer
+    t.scan("B12")  # the refill ...
+    t.scan("B12")  # ... held on the reader a little long
+    assert t.state.players[0].contracts == ("B03",) and t.state.offer == ("B08", "B10", "B12")
+    assert t.ui.refusal is not None and t.ui.refusal.rule == "OTW-9"
+    t.scan("B12")  # a deliberate third scan takes it
+    assert t.state.players[0].contracts == ("B03", "B12")
+
+
+def test_on_the_bots_turn_a_scanned_contract_is_never_its_take() -> None:
+    bot = bot_player(games.get("on-the-way"), {"blue": "easy"}, seed=5)
+    t = Table("turn blue", bot=bot)
+    t.scan("B08")
+    t.scan("B03")
+    t.press("menu")  # a dialog in between: B03 is no longer "just laid out"
+    t.press("menu")
+    t.scan("B03")
+    assert not any(isinstance(c, TakeContract) for c in t.ctl.game.log)  # the box chooses its own contracts
+    assert t.ui.refusal is not None and t.ui.refusal.rule == "OTW-10"

@@ -62,15 +62,15 @@ def choose(state: GameState, colour: str, level: Level | str, seed: int, *, budg
         return kernel.to_command(plan)
     actions = candidates(kernel, rng, first=plan)
     if len(actions) <= 1:
-        return kernel.to_command(plan)
+        return kernel.to_command(actions[0] if actions else plan)
     budget = BUDGET_S[level] if budget_s is None else budget_s
     horizon = MEDIUM_HORIZON if level is Level.MEDIUM else FULL_HORIZON
     arms = search(kernel, actions, work_for(budget), rng, horizon=horizon, protect=plan)
     # Leave the greedy plan only for a clearly better action: noise between near-equal moves would
     # otherwise make a transport wander back and forth and a game stall.
-    default = next(a for a in arms if a.action == plan)
+    default = next((a for a in arms if a.action == plan), None)  # None: the plan is not legal (a refused pass)
     best = arms[0]
-    if best is not default and clearly_better(best, default, SWITCH_MARGIN):
+    if default is None or (best is not default and clearly_better(best, default, SWITCH_MARGIN)):
         return kernel.to_command(best.action)
     return kernel.to_command(plan)
 

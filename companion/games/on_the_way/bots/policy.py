@@ -116,6 +116,10 @@ def policy_action(k: Kernel, rng: random.Random, take_chance: float = 0.9, build
         for m, tp, c in ((0, tp0, a0), (1, tp1, a1)):
             if tp is not None and c >= 0 and tp[1] < t.c_trucks[c] and not tp[2] >> c & 1:
                 return (CANCEL, m + 1, 0, 0, 0)
+    if not t.allow_pass:  # OTW-11 house rule allow_pass = false: every step must be used
+        legal = k.legal_actions()
+        if legal:
+            return rng.choice(legal)
     return (PASS, 0, 0, 0, 0)
 
 

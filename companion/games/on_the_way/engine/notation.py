@@ -100,7 +100,11 @@ def position(config: GameConfig, text: str) -> GameState:
                 elif key == "used":
                     used.update(value.split(","))
                 elif key == "offer":  # OTW-9: the face-up cards the table has scanned
-                    state = replace(state, offer=tuple(c for c in value.split(",") if c))
+                    offer = tuple(c for c in value.split(",") if c)
+                    for card in offer:
+                        if config.contract(card) is None:
+                            raise DataError(f"position: unknown contract {card!r} in the offer")
+                    state = replace(state, offer=offer)
         else:
             raise DataError(f"position: cannot read line {raw!r}")
     on_road = sum(t.trucks for p in players.values() for t in p.transports)

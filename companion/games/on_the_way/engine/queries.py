@@ -23,6 +23,7 @@ from companion.games.on_the_way.engine.rules import (
     Payout,
     build_cost,
     check_contract_available,
+    check_in_pile,
     fulfil_payout,
     ready_transport,
     taken_by_tier,
@@ -136,17 +137,22 @@ def takeable_contracts(state: GameState) -> tuple[ContractCard, ...]:
             continue
         open_tiers.add(tier)
     used = state.used_contracts
-    return tuple(c for c in state.config.deck.contracts if c.tier in open_tiers and c.id not in used)
-
-
-def offered_contracts(state: GameState) -> tuple[ContractCard, ...]:
-    """The cards a player can see to take (OTW-9): the face-up offer when the table tracks it, in the
-    order laid out; else every takeable card (the engine cannot know which lie open)."""
-    takeable = takeable_contracts(state)
     if state.offer is None:
-        return takeable
-    by_id = {c.id: c for c in takeable}
-    return tuple(by_id[c] for c in state.offer if c in by_id)
+        return tuple(c for c in state.config.deck.contracts if c.tier in open_tiers and c.id not in used)
+    # A tracked offer (OTW-9): its cards, and from the pile only what can still lie there.
+    from_pile = set()
+    for tier, first in state.config.first_card_of_tier.items():
+        if tier in open_tiers:
+            try:
+                check_in_pile(state, first, "taken from the pile")
+            except IllegalAction:
+                continue
+            from_pile.add(tier)
+    return tuple(
+        c
+        for c in state.config.deck.contracts
+        if c.tier in open_tiers and c.id not in used and (c.id in state.offer or c.tier in from_pile)
+    )
 
 
 def legal_commands(state: GameState, max_new_trucks: int = 4) -> Iterator[PlayerCommand]:

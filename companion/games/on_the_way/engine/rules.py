@@ -171,12 +171,14 @@ def _take_contract(state: GameState, seat: int, cmd: TakeContract) -> Outcome:
     if cmd.card in state.used_contracts:
         raise IllegalAction("OTW-12", f"contract {cmd.card} has already been taken")
     check_contract_available(state, card)
+    offer = state.offer
+    if offer is not None and card.id not in offer:
+        check_in_pile(state, card, "taken from the pile")  # not open: it must be the pile's top card
     _need_steps(state, 1, "taking a contract")
     player = state.players[seat]
     events: list[ev.Event] = [ev.ContractTaken(player.colour, card.id)]
     transports = tuple(_load(t, card, player.colour, events) if t.city == card.origin else t for t in player.transports)
     player = replace(player, contracts=(*player.contracts, card.id), transports=transports)
-    offer = state.offer
     if offer is not None and card.id in offer:  # taken from the offer (else: the top of the pile, OTW-9)
         offer = tuple(c for c in offer if c != card.id)
     state = state.evolve(
@@ -197,6 +199,37 @@ def offer_missing(state: GameState) -> int:
     return max(0, min(OFFER_SIZE[state.config.player_count] - len(offer), in_pile))
 
 
+def check_in_pile(state: GameState, card: ContractCard, what: str) -> None:
+    """Can ``card`` still lie in the pile, with the tracked offer counted as out of it? OTW-4: not when
+    every card of its tier in play is taken or open; OTW-5 (house rule tier_order): not under cards of
+    a lower tier that are neither taken nor open."""
+    config = state.config
+    taken = taken_by_tier(state)
+    open_by_tier = dict.fromkeys(Tier, 0)
+    for cid in state.offer or ():
+        if (c := config.contract(cid)) is not None:
+            open_by_tier[c.tier] += 1
+    in_play = config.contracts_in_play
+
+    def in_pile(tier: Tier) -> int:
+        return in_play[tier] - taken[tier] - open_by_tier[tier]
+
+    if in_pile(card.tier) <= 0:
+        raise IllegalAction(
+            "OTW-4",
+            f"all {in_play[card.tier]} {card.tier.value} contracts of a {config.player_count}-player game are "
+            f"taken or lie open; {card.id} cannot be {what}: it must be one returned to the box",
+        )
+    if config.rules.contract_offer is ContractOffer.TIER_ORDER:
+        above = sum(in_pile(t) for t in TIER_ORDER[: TIER_ORDER.index(card.tier)])
+        if above > 0:
+            raise IllegalAction(
+                "OTW-5",
+                f"{above} lower-tier contracts still lie in the pile above {card.id}: it cannot be {what} "
+                f"(house rule contract_offer = tier_order)",
+            )
+
+
 def _lay_out(state: GameState, cmd: LayOut) -> Outcome:
     """OTW-9: a card from the pile laid face up into the offer (any time: it is no player's step)."""
     card = state.config.contract(cmd.card)
@@ -212,15 +245,7 @@ def _lay_out(state: GameState, cmd: LayOut) -> Outcome:
         raise IllegalAction(
             "OTW-9", f"the offer is complete ({len(offer)} of {size} face-up cards): take a card to make room"
         )
-    taken = taken_by_tier(state)
-    open_here = sum(1 for c in offer if (o := state.config.contract(c)) is not None and o.tier is card.tier)
-    in_play = state.config.contracts_in_play[card.tier]
-    if taken[card.tier] + open_here >= in_play:
-        raise IllegalAction(
-            "OTW-4",
-            f"all {in_play} {card.tier.value} contracts of a {state.config.player_count}-player game are taken "
-            f"or lie open; {card.id} must be one returned to the box",
-        )
+    check_in_pile(state, card, "laid out")
     state = state.evolve(offer=(*offer, card.id))
     return state, [ev.ContractLaidOut(card.id, offer_missing(state))]
 

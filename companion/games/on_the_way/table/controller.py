@@ -102,6 +102,7 @@ class TableController(TableBase):
         # OK while laying out: the pile has no more cards (say the box lacks one). Holds until the next
         # take, counted by the contracts used then.
         self._offer_as_it_lies: int | None = None
+        self._just_laid_out: str | None = None  # the card laid out by the last intent
         super().__init__(
             game if game is not None else new_game(config),
             tags,
@@ -183,8 +184,16 @@ class TableController(TableBase):
     def _step(self, intent: TableIntent, acting: MarkerTag | None = None) -> None:
         """One pure step, then do what it asks: push a command, show a refusal, switch language."""
         before = self._prompt
-        lay_out = self._lay_out_missing() > 0
-        self._prompt, outcome = step(before, intent, self.state, misplaced=self._misplaced(acting), lay_out=lay_out)
+        just_laid_out, self._just_laid_out = self._just_laid_out, None  # any other intent forgets it
+        self._prompt, outcome = step(
+            before,
+            intent,
+            self.state,
+            misplaced=self._misplaced(acting),
+            lay_out=self._lay_out_missing() > 0,
+            bot_turn=self.state.current.colour in self._bot_seats,
+            just_laid_out=just_laid_out,
+        )
         match outcome:
             case None:
                 pass
@@ -205,6 +214,8 @@ class TableController(TableBase):
                     self._prompt = before
                 else:
                     self._prompt, _ = step(self._prompt, Applied(command), self.state)
+                    if isinstance(command, LayOut):
+                        self._just_laid_out = command.card  # a second scan at once is not a take
         if self._advice_pending and self._lay_out_missing() == 0:
             self._advice_pending = False  # the offer is complete: the advice asked for comes now
             self._ask_advice()
@@ -238,7 +249,10 @@ class TableController(TableBase):
         return self.state.awaiting_event or self._lay_out_missing() > 0
 
     def _bookkeeping(self, command: object) -> bool:
-        return isinstance(command, LayOut)  # BACK takes a refill back with the take before it
+        return isinstance(command, LayOut)
+
+    def _brings_bookkeeping(self, command: object) -> bool:
+        return isinstance(command, TakeContract)  # BACK takes a take back with the refill laid out after it
 
     # -- state of the table ----------------------------------------------------------------
     def _problems(self) -> list[Problem]:

@@ -213,7 +213,14 @@ _HandStep = Callable[[Hand], tuple[Prompt, Outcome]]
 
 
 def step(
-    prompt: Prompt, intent: TableIntent, state: GameState, *, misplaced: bool = False, lay_out: bool = False
+    prompt: Prompt,
+    intent: TableIntent,
+    state: GameState,
+    *,
+    misplaced: bool = False,
+    lay_out: bool = False,
+    bot_turn: bool = False,
+    just_laid_out: str | None = None,
 ) -> tuple[Prompt, Outcome]:
     """The next prompt and what to do, for ``intent`` at ``prompt`` in ``state``.
 
@@ -221,7 +228,11 @@ def step(
     about): nothing new starts until it is put right (table.md principle 1).
     ``lay_out``: the table is collecting the face-up offer (OTW-9) and it lacks cards: a scanned
     contract that is neither taken nor open is being laid out, not taken (even while the table is
-    being put right: laying out is no player's action).
+    being put right: laying out is no player's action); OK there says the pile has no more cards.
+    ``bot_turn``: the box plays the seat on turn: a scanned contract never becomes its take or fulfilment
+    (the box chooses its own actions; a person only moves its pieces).
+    ``just_laid_out``: the card the previous intent laid out: scanned again at once it is not taken
+    (a card held on the reader a little long), only a deliberate third scan takes it.
     Every command returned has passed ``check``; a command the engine refuses comes back as the
     ``IllegalAction`` to show instead, the prompt unchanged where the player may retry.
     """
@@ -237,12 +248,20 @@ def step(
                 return _select(prompt, city), None  # a tagged piece touched to a city picks it
             return _within(prompt, lambda hand: _place(hand, marker, city, state, misplaced))
         case CardShown(tag=tag):
-            if lay_out and isinstance(tag, CardTag) and _lays_out(tag.card, state):
-                return _propose(LayOut(tag.card), state, prompt, prompt)
+            card_id = tag.card if isinstance(tag, CardTag) else None
+            if card_id is not None and lay_out and _lays_out(card_id, state):
+                return _propose(LayOut(card_id), state, prompt, prompt)
+            if card_id is not None and card_id == just_laid_out:
+                return prompt, IllegalAction("OTW-9", f"{card_id} was just laid out: scan it once more to take it")
             if misplaced:
                 return prompt, None
+            if bot_turn and card_id is not None and state.config.contract(card_id) is not None:
+                who = state.current.colour
+                return prompt, IllegalAction("OTW-10", f"it is {who}'s turn: the box chooses its own contracts")
             return _card(prompt, tag, state)
         case ButtonPressed(button=ButtonName.OK) if lay_out and isinstance(prompt, Idle) and not misplaced:
+            if state.offer is None or state.awaiting_event:
+                return prompt, None  # nothing laid out yet, or the event card comes first: OK says nothing
             return prompt, OfferAsItLies()
         case ButtonPressed(button=button):
             return _button(prompt, button, state, misplaced)

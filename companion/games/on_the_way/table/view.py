@@ -63,9 +63,9 @@ def ui_model(
     if state.awaiting_event:
         return replace(base, mode=Mode.EVENT_DUE, prompt=t.text("prompt.event_due", player=colour))
     if lay_out and isinstance(prompt, Idle):
-        open_cards = ", ".join(state.offer or ()) or "—"
-        return replace(base, mode=Mode.CARD_DUE, prompt=t.text("prompt.lay_out", missing=lay_out),
-                       detail=t.text("prompt.lay_out_detail", cards=open_cards))  # fmt: skip
+        detail = (t.text("prompt.lay_out_first") if state.offer is None
+                  else t.text("prompt.lay_out_detail", cards=", ".join(state.offer) or "—"))  # fmt: skip
+        return replace(base, mode=Mode.CARD_DUE, prompt=t.text("prompt.lay_out", missing=lay_out), detail=detail)
     match prompt:
         case Confirm(command=command):
             offer = command.card if isinstance(command, Fulfil) else None
