@@ -16,7 +16,7 @@ import random
 import time
 
 from companion.engine.errors import IllegalAction
-from companion.games.on_the_way.bots import Level, choose
+from companion.games.on_the_way.bots import BUDGET_S, Level, choose
 from companion.games.on_the_way.bots.search import wilson
 from companion.games.on_the_way.data import load_reference
 from companion.games.on_the_way.engine import GameConfig, LayOut, TakeContract, apply
@@ -39,12 +39,13 @@ def pile_for(config: GameConfig, rng: random.Random) -> list[str]:
     return pile
 
 
-def play(args: tuple[int, str, str, float | None, bool]) -> tuple[int, float, int, int, int, int]:
+def play(args: tuple[int, str, str, float | None, bool, float | None]) -> tuple[int, float, int, int, int, int]:
     """One game; the first level sits first in even games. Returns
     (game, result for the first level: 1 win / 0.5 tie / 0 loss, refused, commands, margin, finished).
     With ``offer`` the face-up offer is laid out from a dealt pile and refilled after every take
-    (OTW-9), as at a table: the bots then take only open cards."""
-    game, first, second, budget, offer = args
+    (OTW-9), as at a table: the bots then take only open cards. ``scale`` multiplies each level's own
+    budget (keeping hard's 4× medium), where ``budget`` gives both the same."""
+    game, first, second, budget, offer, scale = args
     board, deck = load_reference()
     config = GameConfig(board, deck, COLOURS)
     levels = {COLOURS[0]: first, COLOURS[1]: second} if game % 2 == 0 else {COLOURS[0]: second, COLOURS[1]: first}
@@ -56,7 +57,9 @@ def play(args: tuple[int, str, str, float | None, bool]) -> tuple[int, float, in
         while offer and pile and offer_missing(state):
             state, _ = apply(state, LayOut(pile.pop(0)))
         colour = state.current.colour
-        command = choose(state, colour, levels[colour], seed=game, budget_s=budget)
+        level = Level(levels[colour])
+        spend = budget if budget is not None else (BUDGET_S[level] * scale if scale is not None else None)
+        command = choose(state, colour, level, seed=game, budget_s=spend)
         try:
             state, _ = apply(state, command)
         except IllegalAction:
@@ -80,10 +83,13 @@ def main() -> None:
     parser.add_argument("--budget", type=float, default=None, help="Pi-4 seconds per command (default: the level's)")
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--offset", type=int, default=0, help="first game number (seed)")
+    parser.add_argument("--scale", type=float, default=None, help="each level's budget × this (keeps their ratio)")
     parser.add_argument("--offer", action="store_true", help="lay out the face-up offer (OTW-9): bots see only it")
     args = parser.parse_args()
     first, second = (Level(x) for x in args.pair.split(":"))
-    jobs = [(args.offset + g, first.value, second.value, args.budget, args.offer) for g in range(args.games)]
+    jobs = [
+        (args.offset + g, first.value, second.value, args.budget, args.offer, args.scale) for g in range(args.games)
+    ]
     t0 = time.perf_counter()
     if args.jobs > 1:
         with multiprocessing.Pool(args.jobs) as pool:
@@ -100,6 +106,8 @@ def main() -> None:
     low, high = wilson(points, len(results))
     margin = sum(r[4] for r in results) / len(results)
     budget = "level default" if args.budget is None else f"{args.budget} s of a Pi 4 per command"
+    if args.budget is None and args.scale is not None:
+        budget = f"each level's default × {args.scale} (Pi-4 s per command)"
     if args.offer:
         budget += ", face-up offer laid out (OTW-9)"
     print(
