@@ -68,6 +68,10 @@ BID_SHARE = 0.5  # bid up to this share of a contract's worth (the Kosten column
 TRAILER_MARGIN = 1000  # buy a trailer for a contract only if it pays this much more than the trailer
 TRIANGLE_PENALTY = 0.03  # an action card is a gamble (AA-12): a small cost in the move's score
 EXACT_CITY_BONUS = 0.05  # an exact city arrival opens an auction (AA-18)
+# A player who empties his hand once the public deck is gone ends the game (AA-23) and undelivered
+# contracts pay nothing: every contract held makes the next one worth less, and past this many the
+# policy neither bids nor opens auctions.
+HOLD_MAX = 5
 
 
 # -- the board's distances, computed once per board ------------------------------------------------
@@ -110,8 +114,10 @@ def worth_to(state: GameState, p: PlayerState, card: ContractCard) -> float:
 
 
 def bid_limit(state: GameState, p: PlayerState, card: ContractCard) -> float:
-    """The most ``p`` bids for ``card`` (AA-19): a share of its worth to him."""
-    return BID_SHARE * worth_to(state, p, card)
+    """The most ``p`` bids for ``card`` (AA-19): a share of its worth to him, less for each contract
+    he already holds (they must all be delivered before the game ends, AA-23)."""
+    backlog = max(0.0, 1.0 - len(p.contracts) / HOLD_MAX)
+    return BID_SHARE * worth_to(state, p, card) * backlog
 
 
 def targets(state: GameState, p: PlayerState) -> list[tuple[str, float]]:
@@ -293,7 +299,7 @@ def turn_command(state: GameState, colour: str) -> Command:
             sizes = buyable_trailers(state, colour)
             if sizes:
                 return BuyTrailer(colour, sizes[-1])
-    card_id = best_public(state, p)
+    card_id = best_public(state, p) if len(p.contracts) < HOLD_MAX - 1 else None
     if card_id is not None:
         return OpenAuction(colour, card_id)
     return EndTurn(colour)

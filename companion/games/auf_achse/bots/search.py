@@ -16,11 +16,11 @@ The search does not peek at what a player at the table could not know:
 
 from __future__ import annotations
 
+import math
 import random
 from dataclasses import dataclass, replace
 
-from companion.engine.errors import IllegalAction
-from companion.games.auf_achse.bots.policy import destination_scores, easy_command, worth_to
+from companion.games.auf_achse.bots.policy import destination_scores, distances, easy_command, worth_to
 from companion.games.auf_achse.engine.commands import Bid, Command, Move, OpenAuction, PassBid, Roll
 from companion.games.auf_achse.engine.queries import auction_status, auctionable, unseen_contracts
 from companion.games.auf_achse.engine.rules import apply
@@ -30,8 +30,12 @@ from companion.games.auf_achse.engine.state import GameState, Phase, Stage
 PLAYOUTS = 8  # playouts per candidate
 HORIZON = 60  # engine commands per playout (about four turns of each player in a 2-player game)
 MAX_CANDIDATES = 4
-LOADED_SHARE = 0.8  # a begun contract counts this share of its payout (it is on its way, AA-16)
-HAND_SHARE = 0.4  # a private contract not begun counts this share (still to load and deliver)
+MIN_GAIN = 300.0  # DM: the least mean gain over the plan that makes the search leave it
+Z = 2.0  # ... and that many standard errors of the paired gain
+LOADED_SHARE = 1.0  # a begun contract counts this share of its payout (it is on its way, AA-16)
+HAND_SHARE = 0.6  # a private contract not begun counts this share (still to load and deliver)
+STEP = 0.97  # a contract's value falls by 3 % per space still to drive
+BACKLOG = 0.75  # the k-th private contract (best first) counts BACKLOG**k of its share
 WIN_BONUS = 20_000  # DM: a playout that ends the game counts a win this much (AA-23, AA-24)
 
 
@@ -39,6 +43,8 @@ WIN_BONUS = 20_000  # DM: a playout that ends the game counts a win this much (A
 class Scored:
     command: Command
     score: float  # mean of ``evaluate`` over the playouts (DM)
+    gain: float = 0.0  # mean gain over the plan, playout by playout (DM)
+    error: float = 0.0  # the standard error of that gain
 
 
 def next_actor(state: GameState, rng: random.Random) -> Command | None:
@@ -56,15 +62,20 @@ def next_actor(state: GameState, rng: random.Random) -> Command | None:
     return easy_command(state, colour, rng)
 
 
-def playout(state: GameState, rng: random.Random, horizon: int) -> tuple[GameState, int]:
-    """Play ``horizon`` commands of the easy policy (every seat) with a private die; (state, commands)."""
+def playout(state: GameState, seed: int, horizon: int) -> tuple[GameState, int]:
+    """Play ``horizon`` commands of the easy policy (every seat) with a private die; (state, commands).
+
+    The die has a random stream of its own, so the n-th roll of a playout is the same whatever the
+    candidate before it (common random numbers: candidates are compared on the same luck)."""
+    die = random.Random(seed)
+    rng = random.Random(seed + 1)
     played = 0
     while played < horizon and not state.finished:
         command = next_actor(state, rng)
         if command is None:
             break
         if isinstance(command, Roll) and command.value is None:
-            command = Roll(command.player, rng.randint(1, 6))  # the playout's own die, not the companion's
+            command = Roll(command.player, die.randint(1, 6))  # the playout's own die, not the companion's
         state, _ = apply(state, command)
         played += 1
     return state, played
@@ -74,16 +85,29 @@ def evaluate(state: GameState, colour: str) -> float:
     """``colour``'s standing less the best other's, in DM: money less debts (AA-24) plus a share of
     the contracts held; a finished game adds ``WIN_BONUS`` for a win (or takes it off for a loss)."""
 
+    dist = distances(state.board)
+    config = state.config
+
     def value(colour_: str) -> float:
         p = state.player(colour_)
-        assert p is not None
+        assert p is not None and p.space is not None
         total = float(worth(state, p))
-        for c in p.loaded:
-            card = state.config.contract(c)
-            total += LOADED_SHARE * card.payout if card is not None else 0.0
-        for c in p.hand:
-            card = state.config.contract(c)
-            total += HAND_SHARE * max(0.0, worth_to(state, p, card)) if card is not None else 0.0
+        for c in p.loaded:  # on its way: the payout, less for each space still to drive (AA-16)
+            card = config.contract(c)
+            if card is not None:
+                total += LOADED_SHARE * card.payout * STEP**dist.between(p.space, card.end)
+        # Still to load and deliver; each further one is less likely to be delivered before the end (AA-23).
+        hand = sorted(
+            (
+                card.payout * STEP ** (dist.between(p.space, card.start) + dist.between(card.start, card.end))
+                for c in p.hand
+                if (card := config.contract(c)) is not None
+            ),
+            reverse=True,
+        )
+        share = HAND_SHARE * (1.0 if state.public_left > 0 else 0.5)
+        for k, w in enumerate(hand):
+            total += share * BACKLOG**k * w
         return total
 
     mine = value(colour)
@@ -143,26 +167,33 @@ def candidates(state: GameState, colour: str, plan: Command) -> list[Command]:
 
 
 def search(state: GameState, colour: str, plan: Command, rng: random.Random) -> tuple[Command, list[Scored], int]:
-    """The best of the candidates by the mean score of its playouts; (command, scores, engine commands
-    played). The plan wins ties: the search leaves it only for a better mean."""
+    """The best of the candidates, compared playout by playout with the plan (same die, same cards);
+    (command, scores, engine commands played). The plan is left only for a candidate whose mean gain
+    is at least ``MIN_GAIN`` and ``Z`` standard errors: with a few noisy playouts the search would
+    otherwise trade a sound greedy step for luck."""
     options = candidates(state, colour, plan)
     if len(options) <= 1:
         return plan, [], 0
     seeds = [rng.getrandbits(32) for _ in range(PLAYOUTS)]
     worlds = [determinize(state, colour, random.Random(s)) for s in seeds]
-    scored: list[Scored] = []
+    results: list[list[float]] = []
     work = 0
     for command in options:
-        total = 0.0
+        row: list[float] = []
         for s, world in zip(seeds, worlds, strict=True):
-            try:
-                after, _ = apply(world, command)
-            except IllegalAction:  # cannot happen for a legal candidate; skip rather than guess
-                total = float("-inf")
-                break
-            end, played = playout(after, random.Random(s + 1), HORIZON)
+            after, _ = apply(world, command)  # a candidate is a legal command: the same in every world
+            end, played = playout(after, s, HORIZON)
             work += played + 1
-            total += evaluate(end, colour)
-        scored.append(Scored(command, total / PLAYOUTS))
-    best = max(scored, key=lambda sc: sc.score)  # max keeps the first of equals: the plan
-    return best.command, scored, work
+            row.append(evaluate(end, colour))
+        results.append(row)
+    base = results[0]  # the plan
+    scored: list[Scored] = []
+    for command, row in zip(options, results, strict=True):
+        diffs = [a - b for a, b in zip(row, base, strict=True)]
+        gain = sum(diffs) / len(diffs)
+        var = sum((d - gain) ** 2 for d in diffs) / max(1, len(diffs) - 1)
+        scored.append(Scored(command, sum(row) / len(row), gain, math.sqrt(var / len(diffs))))
+    best = max(scored, key=lambda sc: sc.gain - Z * sc.error)
+    if best.command != plan and best.gain >= MIN_GAIN and best.gain >= Z * best.error:
+        return best.command, scored, work
+    return plan, scored, work
