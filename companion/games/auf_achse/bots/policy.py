@@ -232,7 +232,18 @@ def _setup(state: GameState, colour: str, rng: random.Random) -> Command | None:
         return None
     if due.step is SetupStep.PUBLIC:
         return RevealPublic(rng.choice(unseen_contracts(state)))
-    return StartGame(None)  # AA-5: the first seat starts (the companion has no roll-off)
+    return StartGame(_roll_off(state.config.colours, rng))
+
+
+def _roll_off(colours: tuple[str, ...], rng: random.Random) -> str:
+    """AA-5: everyone rolls, the highest starts (the tied highest roll again), with the seeded rng."""
+    rolling = list(colours)
+    while True:
+        rolls = {c: rng.randint(1, 6) for c in rolling}
+        top = max(rolls.values())
+        rolling = [c for c in rolling if rolls[c] == top]
+        if len(rolling) == 1:
+            return rolling[0]
 
 
 def _awaited(state: GameState, colour: str, kind: Waiting, rng: random.Random) -> Command:
