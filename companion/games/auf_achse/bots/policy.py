@@ -296,7 +296,8 @@ def turn_command(state: GameState, colour: str) -> Command:
     forced = turn.must_serve is not None and not turn.served  # AA-9: he stopped early to serve here
     config = state.config
     for option in sorted(
-        (o for o in options if not o.unload), key=lambda o: (-config.contract(o.card).payout, o.card)  # type: ignore[union-attr]
+        (o for o in options if not o.unload),
+        key=lambda o: (-config.contract(o.card).payout, o.card),  # type: ignore[union-attr]
     ):
         if option.fits:
             return Load(colour, option.card)

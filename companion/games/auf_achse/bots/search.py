@@ -95,7 +95,7 @@ def evaluate(state: GameState, colour: str) -> float:
         for c in p.loaded:  # on its way: the payout, less for each space still to drive (AA-16)
             card = config.contract(c)
             if card is not None:
-                total += LOADED_SHARE * card.payout * STEP**dist.between(p.space, card.end)
+                total += LOADED_SHARE * card.payout * STEP ** dist.between(p.space, card.end)
         # Still to load and deliver; each further one is less likely to be delivered before the end (AA-23).
         hand = sorted(
             (
