@@ -32,3 +32,30 @@ def test_aa19_a_bot_outbids_the_level_a_person_is_choosing_and_his_dialog_moves_
     assert t.ctl.prompt == Bidding("green", 2)
     t.press("ok")
     assert t.ctl.game.last_command == Bid("green", 2) and t.ui.refusal is None
+
+
+def test_a_bot_seat_plays_its_set_up_in_the_simulator() -> None:
+    """``companion --game auf-achse --players red,blue:bot``: the same mechanism in the simulator window."""
+    import pygame
+
+    from companion.games.auf_achse.engine import DealContract, PlaceTruck
+    from companion.simulator.app import new_game
+    from companion.simulator.window import Simulator
+
+    pygame.display.init()
+    pygame.font.init()
+    try:
+        now = [0.0]
+        sim = Simulator(get("auf-achse"), new_game("auf-achse", ("red", "blue"), seed=7), seed=7,
+                        clock=lambda: now[0], size=(1280, 800), bots={"blue": "easy"})  # fmt: skip
+        sim.controller._push(PlaceTruck("red", "Hamburg-Bremen#1"))  # red, a person: AA-2
+        for card in ("C01", "C02", "C03"):  # red is dealt first (AA-4)
+            sim.controller._push(DealContract("red", card))
+        for _ in range(12):
+            now[0] += 2.0
+            sim.pump()
+        blue = sim.controller.state.player("blue")
+        assert blue.space is not None and len(blue.hand) == 3  # blue's bot placed its truck, was dealt
+        assert sim.controller.state.public == ()  # the public contracts are the first seat's: a person's
+    finally:
+        pygame.display.quit()

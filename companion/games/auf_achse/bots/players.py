@@ -20,7 +20,7 @@ from enum import StrEnum
 
 from companion.games.auf_achse.bots.policy import easy_command
 from companion.games.auf_achse.bots.search import search
-from companion.games.auf_achse.engine.commands import Bid, Command, Move, OpenAuction, PassBid
+from companion.games.auf_achse.engine.commands import Bid, Command, EndTurn, Move, OpenAuction, PassBid
 from companion.games.auf_achse.engine.state import GameState
 
 
@@ -52,7 +52,7 @@ def choose(state: GameState, colour: str, level: Level | str, seed: int) -> Comm
         raise ValueError(f"Auf Achse bot levels are {', '.join(LEVELS)}, not {level!r}") from None
     rng = random.Random(f"{seed}:{level}:{colour}:{position_key(state)}")
     plan = easy_command(state, colour, rng)
-    if plan is None or level is Level.EASY or not isinstance(plan, Move | OpenAuction | Bid | PassBid):
+    if plan is None or level is Level.EASY or not isinstance(plan, Move | OpenAuction | EndTurn | Bid | PassBid):
         return plan
     best, _scores, _work = search(state, colour, plan, rng)
     return best

@@ -20,12 +20,13 @@ import math
 import random
 from dataclasses import dataclass, replace
 
-from companion.games.auf_achse.bots.policy import destination_scores, distances, easy_command, worth_to
-from companion.games.auf_achse.engine.commands import Bid, Command, Move, OpenAuction, PassBid, Roll
+from companion.games.auf_achse.bots.policy import destination_scores, distances, easy_command, sign_space, worth_to
+from companion.games.auf_achse.engine.commands import Bid, Command, EndTurn, Move, OpenAuction, PassBid, PlaceSign, Roll
+from companion.games.auf_achse.engine.movement import sign_spaces
 from companion.games.auf_achse.engine.queries import auction_status, auctionable, unseen_contracts
-from companion.games.auf_achse.engine.rules import apply
+from companion.games.auf_achse.engine.rules import apply, check
 from companion.games.auf_achse.engine.scoring import winners, worth
-from companion.games.auf_achse.engine.state import GameState, Phase, Stage
+from companion.games.auf_achse.engine.state import GameState, Phase, Sign, Stage
 
 PLAYOUTS = 8  # playouts per candidate
 HORIZON = 60  # engine commands per playout (about four turns of each player in a 2-player game)
@@ -151,14 +152,20 @@ def candidates(state: GameState, colour: str, plan: Command) -> list[Command]:
         found.append(PassBid(colour))
     elif state.phase is Phase.PLAY and state.turn.stage is Stage.MOVE and isinstance(plan, Move):
         found.extend(Move(colour, space) for _, space in destination_scores(state, colour)[:MAX_CANDIDATES])
-    elif isinstance(plan, OpenAuction):
+    elif isinstance(plan, OpenAuction | EndTurn):
+        # The end of the act stage: which public contract to auction (AA-18), or none; the roadworks
+        # sign in front of the richest other truck after a 1 (AA-10).
         p = state.player(colour)
         assert p is not None
         ranked = sorted(
             auctionable(state, colour),
             key=lambda c: (-worth_to(state, p, state.config.contract(c)), c),  # type: ignore[arg-type]
         )
-        found.extend(OpenAuction(colour, c) for c in ranked[:MAX_CANDIDATES])
+        found.extend(OpenAuction(colour, c) for c in ranked[:2])
+        if state.turn.roadworks_allowed and sign_spaces(state, Sign.ROADWORKS.value):
+            found.append(PlaceSign(colour, Sign.ROADWORKS, sign_space(state, colour, Sign.ROADWORKS)))
+        if check(state, EndTurn(colour)) is None:
+            found.append(EndTurn(colour))
     unique: list[Command] = []
     for command in found:
         if command not in unique:
