@@ -105,9 +105,9 @@ def test_a_medium_bot_finishes_a_whole_game_against_easy_without_a_refusal() -> 
 
 def test_a_bot_game_replays_exactly_from_its_seed() -> None:
     levels = {"red": "medium", "blue": "easy"}
-    first = play_game(levels, seed=5, max_commands=100)
-    again = play_game(levels, seed=5, max_commands=100)
-    other = play_game(levels, seed=6, max_commands=100)
+    first = play_game(levels, seed=5, max_commands=70)
+    again = play_game(levels, seed=5, max_commands=70)
+    other = play_game(levels, seed=6, max_commands=70)
     assert first[1] == again[1] and first[0] == again[0]
     assert first[1] != other[1]
 

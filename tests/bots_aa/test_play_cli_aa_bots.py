@@ -43,11 +43,29 @@ def test_with_every_seat_a_bot_an_empty_script_plays_a_whole_game(
     assert other != [final]
 
 
-def test_bot_alone_is_the_medium_level_and_plays_a_whole_game(
+def test_bot_alone_is_the_medium_level_and_plays_its_set_up_and_turn(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    (final,) = play(tmp_path, capsys, "red:bot-easy,blue:bot", "--seed", "2", "--rule", "auction_order=round_the_table")
-    assert final["state"]["finished"] is True and winners(final["state"])  # type: ignore[arg-type, index]
+    """Red, a person, lays out the game (the first seat: AA-2, AA-4) and lets blue start (AA-5);
+    blue's medium bot places its truck, is dealt, and plays its whole first turn."""
+    red = [
+        {"action": "place_truck", "player": "red", "space": "Hamburg-Bremen#1"},
+        *({"action": "deal_contract", "player": "red", "card": c} for c in ("C01", "C02", "C03")),
+        *({"action": "reveal_public", "card": c} for c in ("C10", "C11", "C12", "C13")),
+        {"action": "start", "player": "blue"},
+    ]
+    script = tmp_path / "red.jsonl"
+    script.write_text("".join(json.dumps(line) + "\n" for line in red), encoding="utf-8")
+    args = ["play", "--game", "auf-achse", "--players", "red,blue:bot", "--script", str(script), "--seed", "2"]
+    assert main(args) == 0
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert len(lines) == len(red) + 1 and all(line["ok"] for line in lines[:-1])
+    state = lines[-1]["state"]
+    blue = state["players"][1]  # type: ignore[index]
+    assert blue["space"] is not None and len(blue["hand"]) + len(blue["loaded"]) >= 3  # type: ignore[index]
+    assert state["rolls"] >= 1  # type: ignore[operator]  # blue rolled the companion's die (AA-7)
+    # Blue played on until a person must act: red's turn, or red's answer to blue's auction (AA-19).
+    assert state["turn"]["player"] == "red" or state["auction"]["opener"] == "blue"  # type: ignore[index]
 
 
 def test_a_person_and_a_bot_play_a_game_line_by_line(tmp_path: Path) -> None:
