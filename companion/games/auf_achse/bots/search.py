@@ -31,8 +31,8 @@ from companion.games.auf_achse.engine.state import GameState, Phase, Sign, Stage
 PLAYOUTS = 8  # playouts per candidate
 HORIZON = 60  # engine commands per playout (about four turns of each player in a 2-player game)
 MAX_CANDIDATES = 4
-MIN_GAIN = 300.0  # DM: the least mean gain over the plan that makes the search leave it
-Z = 2.0  # ... and that many standard errors of the paired gain
+MIN_GAIN = 200.0  # DM: the least mean gain over the plan that makes the search leave it
+Z = 1.0  # ... and that many standard errors of the paired gain
 LOADED_SHARE = 1.0  # a begun contract counts this share of its payout (it is on its way, AA-16)
 HAND_SHARE = 0.6  # a private contract not begun counts this share (still to load and deliver)
 STEP = 0.97  # a contract's value falls by 3 % per space still to drive
