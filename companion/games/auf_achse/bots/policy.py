@@ -69,8 +69,8 @@ TRAILER_MARGIN = 1000  # buy a trailer for a contract only if it pays this much 
 TRIANGLE_PENALTY = 0.03  # an action card is a gamble (AA-12): a small cost in the move's score
 EXACT_CITY_BONUS = 0.05  # an exact city arrival opens an auction (AA-18)
 # A player who empties his hand once the public deck is gone ends the game (AA-23) and undelivered
-# contracts pay nothing: every contract held makes the next one worth less, and past this many the
-# policy neither bids nor opens auctions.
+# contracts pay nothing: every contract held makes the next one worth less; holding this many the
+# policy bids nothing, and one fewer it opens no more auctions.
 HOLD_MAX = 5
 
 
@@ -133,7 +133,7 @@ def targets(state: GameState, p: PlayerState) -> list[tuple[str, float]]:
     for c in p.hand:
         card = config.contract(c)
         if card is not None and card.goods <= room:
-            found.append((card.start, 0.6 * card.payout))  # only half the way: it is still to deliver
+            found.append((card.start, 0.6 * card.payout))  # less than a delivery: it is still to drive
     if not found:
         found = [(city, 1000.0) for city in state.board.cities]
     return found

@@ -1,10 +1,11 @@
 """The medium bot: short Monte-Carlo playouts through the validated engine, the easy policy playing.
 
-For a decision worth searching (where to move, which public contract to auction, how high to bid,
-AA-7, AA-18, AA-19) a few candidate commands are each followed by the same ``PLAYOUTS`` short
-playouts (common random numbers: playout i of every candidate sees the same die and the same cards),
-of ``HORIZON`` engine commands each, then the position is scored (``evaluate``). The work budget is a
-count of engine commands, not time, so the answer is the same on any machine and under any load.
+For a decision worth searching (where to move, AA-7; which public contract to auction, or none, and
+the roadworks sign after a 1, AA-18, AA-10; how high to bid, AA-19) a few candidate commands are
+each followed by the same ``PLAYOUTS`` short playouts (common random numbers: playout i of every
+candidate sees the same die and the same cards), of ``HORIZON`` engine commands each, then the
+position is scored (``evaluate``). The work budget is a count of engine commands, not time, so the
+answer is the same on any machine and under any load.
 
 The search does not peek at what a player at the table could not know:
 - the die: playouts roll their own seeded die (``Roll(value=...)``), never the companion's
@@ -182,7 +183,7 @@ def search(state: GameState, colour: str, plan: Command, rng: random.Random) -> 
     if len(options) <= 1:
         return plan, [], 0
     seeds = [rng.getrandbits(32) for _ in range(PLAYOUTS)]
-    worlds = [determinize(state, colour, random.Random(s)) for s in seeds]
+    worlds = [determinize(state, colour, random.Random(s + 2)) for s in seeds]  # s, s + 1: the playout's
     results: list[list[float]] = []
     work = 0
     for command in options:
