@@ -65,7 +65,15 @@ def test_advice_for_a_player_who_cannot_act_names_the_rule(tmp_path: Path, capsy
 def test_a_game_without_bots_says_so(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     script = tmp_path / "empty.jsonl"
     script.write_text("", encoding="utf-8")
-    assert main(["play", "--game", "auf-achse", "--players", "red,blue:bot", "--script", str(script)]) == 2
+    # Auf Achse has bots now (tests/bots_aa): the test-only race game (tests/games/race) has none.
+    from companion import games
+    from tests.games.race.plugin import PLUGIN as RACE
+
+    games.register(RACE)
+    try:
+        assert main(["play", "--game", RACE.name, "--players", "red,blue:bot", "--script", str(script)]) == 2
+    finally:
+        games.unregister(RACE.name)
     assert "no bot players" in capsys.readouterr().err
     assert main(["play", "--players", "red,blue:robot", "--script", str(script)]) == 2
     assert "COLOUR:bot" in capsys.readouterr().err

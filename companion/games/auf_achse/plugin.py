@@ -97,6 +97,18 @@ class AufAchse(PluginBase):
             Moment("tutorial.pay", lambda s, c: isinstance(c, Unload), push=True),
         )
 
+    # -- bots (companion/games/auf_achse/bots, docs/bots-auf-achse.md) -----------------------------
+    bot_levels = ("easy", "medium")
+
+    def bot_command(self, state: Any, colour: str, level: str, seed: int) -> object | None:
+        """The bot's command when something is his to do: his turn, a set-up step of his, a card he must
+        turn up, or an open auction he is still in (AA-19: any order, whoever's turn it is); else None."""
+        from companion.games.auf_achse.bots import choose
+
+        if level not in self.bot_levels:
+            raise ValueError(f"{colour}:bot-{level}: {self.title} bot levels are {', '.join(self.bot_levels)}")
+        return choose(state, colour, level, seed)
+
     # -- progress and result --------------------------------------------------------------------
     def progress(self, state: Any) -> dict[str, object]:
         return {"round": state.turn.round, "phase": state.phase.value, "player": state.current.colour}

@@ -40,6 +40,7 @@ from typing import Any
 from companion.engine.game import Game
 from companion.games.auf_achse.engine import GameConfig, GameState, new_game
 from companion.games.auf_achse.engine.money import dm
+from companion.games.auf_achse.engine.queries import auction_status
 from companion.games.auf_achse.engine.scoring import winners
 from companion.games.auf_achse.engine.state import Phase, Stage
 from companion.games.auf_achse.table.messages import event_message
@@ -140,6 +141,18 @@ class AATableController(TableBase):
                 self._message = self._text.text("aa_message.bank_card", player=colour, money=dm(p.money))
             case _:
                 self._prompt = following if self._push(action) is not None else prompt
+
+    def _bot_played(self, command: object) -> None:
+        """A bot's bid may overtake the level a person is choosing (AA-19: bids in any order): his
+        dialog moves up to the lowest level still allowed (None: he may only pass). The rest of the
+        prompt is settled in the refresh that follows, as after any change of the game."""
+        prompt = self._prompt
+        if not isinstance(prompt, Bidding) or prompt.bidder is None or prompt.level is None:
+            return
+        status = auction_status(self.state)
+        levels = [level for level, _ in status.allowed_for(prompt.bidder)] if status is not None else []
+        if prompt.level not in levels:
+            self._prompt = replace(prompt, level=levels[0] if levels else None)
 
     # -- placements on the readers -------------------------------------------------------------
     def _truck(self, uid: str) -> MarkerTag | None:

@@ -1,0 +1,120 @@
+"""Auf Achse bot strength: 2-player games between two levels through the validated engine, seats alternating.
+
+    python benchmarks/bots_auf_achse.py [--games 200] [--pair medium:easy] [--jobs 2] [--rule NAME=VALUE]
+
+Every command of every game (set-up, cards, turns, auctions) is a bot's, asked as ``companion play``
+asks them (each seat in order until one has something to do, ``companion.games.seats``), and goes
+through the validated ``engine.apply``; a refused one is counted (and the game abandoned). A game is
+capped at ``MAX_COMMANDS``; one that does not finish counts as played, ranked where it stopped. Seeds
+are the game numbers: game g plays the companion's die with seed g and the bots with seed g.
+
+Prints ``name: number unit`` lines; the numbers go in docs/bots-auf-achse.md, never in test assertions.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import multiprocessing
+import time
+
+from companion.engine.errors import IllegalAction
+from companion.games.auf_achse.bots import LEVELS, choose
+from companion.games.auf_achse.data import load_aa_reference
+from companion.games.auf_achse.engine import GameConfig, HouseRules, apply
+from companion.games.auf_achse.engine.scoring import winners, worth
+from companion.games.auf_achse.engine.state import initial_state
+
+COLOURS = ("red", "blue")
+MAX_COMMANDS = 5000  # greedy 2-player games take ~450 commands
+
+
+def wilson(points: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95 % Wilson score interval of a rate of ``points`` in ``n`` (ties count half)."""
+    if n == 0:
+        return 0.0, 1.0
+    p = points / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def play(args: tuple[int, str, str, tuple[tuple[str, str], ...]]) -> tuple[int, float, int, int, int, int, float]:
+    """One game; the first level sits first in even games. Returns (game, result for the first level:
+    1 win / 0.5 tie / 0 loss, refused, commands, DM margin, finished, CPU seconds)."""
+    game, first, second, rules = args
+    board, deck = load_aa_reference()
+    config = GameConfig(board, deck, COLOURS, HouseRules.from_mapping(dict(rules)), seed=game)
+    levels = {COLOURS[0]: first, COLOURS[1]: second} if game % 2 == 0 else {COLOURS[0]: second, COLOURS[1]: first}
+    mine = COLOURS[0] if game % 2 == 0 else COLOURS[1]
+    state = initial_state(config)
+    refused = commands = 0
+    t0 = time.process_time()
+    while not state.finished and commands < MAX_COMMANDS:
+        command = None
+        for colour in COLOURS:  # as companion.games.seats.bot_player asks them
+            command = choose(state, colour, levels[colour], game)
+            if command is not None:
+                break
+        if command is None:  # nobody has anything to do: a bug in the bots (counted as a refusal)
+            refused += 1
+            break
+        try:
+            state, _ = apply(state, command)
+        except IllegalAction:
+            refused += 1
+            break
+        commands += 1
+    cpu = time.process_time() - t0
+    won = winners(state)
+    result = 0.5 if len(won) > 1 and mine in won else float(mine in won)
+    player = {p.colour: p for p in state.players}
+    other = COLOURS[1] if mine == COLOURS[0] else COLOURS[0]
+    margin = worth(state, player[mine]) - worth(state, player[other])
+    return game, result, refused, commands, margin, int(state.finished), cpu
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--pair", default="medium:easy", help=f"LEVEL:LEVEL of {', '.join(LEVELS)}")
+    parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--offset", type=int, default=0, help="first game number (seed)")
+    parser.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE", help="a house rule")
+    args = parser.parse_args()
+    first, second = args.pair.split(":")
+    for level in (first, second):
+        if level not in LEVELS:
+            parser.error(f"unknown level {level!r}; Auf Achse bot levels are {', '.join(LEVELS)}")
+    rules = tuple(tuple(item.split("=", 1)) for item in args.rule)
+    jobs = [(args.offset + g, first, second, rules) for g in range(args.games)]
+    t0 = time.perf_counter()
+    if args.jobs > 1:
+        with multiprocessing.Pool(args.jobs) as pool:
+            results = pool.map(play, jobs, chunksize=1)
+    else:
+        results = [play(j) for j in jobs]
+    elapsed = time.perf_counter() - t0
+    n = len(results)
+    points = sum(r[1] for r in results)
+    low, high = wilson(points, n)
+    commands = sum(r[3] for r in results)
+    cpu = sum(r[6] for r in results)
+    print(f"pair: {first} vs {second} ({n} games, seats alternating, rules {dict(rules) or 'default'})")
+    print(f"games: {n} games")
+    print(f"score_{first}: {points / n:.1%} ({first}'s wins, ties half)")
+    print(f"wilson95_low: {low:.1%}")
+    print(f"wilson95_high: {high:.1%}")
+    print(f"wins_{first}: {sum(1 for r in results if r[1] == 1.0)} games")
+    print(f"ties: {sum(1 for r in results if r[1] == 0.5)} games")
+    print(f"mean_margin_{first}: {sum(r[4] for r in results) / n:+.0f} DM")
+    print(f"refused: {sum(r[2] for r in results)} commands")
+    print(f"finished: {sum(r[5] for r in results)} games")
+    print(f"commands_per_game: {commands / n:.0f} commands")
+    print(f"commands_per_cpu_s: {commands / cpu:.0f} commands/s")
+    print(f"cpu_per_game: {cpu / n:.2f} s")
+    print(f"wall: {elapsed:.0f} s ({args.jobs} jobs)")
+
+
+if __name__ == "__main__":
+    main()
