@@ -674,7 +674,7 @@ class Kiosk:
                 free = self._free_colours()
                 colour = free[self._index % len(free)]
                 if self._index >= len(free):  # the second half of the list: the box plays this seat
-                    self._bots[colour] = self.settings.bot_level
+                    self._bots[colour] = self._bot_level()
                 self._colours.append(colour)
                 if len(self._colours) >= self._players:
                     self._after_colours()
@@ -752,6 +752,18 @@ class Kiosk:
         if colour in self._bots:
             return self._t.text("setup.bot_seat", colour=self._t.colour(colour))
         return self._t.colour(colour)
+
+    def _bot_level(self) -> str:
+        """The admin's bot level if this game's bots have it; else the game's nearest lower one (Auf Achse
+        has no hard bot), else its lowest."""
+        levels = self.plugin.bot_levels
+        wanted = self.settings.bot_level
+        if wanted in levels:
+            return wanted
+        order = ("easy", "medium", "hard")
+        rank = order.index(wanted) if wanted in order else len(order)
+        lower = [level for level in levels if level in order and order.index(level) < rank]
+        return lower[-1] if lower else levels[0]
 
     def _has_person(self) -> bool:
         return any(c not in self._bots for c in self._colours)

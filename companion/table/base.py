@@ -219,8 +219,8 @@ class TableBase:
             log.exception("the bot failed; its seats are now played by hand")
             self._bot = None
             return
-        if command is None:
-            return  # a person's turn: asked again once the game or the table changes
+        if command is None or not self._bot_may_play(command):
+            return  # a person's turn, or a card only a person can bring: asked again once the game changes
         self._bot_at = now + BOT_PAUSE_S
         if self._push(command) is not None:
             self._bot_played(command)
@@ -239,6 +239,12 @@ class TableBase:
         """The bot must wait for something only the people can bring to the table: a card to scan
         (a game's table says; the position changes when it comes, so the bot is asked again)."""
         return False
+
+    def _bot_may_play(self, command: object) -> bool:
+        """May the bot's ``command`` be pushed at this table? Not one that names a hidden card (a drawn
+        contract, an action card): at a table a person draws the real card and scans it for the bot
+        (a game's table says which commands those are)."""
+        return True
 
     def _bookkeeping(self, command: object) -> bool:
         """A command that records what lies on the table rather than a player's action (a game's table

@@ -39,6 +39,7 @@ def test_a_bot_seat_plays_its_set_up_in_the_simulator() -> None:
     import pygame
 
     from companion.games.auf_achse.engine import DealContract, PlaceTruck
+    from companion.intents import CardScanned
     from companion.simulator.app import new_game
     from companion.simulator.window import Simulator
 
@@ -55,7 +56,37 @@ def test_a_bot_seat_plays_its_set_up_in_the_simulator() -> None:
             now[0] += 2.0
             sim.pump()
         blue = sim.controller.state.player("blue")
-        assert blue.space is not None and len(blue.hand) == 3  # blue's bot placed its truck, was dealt
+        assert blue.space is not None  # blue's bot placed its truck (AA-2) ...
+        assert blue.hand == () and not any(isinstance(c, DealContract) and c.player == "blue"
+                                           for c in sim.controller.game.log)  # fmt: skip
+        assert "blue" in sim.controller.ui.prompt.lower() or "Blue" in sim.controller.ui.prompt
+        # ... but draws no card itself (AA-4): a person deals it the real cards, scanning each one.
+        for _ in range(3):
+            card = sim.table.next_contract(sim.controller.state)
+            assert card is not None
+            sim.session.put(CardScanned(sim.table.card_uid(card)))
+            now[0] += 0.5
+            sim.pump()
+        assert len(sim.controller.state.player("blue").hand) == 3
         assert sim.controller.state.public == ()  # the public contracts are the first seat's: a person's
     finally:
         pygame.display.quit()
+
+
+def test_at_the_table_a_bot_never_draws_an_action_card_itself() -> None:
+    """AA-12: the bot rolled a 1 and its only move ends on a warning triangle; a person draws the real
+    action card and scans it for the bot (the bot would otherwise pick an unseen card of its own)."""
+    from companion.games.auf_achse.engine import DrawAction, Move
+    from companion.table.ui import Mode
+
+    public = "public C10,C11,C12,C13 hidden=8"
+    bot = bot_player(get("auf-achse"), {"red": "easy"}, seed=0)
+    t = AATable(f"red @Hamburg-Berlin#1\nblue @Hamburg\n{public}\nturn red roll=1", bot=bot)
+    for _ in range(6):
+        t.later(2.0)
+    assert t.ctl.game.log == [Move("red", "Hamburg-Berlin#2")]  # a plain space: no marker to move
+    assert t.ui.mode is Mode.CARD_DUE and "action card" in t.ui.prompt  # the table asks a person
+    t.later(5.0)
+    assert not any(isinstance(c, DrawAction) for c in t.ctl.game.log)  # the bot waits for the real card
+    t.scan("A13")
+    assert isinstance(t.ctl.game.log[1], DrawAction) and t.ctl.game.log[1].card == "A13"

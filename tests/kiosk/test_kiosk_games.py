@@ -271,3 +271,15 @@ def test_the_rules_in_sixty_seconds_are_pictures_drawn_by_the_games_own_table_an
     assert seen.count(True) == 3 * PAGE_STEPS  # three pictures, each for PAGE_STEPS steps
     assert seen[TUTORIAL_EVERY] is True and seen[-1] is False  # after the replay, then the replay again
     kiosk.close()
+
+
+def test_a_box_seat_plays_at_the_nearest_level_the_game_has(tmp_path: Path) -> None:
+    settings = KioskSettings(pin="2468", games=("auf-achse",), replay_step_s=0.0, bot_level="hard")
+    box = Box(tmp_path / "j.sqlite", settings)
+    box.press("ok", "ok")  # new game, 2 players
+    box.press("ok")  # red: a person
+    box.press(*["plus"] * box.view.options.index("blue — the box plays"), "ok")  # blue: the box
+    while box.kiosk.game is None:
+        box.press("ok")
+    assert box.kiosk.game.setup.bots == {"blue": "medium"}  # Auf Achse has no hard bot (docs/bots-auf-achse.md)
+    box.close()

@@ -39,6 +39,7 @@ from typing import Any
 
 from companion.engine.game import Game
 from companion.games.auf_achse.engine import GameConfig, GameState, new_game
+from companion.games.auf_achse.engine.commands import DealContract, DrawAction, RevealPublic, TakeSpare
 from companion.games.auf_achse.engine.money import dm
 from companion.games.auf_achse.engine.queries import auction_status
 from companion.games.auf_achse.engine.scoring import winners
@@ -141,6 +142,12 @@ class AATableController(TableBase):
                 self._message = self._text.text("aa_message.bank_card", player=colour, money=dm(p.money))
             case _:
                 self._prompt = following if self._push(action) is not None else prompt
+
+    def _bot_may_play(self, command: object) -> bool:
+        """A bot never draws a card at the table (AA-4, AA-12, AA-21): a person draws the real contract
+        or action card and scans it for the bot's seat (face down: the reader needs no look), as the
+        screen asks. Only all-virtual play (scripts) lets a bot pick an unseen card itself."""
+        return not isinstance(command, DealContract | RevealPublic | DrawAction | TakeSpare)
 
     def _bot_played(self, command: object) -> None:
         """A bot's bid may overtake the level a person is choosing (AA-19: bids in any order): his
