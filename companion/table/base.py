@@ -115,6 +115,7 @@ class TableBase:
         self._bot_seats: frozenset[str] = bot.seats if isinstance(bot, SeatedBot) else frozenset()
         self._bot_at = 0.0
         self._bot_asked: tuple[int, frozenset[tuple[str, str]]] | None = None  # the position last asked about
+        self._bot_held: object | None = None  # what the bot wanted there that a person must bring (a card)
         self.tags = tags
         self.settle_s = settle_s
         self._leds = leds
@@ -219,7 +220,11 @@ class TableBase:
             log.exception("the bot failed; its seats are now played by hand")
             self._bot = None
             return
-        if command is None or not self._bot_may_play(command):
+        held = command if command is not None and not self._bot_may_play(command) else None
+        if held != self._bot_held:
+            self._bot_held = held
+            self._refresh()  # the screen says what to bring for the bot
+        if command is None or held is not None:
             return  # a person's turn, or a card only a person can bring: asked again once the game changes
         self._bot_at = now + BOT_PAUSE_S
         if self._push(command) is not None:
@@ -239,6 +244,10 @@ class TableBase:
         """The bot must wait for something only the people can bring to the table: a card to scan
         (a game's table says; the position changes when it comes, so the bot is asked again)."""
         return False
+
+    def _bot_card_due(self) -> bool:
+        """The bot, asked about the position as it still is, waits for a card a person must scan for it."""
+        return self._bot_held is not None and self._bot_asked == (self.game.depth, frozenset(self._sensed.items()))
 
     def _bot_may_play(self, command: object) -> bool:
         """May the bot's ``command`` be pushed at this table? Not one that names a hidden card (a drawn

@@ -86,6 +86,7 @@ def test_at_the_table_a_bot_never_draws_an_action_card_itself() -> None:
         t.later(2.0)
     assert t.ctl.game.log == [Move("red", "Hamburg-Berlin#2")]  # a plain space: no marker to move
     assert t.ui.mode is Mode.CARD_DUE and "action card" in t.ui.prompt  # the table asks a person
+    assert t.ui.detail == "The box plays Red: draw the card for it and scan it face down"
     t.later(5.0)
     assert not any(isinstance(c, DrawAction) for c in t.ctl.game.log)  # the bot waits for the real card
     t.scan("A13")

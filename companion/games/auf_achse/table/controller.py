@@ -282,7 +282,10 @@ class AATableController(TableBase):
         if problems:
             expected = tuple(dict.fromkeys(p.city for p in problems))
             return replace(base, mode=Mode.MISMATCH, prompt=self._problem_text(problems[0]), expected=expected)
-        return prompt_ui(self._prompt, state, t, base)
+        ui = prompt_ui(self._prompt, state, t, base)
+        if self._bot_card_due() and ui.player is not None:  # a person draws and scans the card for the box
+            return replace(ui, detail=t.text("aa_message.box_draws", player=t.player_name(ui.player)))
+        return ui
 
 
 def _describe_command(command: object) -> str:
