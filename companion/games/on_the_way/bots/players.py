@@ -40,7 +40,8 @@ MEDIUM_HORIZON = 40  # kernel actions per short playout (about four turns of eac
 # Hard plays longer playouts (about twelve turns each) at four times the budget. Complete playouts to the
 # end were weaker: hard then won 76.5 % against medium, with these 97.0 % (100 games each, the levels'
 # budgets × 0.1, benchmarks/bots.py --scale): an evaluated position twelve turns on is less noisy than
-# one random end of the game. The advisor keeps complete playouts: its win chance is a real chance.
+# one random end of the game. At the full budgets the two levels are level (docs/bots.md): medium's
+# search is near saturation there. The advisor keeps complete playouts: its win chance is a real chance.
 HARD_HORIZON = 120
 
 
