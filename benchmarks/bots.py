@@ -16,8 +16,8 @@ import random
 import time
 
 from companion.engine.errors import IllegalAction
+from companion.engine.stats import wilson
 from companion.games.on_the_way.bots import BUDGET_S, Level, choose
-from companion.games.on_the_way.bots.search import wilson
 from companion.games.on_the_way.data import load_reference
 from companion.games.on_the_way.engine import GameConfig, LayOut, TakeContract, apply
 from companion.games.on_the_way.engine.cards import Tier

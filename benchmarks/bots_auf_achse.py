@@ -14,29 +14,21 @@ Prints ``name: number unit`` lines; the numbers go in docs/bots-auf-achse.md, ne
 from __future__ import annotations
 
 import argparse
-import math
 import multiprocessing
 import time
 
+from companion import games
 from companion.engine.errors import IllegalAction
-from companion.games.auf_achse.bots import LEVELS, choose
+from companion.engine.stats import wilson
+from companion.games.auf_achse.bots import LEVELS
 from companion.games.auf_achse.data import load_aa_reference
 from companion.games.auf_achse.engine import GameConfig, HouseRules, apply
 from companion.games.auf_achse.engine.scoring import winners, worth
 from companion.games.auf_achse.engine.state import initial_state
+from companion.games.seats import BotSeats
 
 COLOURS = ("red", "blue")
 MAX_COMMANDS = 5000  # greedy 2-player games take ~450 commands
-
-
-def wilson(points: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    """The 95 % Wilson score interval of a rate of ``points`` in ``n`` (ties count half)."""
-    if n == 0:
-        return 0.0, 1.0
-    p = points / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def play(args: tuple[int, str, str, tuple[tuple[str, str], ...]]) -> tuple[int, float, int, int, int, int, float]:
@@ -48,14 +40,11 @@ def play(args: tuple[int, str, str, tuple[tuple[str, str], ...]]) -> tuple[int, 
     levels = {COLOURS[0]: first, COLOURS[1]: second} if game % 2 == 0 else {COLOURS[0]: second, COLOURS[1]: first}
     mine = COLOURS[0] if game % 2 == 0 else COLOURS[1]
     state = initial_state(config)
+    bots = BotSeats(games.get("auf-achse"), levels, game)
     refused = commands = 0
     t0 = time.process_time()
     while not state.finished and commands < MAX_COMMANDS:
-        command = None
-        for colour in COLOURS:  # as companion.games.seats.bot_player asks them
-            command = choose(state, colour, levels[colour], game)
-            if command is not None:
-                break
+        command = bots(state)  # each bot seat in turn, as every table and script asks them
         if command is None:  # nobody has anything to do: a bug in the bots (counted as a refusal)
             refused += 1
             break

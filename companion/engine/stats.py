@@ -9,6 +9,7 @@ counts as neither earned nor spent.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass
 
@@ -100,3 +101,17 @@ def game_stats(
             )
         )
     return GameStats(game, title, currency, tuple(rounds), tuple(players), tuple(standings))
+
+
+def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval (95 % by default) of a rate of ``wins`` in ``n`` (ties may count half):
+    the advisor's win chances and the bot benchmarks' win rates, for every game."""
+    if n == 0:
+        return 0.0, 1.0
+    p = wins / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    low = 0.0 if wins <= 0 else max(0.0, centre - half)  # exact at the ends (no rounding to 0.9999…)
+    high = 1.0 if wins >= n else min(1.0, centre + half)
+    return low, high

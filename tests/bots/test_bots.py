@@ -7,8 +7,8 @@ import json
 import pytest
 
 from companion.engine.errors import IllegalAction
+from companion.engine.stats import wilson
 from companion.games.on_the_way.bots import Advice, Level, advise, choose
-from companion.games.on_the_way.bots.search import wilson
 from companion.games.on_the_way.engine import Build, Building, Command, Fulfil, Pass, RevealEvent, apply
 from companion.games.on_the_way.engine.notation import position
 from companion.games.on_the_way.engine.scoring import winners

@@ -5,11 +5,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from functools import cache
 
+from companion import games
 from companion.engine.errors import IllegalAction
-from companion.games.auf_achse.bots import choose
 from companion.games.auf_achse.data import load_aa_reference
 from companion.games.auf_achse.engine import Command, GameConfig, HouseRules, apply
 from companion.games.auf_achse.engine.state import GameState, initial_state
+from companion.games.seats import BotSeats
 
 COLOURS = ("red", "blue", "green", "yellow")
 
@@ -21,12 +22,8 @@ def config_for(players: int = 2, rules: tuple[tuple[str, object], ...] = (), see
 
 
 def next_bot_command(state: GameState, levels: Mapping[str, str], seed: int) -> Command | None:
-    """As ``companion.games.seats.bot_player`` asks: each bot seat in order until one has something to do."""
-    for colour, level in levels.items():
-        command = choose(state, colour, level, seed)
-        if command is not None:
-            return command
-    return None
+    """What the bot seats play now, asked as every table and script asks them (``seats.BotSeats``)."""
+    return BotSeats(games.get("auf-achse"), levels, seed)(state)  # type: ignore[return-value]
 
 
 def play_game(

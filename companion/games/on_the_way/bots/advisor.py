@@ -13,10 +13,11 @@ import random
 from dataclasses import dataclass
 
 from companion.engine.errors import IllegalAction
+from companion.engine.stats import wilson
 from companion.games.on_the_way.bots.budget import work_for
 from companion.games.on_the_way.bots.explain import sentence
 from companion.games.on_the_way.bots.kernel import Kernel
-from companion.games.on_the_way.bots.search import candidates, search, wilson
+from companion.games.on_the_way.bots.search import candidates, search
 from companion.games.on_the_way.engine.commands import LayOut, PlayerCommand, RevealEvent, Undo
 from companion.games.on_the_way.engine.serialize import command_to_json
 from companion.games.on_the_way.engine.state import GameState

@@ -54,19 +54,6 @@ def clearly_better(a: Arm, b: Arm, margin: float = 0.05) -> bool:
     return pa - pb > max(margin, se)
 
 
-def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    """The Wilson score interval (95 % by default) of a win rate from ``n`` playouts."""
-    if n == 0:
-        return 0.0, 1.0
-    p = wins / n
-    denom = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    low = 0.0 if wins <= 0 else max(0.0, centre - half)  # exact at the ends (no rounding to 0.9999…)
-    high = 1.0 if wins >= n else min(1.0, centre + half)
-    return low, high
-
-
 def evaluate(k: Kernel, seat: int) -> float:
     """A win-probability proxy for an unfinished game: VP now, money as the VP it can still buy, held
     contracts already loaded at half their pay; the margin over the best rival through a logistic.
