@@ -255,15 +255,10 @@ class TableBase:
         (a game's table says which commands those are)."""
         return True
 
-    def _bookkeeping(self, command: object) -> bool:
-        """A command that records what lies on the table rather than a player's action (a game's table
-        says), e.g. a card laid out to refill the offer."""
-        return False
-
-    def _brings_bookkeeping(self, command: object) -> bool:
-        """An action whose bookkeeping follows it (e.g. a take whose refill is laid out next): BACK takes
-        that bookkeeping back together with it."""
-        return False
+    def _undo_count(self, in_turn: tuple[object, ...]) -> int:
+        """How many of this turn's commands (oldest first, never empty) BACK takes back at once: the last
+        one, or a game's table says more (On The Way: a take with the refill laid out after it)."""
+        return 1
 
     def _bot_played(self, command: object) -> None:
         """A bot's command was applied: a game's table brings its own mode up to date."""
@@ -341,10 +336,7 @@ class TableBase:
         """BACK with nothing else to step back from: undo the last command of this turn."""
         if self.game.depth > self._turn_start:
             in_turn = self.game.applied(self.game.depth - self._turn_start)
-            kept = 0  # bookkeeping at the end of the turn, e.g. a refill laid out after a take
-            while kept < len(in_turn) and self._bookkeeping(in_turn[-1 - kept]):
-                kept += 1
-            count = kept + 1 if 0 < kept < len(in_turn) and self._brings_bookkeeping(in_turn[-1 - kept]) else 1
+            count = self._undo_count(in_turn)
             command = in_turn[-count]
             for _ in range(count):
                 self.game.push(UndoCommand())

@@ -32,6 +32,7 @@ from companion.games.on_the_way.engine import (
     GameState,
     LayOut,
     Move,
+    RevealEvent,
     TakeContract,
     Undo,
     new_game,
@@ -244,15 +245,20 @@ class TableController(TableBase):
         return offer_missing(self.state)
 
     def _bot_waits(self) -> bool:
-        """A bot chooses only what lies on the table: it waits for the offer to be laid out (OTW-9) and
-        for the real event card to be flipped and scanned (OTW-28), never inventing either."""
-        return self.state.awaiting_event or self._lay_out_missing() > 0
+        """A bot chooses only among the cards that lie open: it waits for the offer (OTW-9)."""
+        return self._lay_out_missing() > 0
 
-    def _bookkeeping(self, command: object) -> bool:
-        return isinstance(command, LayOut)
+    def _bot_may_play(self, command: object) -> bool:
+        """A bot never draws the event card at the table (OTW-28): a person flips the real one and scans it."""
+        return not isinstance(command, RevealEvent)
 
-    def _brings_bookkeeping(self, command: object) -> bool:
-        return isinstance(command, TakeContract)  # BACK takes a take back with the refill laid out after it
+    def _undo_count(self, in_turn: tuple[object, ...]) -> int:
+        """BACK takes a take back together with the refill laid out after it (OTW-9); a lay-out alone,
+        or any other command, on its own."""
+        refills = 0
+        while refills < len(in_turn) and isinstance(in_turn[-1 - refills], LayOut):
+            refills += 1
+        return refills + 1 if 0 < refills < len(in_turn) and isinstance(in_turn[-1 - refills], TakeContract) else 1
 
     # -- state of the table ----------------------------------------------------------------
     def _problems(self) -> list[Problem]:
