@@ -143,7 +143,7 @@ def test_the_bot_takes_a_card_of_the_offer_and_the_screen_says_to_hand_it_over()
     assert t.ctl.game.depth == depth  # the bot waits for the refill
     refill = lay_out(t)
     t.later(2.0)
-    # Then it plays on: its second step takes the card just laid out (the only good one for it).
+    # Then it plays on: its second step (with this seed) takes the card just laid out.
     assert t.ctl.game.log[depth:] == [LayOut(refill[0]), TakeContract("blue", refill[0])]
 
 
