@@ -32,7 +32,7 @@ from companion.hardware.debounce import (
 from companion.hardware.mfrc522_core import GUARD_US
 from companion.hardware.mfrc522_driver import KNOWN_VERSIONS, Mfrc522Driver, Status
 from companion.hardware.protocols import IntentSink
-from companion.hardware.rf_groups import colour_groups
+from companion.hardware.rf_groups import check_groups, colour_groups
 from companion.intents import CardScanned, DeviceFault, TagLifted, TagPlaced, normalise_uid
 
 if TYPE_CHECKING:
@@ -364,5 +364,14 @@ def rf_scan_groups(
     if config.card_channel is not None:
         names["card"] = config.card_channel
     adjacency_sets = {k: set(v) for k, v in adjacency.items()} if adjacency else None
+    planned = [list(g) for g in config.rf.groups]  # `companion hardware plan`: from physical distances
+    if planned and not check_groups(planned, adjacency_sets, config.rf.close):
+        return [sorted(names[n] for n in group) for group in planned]
+    if planned:  # the board's neighbours disagree with the plan: keep both apart (more groups, still safe)
+        log.warning("[rf] groups put board neighbours together; colouring again with them kept apart")
+        together = {n: {m for g in planned if n in g for m in g} for n in names}
+        apart = tuple((a, b) for a in names for b in names if a < b and b not in together[a])
+        groups = colour_groups(sorted(names), adjacency_sets, (*config.rf.close, *apart))
+        return [sorted(names[n] for n in group) for group in groups]
     groups = colour_groups(sorted(names), adjacency_sets, config.rf.close)
     return [sorted(names[n] for n in group) for group in groups]
