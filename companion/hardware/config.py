@@ -449,7 +449,9 @@ def _rf_groups(r: _Reader, names: list[str], close: list[tuple[str, str]]) -> tu
     seen: dict[str, int] = {}
     for number, group in enumerate(raw, start=1):
         if not (isinstance(group, list) and group and all(isinstance(n, str) for n in group)):
-            raise r.fail("rf", "groups", f'every group is a list of reader names, e.g. ["Antwerp", "Kyiv"], not {group!r}')
+            raise r.fail(
+                "rf", "groups", f'every group is a list of reader names, e.g. ["Antwerp", "Kyiv"], not {group!r}'
+            )
         for name in group:
             if names and name not in names:
                 raise r.fail("rf", "groups", f"{name!r} has no reader (readers: cities in [readers], and card)")
@@ -532,7 +534,8 @@ def _check_pins(r: _Reader, backend: str, spi: SpiSettings, leds: LedSettings, b
             reserved.update(SPI0_PINS)
             for ce, name in SPI0_CE_PINS.items():  # both: the overlay claims both (see SPI0_CE_PINS)
                 if ce == SPI0_CE.get(spi.device):
-                    what = "gates the decoders" if spi.chip_select == "decoder" else "toggled by spidev, leave it unconnected"
+                    decoder = spi.chip_select == "decoder"
+                    what = "gates the decoders" if decoder else "toggled by spidev, leave it unconnected"
                 else:
                     what = "claimed by the spi0 overlay (a Pi 5 cannot use it as GPIO)"
                 reserved[ce] = f"{name} ({what})"
