@@ -50,6 +50,7 @@ DEFAULT_BUTTONS = {
 }
 DEFAULT_595 = {"data_pin": 17, "clock_pin": 27, "latch_pin": 22, "enable_pin": 18}
 COUPLING_FLOOR = 0.02  # weaker pairs are left out of the bus (below HEAR_COUPLING they change nothing)
+FAR_COILS = 8.0  # beyond 8 coil sizes loop_field.coupling is < 0.005 (0.1 at 2.6 coil sizes, then 1/d³)
 
 
 def config_for(cities: Sequence[str], *, card_reader: bool = True) -> HardwareConfig:
@@ -259,7 +260,10 @@ class EmulatedTable:
         for i, a in enumerate(names):
             for b in names[i + 1 :]:
                 (xa, ya), (xb, yb) = positions_mm[a], positions_mm[b]
-                strength = coupling(math.hypot(xa - xb, ya - yb), coil_mm)
+                distance = math.hypot(xa - xb, ya - yb)
+                if distance > FAR_COILS * coil_mm:
+                    continue  # a dipole's field falls as 1/d³: far below COUPLING_FLOOR out here
+                strength = coupling(distance, coil_mm)
                 if strength >= COUPLING_FLOOR:
                     self.couple(a, b, strength)
                     out[(a, b)] = strength

@@ -24,6 +24,7 @@ Plain floats, no numpy: it runs wherever the emulator runs.
 
 from __future__ import annotations
 
+import functools
 import math
 
 STOCK_COIL_MM = 40.0  # the stock RC522 module's PCB antenna (the module is 60 × 40 mm)
@@ -74,9 +75,12 @@ def reading_range(coil_mm: float) -> float:
     return coil_mm * RANGE_PER_COIL
 
 
+@functools.lru_cache(maxsize=64)
+def _activation(coil_mm: float) -> float:
+    return tag_flux(coil_mm / 2.0, 0.0, reading_range(coil_mm))
+
+
 def coupling(distance_mm: float, coil_mm: float = STOCK_COIL_MM, height_mm: float = TAG_HEIGHT_MM) -> float:
     """How strongly a reader with a coil of ``coil_mm`` reaches a tag on an antenna ``distance_mm`` away:
     its flux through the tag over the flux that just powers a tag (1.0 = it powers the tag alone)."""
-    radius = coil_mm / 2.0
-    activation = tag_flux(radius, 0.0, reading_range(coil_mm))
-    return abs(tag_flux(radius, distance_mm, height_mm)) / activation
+    return abs(tag_flux(coil_mm / 2.0, distance_mm, height_mm)) / _activation(coil_mm)

@@ -90,6 +90,13 @@ class Plan:
         return [room for room in self.rooms if not room.fits]
 
     @property
+    def scale_to_fit(self) -> float:
+        """How much larger the board would have to be printed for every city to hold this antenna (1.0:
+        it already does); measured positions scale with the print too."""
+        tightest = min((room.room_mm for room in self.rooms), default=math.inf)
+        return max(1.0, self.antenna.min_room_mm / tightest) if tightest > 0 else math.inf
+
+    @property
     def channels(self) -> dict[str, int]:
         out = {room.name: room.channel for room in self.rooms}
         if self.card_channel is not None:

@@ -91,6 +91,7 @@ def to_json(plan: Plan) -> dict[str, Any]:
         ],
         "cannot_hold": [r.name for r in plan.cannot_hold],
         "fit_by_kind": plan.fit_by_kind,
+        "scale_to_fit": round(plan.scale_to_fit, 3),
         "too_close_pairs": [[a, b, round(d, 1)] for a, b, d in plan.too_close],
         "close_pairs": len(plan.close),
         "close_not_neighbours": len(plan.adjacency_misses),
@@ -144,6 +145,12 @@ def report(plan: Plan) -> str:
         out += [f"  {r.name} ({r.room_mm:.0f} mm to {r.nearest}): {plan.advice(r)}" for r in plan.cannot_hold]
     else:
         out.append(f"Every city holds a {a.kind} antenna.")
+    if plan.cannot_hold:
+        scale, (width, height) = plan.scale_to_fit, plan.board_size_mm
+        out.append(
+            f"  or print the board {scale:.2f} times larger ({width * scale:.0f} x {height * scale:.0f} mm):"
+            f" then every city holds a {a.kind} antenna."
+        )
     out.append("Fit by antenna kind (cities that cannot hold it):")
     for kind, names in plan.fit_by_kind.items():
         shown = ", ".join(names[:12]) + (", ..." if len(names) > 12 else "")
