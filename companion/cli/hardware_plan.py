@@ -85,8 +85,8 @@ def build_plan(args: argparse.Namespace) -> tuple[Plan, HardwareConfig | None]:
                 + (f"{', '.join(unknown)} not on the board {board}" if unknown else ""),
             )  # fmt: skip
         card, extra, leds = config.card_channel, config.rf.close, config.leds.led_map.size
-    if config is None or card is None:
-        where.pop(CARD, None) if config is not None else None
+        if card is None:
+            where.pop(CARD, None)  # the file has no card reader: a measured card position places nothing
     return (
         make_plan(
             where,
@@ -167,10 +167,15 @@ def run_plan(args: argparse.Namespace) -> int:
     except (ConfigError, ValueError) as exc:
         print(f"companion hardware plan: {exc}", file=sys.stderr)
         return 2
+    target = None
+    if args.write_config:
+        target = Path(args.write_config) if isinstance(args.write_config, str) else args.config and Path(args.config)
+        if target is None:
+            print("companion hardware plan: --write-config needs a file, or --config", file=sys.stderr)
+            return 2
     if args.svg:
         Path(args.svg).write_text(template_svg(plan), encoding="utf-8")
-    if args.write_config:
-        target = Path(args.write_config if isinstance(args.write_config, str) else args.config or "box.toml")
+    if target is not None:
         try:
             _write_config(target, plan, config)
         except (ConfigError, OSError) as exc:
@@ -182,8 +187,8 @@ def run_plan(args: argparse.Namespace) -> int:
         print(report(plan))
         if args.svg:
             print(f"Placement template (print at 100 %): {args.svg}")
-        if args.write_config:
-            print(f"[rf] written to {args.write_config if isinstance(args.write_config, str) else args.config}")
+        if target is not None:
+            print(f"[rf] written to {target}")
     return 0
 
 

@@ -383,3 +383,27 @@ def test_colouring_respects_closeness_and_the_bank_cap(edges: list[tuple[int, in
     for group in groups:
         for b in set(bank_of.values()):
             assert sum(1 for n in group if bank_of[n] == b) <= per_bank
+
+
+def test_planned_groups_that_join_board_neighbours_are_coloured_again() -> None:
+    """The Pi's sweep gets the board's neighbours too: a plan that puts two neighbours in one group
+    (a hand-edited file) is coloured again with both the plan's separations and the roads kept."""
+    from companion.hardware.spi_readers import rf_scan_groups
+
+    text = '[readers]\n0 = "A"\n1 = "B"\n2 = "C"\n[rf]\nclose = [["A", "C"]]\ngroups = [["A", "B"], ["C"]]\n'
+    config = parse(text, "box.toml", env={})
+    assert rf_scan_groups(config) == [[0, 1], [2]]  # the plan as written
+    groups = rf_scan_groups(config, {"A": {"B"}, "B": {"A"}})
+    assert groups is not None and sorted(ch for g in groups for ch in g) == [0, 1, 2]
+    assert all(not ({0, 1} <= set(g) or {0, 2} <= set(g) or {1, 2} <= set(g)) for g in groups)
+
+
+def test_write_config_makes_a_new_file_that_loads(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    target = tmp_path / "new.toml"
+    args = ["hardware", "plan", "--board-size", "805x604", "--antenna", "coil:15"]
+    assert main([*args, "--write-config", str(target)]) == 0
+    config = load(target, env={})
+    assert len(config.readers) == 44 and config.card_channel == 44 and config.rf.groups
+    capsys.readouterr()
+    assert main([*args, "--write-config"]) == 2  # no file and no --config: nothing written anywhere
+    assert "--write-config needs a file" in capsys.readouterr().err
