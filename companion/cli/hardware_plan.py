@@ -174,7 +174,11 @@ def run_plan(args: argparse.Namespace) -> int:
             print("companion hardware plan: --write-config needs a file, or --config", file=sys.stderr)
             return 2
     if args.svg:
-        Path(args.svg).write_text(template_svg(plan), encoding="utf-8")
+        try:
+            Path(args.svg).write_text(template_svg(plan), encoding="utf-8")
+        except OSError as exc:
+            print(f"companion hardware plan: cannot write {args.svg}: {exc.strerror or exc}", file=sys.stderr)
+            return 2
     if target is not None:
         try:
             _write_config(target, plan, config)
@@ -192,7 +196,16 @@ def run_plan(args: argparse.Namespace) -> int:
     return 0
 
 
+def _at_least_one(text: str) -> int:
+    value = int(text) if text.strip().lstrip("-").isdigit() else 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text!r}: give a whole number of antennas, at least 1")
+    return value
+
+
 def register_plan(hw_sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    from companion import games
+
     plan = hw_sub.add_parser(
         "plan",
         help="antenna room, fit, RF groups by distance, sweep time, power and a 1:1 template from the board",
@@ -206,7 +219,7 @@ def register_plan(hw_sub: argparse._SubParsersAction[argparse.ArgumentParser]) -
     plan.add_argument("--board", help="board TOML (default: the game's reference board)")
     plan.add_argument("--dataset", help="a digitised data set on this box (its board), instead of --board")
     plan.add_argument("--state-dir", help="the box's state directory, for --dataset (default: as the journal's)")
-    plan.add_argument("--game", help="the game (default: on-the-way)")
+    plan.add_argument("--game", choices=games.names(), help=f"the game (default: {games.DEFAULT_GAME})")
     plan.add_argument(
         "--positions", help="TOML of measured positions, [positions] City = [x_mm, y_mm] (overrides the board x,y)"
     )
@@ -218,7 +231,9 @@ def register_plan(hw_sub: argparse._SubParsersAction[argparse.ArgumentParser]) -
         help="more antenna kinds for the fit table (default: coil:25 coil:20 coil:15)",
     )
     plan.add_argument("--config", help="hardware TOML: its reader channels, card reader, [rf] close and LEDs")
-    plan.add_argument("--per-bank", type=int, default=4, help="at most this many antennas of one bank on at once")
+    plan.add_argument(
+        "--per-bank", type=_at_least_one, default=4, help="at most this many antennas of one bank on at once (4)"
+    )
     plan.add_argument("--leds", type=int, default=112, help="LED bits, without --config (default: 112)")
     plan.add_argument("--svg", help="write the 1:1 placement template (SVG in mm) here")
     plan.add_argument(

@@ -407,3 +407,20 @@ def test_write_config_makes_a_new_file_that_loads(tmp_path: Path, capsys: pytest
     capsys.readouterr()
     assert main([*args, "--write-config"]) == 2  # no file and no --config: nothing written anywhere
     assert "--write-config needs a file" in capsys.readouterr().err
+
+
+def test_plan_reads_a_digitised_data_set(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``--dataset``: the board of a data set digitised on this box, not the reference board."""
+    from companion.setup_box.datasets import DataSets
+
+    data = BOARD.parent
+    texts = {p.name: p.read_text(encoding="utf-8") for p in data.glob("on-the-way.*.toml")}
+    board = texts["on-the-way.board.toml"]
+    vienna = board.index('name = "Vienna"')
+    texts["on-the-way.board.toml"] = board[:vienna] + board[vienna:].replace("x = 0.461", "x = 0.300", 1)
+    assert texts["on-the-way.board.toml"] != board
+    DataSets(tmp_path).save("on-the-way", "my print", texts)
+    args = ["hardware", "plan", "--board-size", "600x450", "--state-dir", str(tmp_path), "--json"]
+    assert main([*args, "--dataset", "my print"]) == 0
+    cities = {c["name"]: c for c in json.loads(capsys.readouterr().out)["cities"]}
+    assert cities["Vienna"]["x_mm"] == pytest.approx(180.0)
