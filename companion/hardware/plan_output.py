@@ -96,6 +96,9 @@ def to_json(plan: Plan) -> dict[str, Any]:
         "close_pairs": len(plan.close),
         "close_not_neighbours": len(plan.adjacency_misses),
         "card_channel": plan.card_channel,
+        "card_position_mm": (
+            [round(plan.card_position.x_mm, 1), round(plan.card_position.y_mm, 1)] if plan.card_position else None
+        ),
         "per_bank": plan.per_bank,
         "groups": plan.groups,
         "group_channels": plan.group_channels,
@@ -161,6 +164,11 @@ def report(plan: Plan) -> str:
         + (f", plus {len(plan.extra_close)} [rf] close pairs" if plan.extra_close else "")
         + "."
     )
+    if plan.card_channel is not None and plan.card_position is None:
+        out.append(
+            f"Card reader (channel {plan.card_channel}): no position given (card = [x, y] in --positions), so only"
+            " [rf] close pairs keep it apart from the cities beside it."
+        )
     out.append(f"RF groups: {len(plan.groups)} (at most {plan.per_bank} antennas of one bank on at once)")
     channels = plan.channels
     for number, group in enumerate(plan.groups, start=1):
