@@ -32,7 +32,7 @@ from companion.hardware.debounce import (
 from companion.hardware.mfrc522_core import GUARD_US
 from companion.hardware.mfrc522_driver import KNOWN_VERSIONS, Mfrc522Driver, Status
 from companion.hardware.protocols import IntentSink
-from companion.hardware.rf_groups import check_groups, colour_groups
+from companion.hardware.rf_groups import colour_groups
 from companion.intents import CardScanned, DeviceFault, TagLifted, TagPlaced, normalise_uid
 
 if TYPE_CHECKING:
@@ -356,22 +356,19 @@ def rf_scan_groups(
 ) -> list[list[int]] | None:
     """Channels per RF group for this box (None when ``[rf] rf_safe = false``: the always-on sweep).
 
-    Reader names are the cities and ``card``; ``adjacency`` (city → neighbours on the board) and the
-    file's ``[rf] close`` pairs say which readers are close."""
+    ``[rf] groups`` (the plan's) are used as written. Without them the readers are coloured here: reader
+    names are the cities and ``card``; ``adjacency`` (city → neighbours on the board) and the file's
+    ``[rf] close`` pairs say which readers are close."""
     if not config.rf.rf_safe:
         return None
     names = {city: ch for ch, city in config.readers.items()}
     if config.card_channel is not None:
         names["card"] = config.card_channel
+    if config.rf.groups:  # `companion hardware plan`: from the antennas' distances on the print, which
+        # is what crosstalk follows; the board's neighbours were only a stand-in for it. The file's
+        # check keeps every [rf] close pair (the plan writes all of them) out of a group.
+        planned = [sorted(names[n] for n in group if n in names) for group in config.rf.groups]
+        return [group for group in planned if group]
     adjacency_sets = {k: set(v) for k, v in adjacency.items()} if adjacency else None
-    planned = [list(g) for g in config.rf.groups]  # `companion hardware plan`: from physical distances
-    if planned and not check_groups(planned, adjacency_sets, config.rf.close):
-        return [sorted(names[n] for n in group) for group in planned]
-    if planned:  # the board's neighbours disagree with the plan: keep both apart (more groups, still safe)
-        log.warning("[rf] groups put board neighbours together; colouring again with them kept apart")
-        together = {n: {m for g in planned if n in g for m in g} for n in names}
-        apart = tuple((a, b) for a in names for b in names if a < b and b not in together[a])
-        groups = colour_groups(sorted(names), adjacency_sets, (*config.rf.close, *apart))
-        return [sorted(names[n] for n in group) for group in groups]
     groups = colour_groups(sorted(names), adjacency_sets, config.rf.close)
     return [sorted(names[n] for n in group) for group in groups]
