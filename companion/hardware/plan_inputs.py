@@ -15,11 +15,15 @@ Every value is checked; a bad file raises :class:`ConfigError` with the file, li
 from __future__ import annotations
 
 import math
+import os
 import re
+import stat
+import tomllib
+import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 
-from companion.data.source import SourceFile, nfc
+from companion.hardware.config import MAX_FILE_BYTES, locate
 from companion.hardware.errors import ConfigError
 
 MAX_BOARD_MM = 3000.0  # a table, not a room
@@ -107,71 +111,126 @@ class Position:
     source: str  # BOARD or MEASURED
 
 
-def _source(path: Path | str) -> SourceFile:
-    source = SourceFile.read(path)
-    if source.problems:
-        problem = source.problems[0]
-        raise ConfigError(str(path), problem.line, problem.field, problem.message)
-    return source
+def nfc(name: str) -> str:
+    """City names are compared after Unicode NFC normalisation, as the board files say."""
+    return unicodedata.normalize("NFC", name)
+
+
+@dataclass(frozen=True)
+class _Toml:
+    """A small TOML file (a board or a positions file): its text, data, and where things are in it."""
+
+    path: str
+    text: str
+    data: dict[str, object]
+
+    def line_of_entry(self, table: str, occurrence: int, key: str | None = None) -> int | None:
+        """The line of ``key`` in the ``occurrence``-th ``[[table]]`` block (or of the block's header)."""
+        header = re.compile(rf"^\s*\[\[\s*{re.escape(table)}\s*\]\]")
+        seen, start = 0, None
+        lines = self.text.split("\n")
+        for number, line in enumerate(lines, start=1):
+            if header.match(line):
+                seen += 1
+                if seen == occurrence:
+                    start = number
+                    break
+        if start is None or key is None:
+            return start
+        for number in range(start + 1, len(lines) + 1):
+            line = lines[number - 1]
+            if re.match(r"^\s*\[", line):
+                break
+            if re.match(rf"^\s*{re.escape(key)}\s*=", line):
+                return number
+        return start
+
+
+def _read_toml(path: Path | str) -> _Toml:
+    """Read a TOML file the way the hardware file is read: a regular file, bounded, UTF-8, with the
+    line of a syntax error (``ConfigError`` naming the file otherwise)."""
+    name = str(path)
+    try:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            raise ConfigError(name, None, "file", "is not a regular file")
+        with open(path, "rb") as handle:
+            raw = handle.read(MAX_FILE_BYTES + 1)
+    except OSError as exc:
+        raise ConfigError(name, None, "file", f"cannot be read: {exc.strerror or exc}") from None
+    if len(raw) > MAX_FILE_BYTES:
+        raise ConfigError(name, None, "file", f"is larger than {MAX_FILE_BYTES // 1024} KiB")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ConfigError(name, raw[: exc.start].count(b"\n") + 1, "file", "is not UTF-8 text") from None
+    try:
+        data = tomllib.loads(text)
+    except RecursionError:
+        raise ConfigError(name, None, "TOML syntax", "arrays or tables nested too deeply") from None
+    except tomllib.TOMLDecodeError as exc:
+        line = re.search(r"line (\d+)", str(exc))
+        raise ConfigError(name, int(line.group(1)) if line else None, "TOML syntax", str(exc)) from None
+    return _Toml(name, text, data)
 
 
 def board_cities(path: Path | str) -> dict[str, tuple[float, float]]:
     """City → (x, y) fractions of the printed map, from a board file's ``[[cities]]``."""
-    source = _source(path)
-    data = source.data or {}
-    cities = data.get("cities")
+    source = _read_toml(path)
+    cities = source.data.get("cities")
     if not isinstance(cities, list) or not cities:
-        raise ConfigError(str(path), source.locate("cities"), "[[cities]]", "no cities: is this a board file?")
+        raise ConfigError(source.path, None, "[[cities]]", "no cities: is this a board file?")
     out: dict[str, tuple[float, float]] = {}
     for number, city in enumerate(cities, start=1):
-        line = source.locate("cities", None, number)
+        line = source.line_of_entry("cities", number)
         if not isinstance(city, dict) or not isinstance(city.get("name"), str) or not city["name"].strip():
-            raise ConfigError(str(path), line, f"[[cities]] #{number} name", "every city needs a name")
+            raise ConfigError(source.path, line, f"[[cities]] #{number} name", "every city needs a name")
         name = nfc(city["name"].strip())
         for key in ("x", "y"):
             value = city.get(key)
             if isinstance(value, bool) or not isinstance(value, int | float) or not 0.0 <= value <= 1.0:
                 raise ConfigError(
-                    str(path), source.locate("cities", key, number), f"[[cities]] {name} {key}",
+                    source.path, source.line_of_entry("cities", number, key), f"[[cities]] {name} {key}",
                     f"must be a number from 0 to 1 (a fraction of the printed map), not {value!r}",
                 )  # fmt: skip
         if name in out:
-            raise ConfigError(str(path), line, f"[[cities]] {name}", "this city is listed twice")
+            raise ConfigError(source.path, line, f"[[cities]] {name}", "this city is listed twice")
         out[name] = (float(city["x"]), float(city["y"]))
     return out
 
 
 def measured_positions(path: Path | str, cities: set[str], size: tuple[float, float]) -> dict[str, Position]:
     """``[positions]``: city (or ``card``) → [x mm, y mm] from the print's top-left corner."""
-    source = _source(path)
-    data = source.data or {}
+    source = _read_toml(path)
+    data, name_of_file = source.data, source.path
     unknown = [key for key in data if key != "positions"]
     if unknown:
-        raise ConfigError(str(path), source.locate(unknown[0]), unknown[0], "unknown table; expected [positions]")
+        line = locate(source.text, unknown[0])
+        raise ConfigError(name_of_file, line, unknown[0], "unknown table; expected [positions]")
     table = data.get("positions")
     if not isinstance(table, dict):
-        raise ConfigError(str(path), source.locate("positions"), "[positions]", 'must be a table: City = [x_mm, y_mm]')
+        line = locate(source.text, "positions")
+        raise ConfigError(name_of_file, line, "[positions]", "must be a table: City = [x_mm, y_mm]")
     width, height = size
     out: dict[str, Position] = {}
     for key, value in table.items():
         name = nfc(key.strip())
-        line = source.locate("positions", key)
+        line = locate(source.text, "positions", key)
         field = f"[positions] {key}"
         if name != CARD and name not in cities:
-            raise ConfigError(str(path), line, field, f"no city {key!r} on the board (and not 'card')")
+            raise ConfigError(name_of_file, line, field, f"no city {key!r} on the board (and not 'card')")
         if not (
             isinstance(value, list)
             and len(value) == 2
             and all(isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v) for v in value)
         ):
-            raise ConfigError(str(path), line, field, f"must be [x_mm, y_mm], two numbers, not {value!r}")
+            raise ConfigError(name_of_file, line, field, f"must be [x_mm, y_mm], two numbers, not {value!r}")
         x, y = float(value[0]), float(value[1])
         if name != CARD and not (0.0 <= x <= width and 0.0 <= y <= height):
             raise ConfigError(
-                str(path), line, field, f"({x:g}, {y:g}) mm lies outside the {width:g} x {height:g} mm board"
+                name_of_file, line, field, f"({x:g}, {y:g}) mm lies outside the {width:g} x {height:g} mm board"
             )
         if name == CARD and not (abs(x) <= MAX_BOARD_MM and abs(y) <= MAX_BOARD_MM):
-            raise ConfigError(str(path), line, field, f"({x:g}, {y:g}) mm is not beside the board")
+            raise ConfigError(name_of_file, line, field, f"({x:g}, {y:g}) mm is not beside the board")
         out[name] = Position(x, y, MEASURED)
     return out
 

@@ -425,3 +425,21 @@ def test_plan_reads_a_digitised_data_set(tmp_path: Path, capsys: pytest.CaptureF
     assert main([*args, "--dataset", "my print"]) == 0
     cities = {c["name"]: c for c in json.loads(capsys.readouterr().out)["cities"]}
     assert cities["Vienna"]["x_mm"] == pytest.approx(180.0)
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "field"),
+    [
+        ('[[cities]]\nname = "A"\nx = 0.5\ny = 0.5\n\n[[cities]]\nname = "B"\nx = 1.5\ny = 0.2\n', 8, "[[cities]] B x"),
+        ('[[cities]]\nname = "A"\nx = 0.5\ny = 0.5\n[[cities]]\nname = "A"\nx = 0.1\ny = 0.2\n', 5, "[[cities]] A"),
+        ('[[cities]]\nx = 0.5\ny = 0.5\n', 1, "[[cities]] #1 name"),
+        ("[board]\nname = 'x'\n", None, "[[cities]]"),
+        ("[[cities]\n", 1, "TOML syntax"),
+    ],
+)
+def test_bad_board_files_name_file_line_and_field(tmp_path: Path, text: str, line: int | None, field: str) -> None:
+    path = tmp_path / "board.toml"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(ConfigError) as caught:
+        board_cities(path)
+    assert (caught.value.path, caught.value.line, caught.value.field) == (str(path), line, field)
