@@ -162,17 +162,19 @@ def _write_config(path: Path, plan: Plan, config: HardwareConfig | None) -> None
 
 
 def run_plan(args: argparse.Namespace) -> int:
-    try:
-        plan, config = build_plan(args)
-    except (ConfigError, ValueError) as exc:
-        print(f"companion hardware plan: {exc}", file=sys.stderr)
-        return 2
     target = None
     if args.write_config:
         target = Path(args.write_config) if isinstance(args.write_config, str) else args.config and Path(args.config)
         if target is None:
             print("companion hardware plan: --write-config needs a file, or --config", file=sys.stderr)
             return 2
+        if target.exists() and not args.config:
+            args.config = str(target)  # an existing hardware file: plan with its channels, rewrite only [rf]
+    try:
+        plan, config = build_plan(args)
+    except (ConfigError, ValueError) as exc:
+        print(f"companion hardware plan: {exc}", file=sys.stderr)
+        return 2
     if args.svg:
         try:
             Path(args.svg).write_text(template_svg(plan), encoding="utf-8")

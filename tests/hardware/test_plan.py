@@ -443,3 +443,18 @@ def test_bad_board_files_name_file_line_and_field(tmp_path: Path, text: str, lin
     with pytest.raises(ConfigError) as caught:
         board_cities(path)
     assert (caught.value.path, caught.value.line, caught.value.field) == (str(path), line, field)
+
+
+def test_write_config_into_an_existing_file_keeps_its_readers(tmp_path: Path) -> None:
+    """``--write-config box.toml`` without ``--config``: the plan uses that file's channels and rewrites
+    only ``[rf]``; a calibrated ``[readers]`` is never replaced by the plan's own numbering."""
+    box = tmp_path / "box.toml"
+    text = REFERENCE.read_text(encoding="utf-8")
+    before = load(REFERENCE, env={}).readers
+    swapped = text.replace(f'0 = "{before[0]}"', "0 = \"SWAP\"").replace(f'1 = "{before[1]}"', f'1 = "{before[0]}"')
+    box.write_text(swapped.replace('0 = "SWAP"', f'0 = "{before[1]}"'), encoding="utf-8")
+    readers = load(box, env={}).readers
+    assert readers[0] == before[1] and readers[1] == before[0]
+    assert main(["hardware", "plan", "--board-size", "805x604", "--antenna", "coil:15", "--write-config", str(box)]) == 0
+    config = load(box, env={})
+    assert config.readers == readers and config.rf.groups
