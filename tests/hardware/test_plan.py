@@ -455,6 +455,7 @@ def test_write_config_into_an_existing_file_keeps_its_readers(tmp_path: Path) ->
     box.write_text(swapped.replace('0 = "SWAP"', f'0 = "{before[1]}"'), encoding="utf-8")
     readers = load(box, env={}).readers
     assert readers[0] == before[1] and readers[1] == before[0]
-    assert main(["hardware", "plan", "--board-size", "805x604", "--antenna", "coil:15", "--write-config", str(box)]) == 0
+    args = ["hardware", "plan", "--board-size", "805x604", "--antenna", "coil:15"]
+    assert main([*args, "--write-config", str(box)]) == 0
     config = load(box, env={})
     assert config.readers == readers and config.rf.groups
