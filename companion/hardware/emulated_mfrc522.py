@@ -31,9 +31,8 @@ is not mirrored (each assumption is cited; "guess" marks what no document fixes)
   the conservative one: MB waits before writing anything).
 * a tag is powered only by a field: on its own reader's antenna, or a coupled reader's with strength
   ≥ ``POWER_COUPLING`` (1.0: strengths are normalised so, see ``loop_field``). It accepts commands
-  ``ready_after_s`` after the field reaches it
-  (ISO/IEC 14443-3 §5.2.1 allows up to 5 ms; ``TAG_READY_WORST_S``), and loses its state when the
-  field goes (POWER-OFF → IDLE, §6.3.1).
+  ``ready_after_s`` after the field reaches it (ISO/IEC 14443-3 §5.2.1 allows up to 5 ms;
+  ``TAG_READY_WORST_S``), and loses its state when the field goes (POWER-OFF → IDLE, §6.3.1).
 * RF coupling (:meth:`EmulatedSpiBus.couple`): while reader B powers a tag, a coupled reader A's
   frames reach that tag too (it changes state: a WUPA wakes it, a later frame knocks it back to IDLE,
   ISO §6.3), and A receives its answers as if the tag were on A's own antenna (a ghost read), when
