@@ -96,6 +96,7 @@ def build_plan(args: argparse.Namespace) -> tuple[Plan, HardwareConfig | None]:
             card_channel=card,
             extra_close=extra,
             per_bank=args.per_bank,
+            max_on=args.max_on or 0,
             leds=leds or args.leds,
             adjacency=_neighbours(game, board),
             compare=[kind for kind in (STOCK, MINI, *(antenna_kind(k) for k in args.compare)) if kind != antenna],
@@ -235,6 +236,11 @@ def register_plan(hw_sub: argparse._SubParsersAction[argparse.ArgumentParser]) -
     plan.add_argument("--config", help="hardware TOML: its reader channels, card reader, [rf] close and LEDs")
     plan.add_argument(
         "--per-bank", type=_at_least_one, default=4, help="at most this many antennas of one bank on at once (4)"
+    )
+    plan.add_argument(
+        "--max-on",
+        type=_at_least_one,
+        help="at most this many antennas on at once in all (a smaller supply, more groups; default: no cap)",
     )
     plan.add_argument("--leds", type=int, default=112, help="LED bits, without --config (default: 112)")
     plan.add_argument("--svg", help="write the 1:1 placement template (SVG in mm) here")

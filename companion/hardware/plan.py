@@ -80,6 +80,7 @@ class Plan:
     extra_close: tuple[tuple[str, str], ...]  # [rf] close pairs (the card reader beside a city...)
     groups: list[list[str]]
     per_bank: int
+    max_on: int
     sweep_ms: float
     power: PowerBudget
     adjacency_misses: list[tuple[str, str, float]] = field(default_factory=list)  # close, yet not neighbours
@@ -183,6 +184,7 @@ def make_plan(
     card_channel: int | None = None,
     extra_close: Iterable[tuple[str, str]] = (),
     per_bank: int = 4,
+    max_on: int = 0,
     bank_size: int = BANK_SIZE,
     leds: int = 0,
     adjacency: Mapping[str, Iterable[str]] | None = None,
@@ -222,7 +224,7 @@ def make_plan(
     if card_channel is not None:
         bank_of[CARD] = card_channel // bank_size
     extra = tuple((a, b) for a, b in extra_close)
-    groups = colour_groups(readers, near, extra, bank_of, per_bank)
+    groups = colour_groups(readers, near, extra, bank_of, per_bank, max_on)
     misses: list[tuple[str, str, float]] = []
     if adjacency is not None:
         neighbours = {k: set(v) for k, v in adjacency.items()}
@@ -238,6 +240,7 @@ def make_plan(
         extra_close=extra,
         groups=groups,
         per_bank=per_bank,
+        max_on=max_on,
         sweep_ms=len(groups) * GROUP_MS + len(readers) * READER_MS,
         power=power_budget(groups, bank_of, leds=leds, bank_size=bank_size),
         adjacency_misses=misses,

@@ -100,6 +100,7 @@ def to_json(plan: Plan) -> dict[str, Any]:
             [round(plan.card_position.x_mm, 1), round(plan.card_position.y_mm, 1)] if plan.card_position else None
         ),
         "per_bank": plan.per_bank,
+        "max_on": plan.max_on or None,
         "groups": plan.groups,
         "group_channels": plan.group_channels,
         "group_count": len(plan.groups),
@@ -169,7 +170,8 @@ def report(plan: Plan) -> str:
             f"Card reader (channel {plan.card_channel}): no position given (card = [x, y] in --positions), so only"
             " [rf] close pairs keep it apart from the cities beside it."
         )
-    out.append(f"RF groups: {len(plan.groups)} (at most {plan.per_bank} antennas of one bank on at once)")
+    cap = f", at most {plan.max_on} in all" if plan.max_on else ""
+    out.append(f"RF groups: {len(plan.groups)} (at most {plan.per_bank} antennas of one bank on at once{cap})")
     channels = plan.channels
     for number, group in enumerate(plan.groups, start=1):
         out.append(f"  G{number}: " + ", ".join(f"{n} ({channels[n]})" for n in group))

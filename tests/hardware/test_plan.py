@@ -370,17 +370,21 @@ def test_rf_groups_in_the_file_are_checked(groups: str, words: str) -> None:
     st.lists(st.tuples(st.integers(0, 11), st.integers(0, 11)), max_size=30),
     st.integers(1, 4),
     st.integers(2, 6),
+    st.integers(0, 6),
 )
-def test_colouring_respects_closeness_and_the_bank_cap(edges: list[tuple[int, int]], per_bank: int, bank: int) -> None:
+def test_colouring_respects_closeness_and_the_caps(
+    edges: list[tuple[int, int]], per_bank: int, bank: int, max_on: int
+) -> None:
     names = [f"R{i}" for i in range(12)]
     near: dict[str, set[str]] = {}
     for a, b in edges:
         near.setdefault(f"R{a}", set()).add(f"R{b}")
     bank_of = {n: i // bank for i, n in enumerate(names)}
-    groups = colour_groups(names, near, (), bank_of, per_bank)
+    groups = colour_groups(names, near, (), bank_of, per_bank, max_on)
     assert sorted(n for g in groups for n in g) == sorted(names)
     assert check_groups(groups, near) == []
     for group in groups:
+        assert max_on == 0 or len(group) <= max_on
         for b in set(bank_of.values()):
             assert sum(1 for n in group if bank_of[n] == b) <= per_bank
 
