@@ -222,19 +222,48 @@ def crosstalk(
     return found
 
 
-def firmware_files(config: HardwareConfig, adjacency: Mapping[str, Iterable[str]] | None = None) -> dict[str, str]:
+class NoRfGroups(ValueError):
+    """Flashing would leave the bridge without RF groups: refused (see :func:`flash_groups`)."""
+
+
+def flash_groups(
+    config: HardwareConfig, adjacency: Mapping[str, Iterable[str]] | None = None, *, one_at_a_time: bool = False
+) -> list[list[int]]:
+    """The RF groups written to the Pico, never "none": the plan's ``[rf] groups`` (or the board's
+    neighbours, ``--adjacency``), or one reader at a time. Without either, and without
+    ``one_at_a_time``, :class:`NoRfGroups`: a bridge without groups used to switch every antenna on at
+    once (the worst crosstalk, and 45 x 100 mA). ``[rf] rf_safe = false`` also means one at a time on
+    the bridge: there is no "all on" sweep any more."""
+    from companion.hardware.spi_readers import rf_scan_groups
+
+    channels = sorted([*config.readers, *([config.card_channel] if config.card_channel is not None else [])])
+    if one_at_a_time or not config.rf.rf_safe:
+        return [[channel] for channel in channels]
+    if not config.rf.groups and not adjacency:
+        raise NoRfGroups(
+            f"{config.path}: no RF groups: run `companion hardware plan --board-size WxH --config {config.path} "
+            "--write-config` (groups from the antennas' distances on the print), or pass --one-at-a-time "
+            "(safe, about 6 ms per reader per sweep)"
+        )
+    groups = rf_scan_groups(config, adjacency)
+    assert groups is not None  # rf_safe is true here
+    return groups
+
+
+def firmware_files(
+    config: HardwareConfig, adjacency: Mapping[str, Iterable[str]] | None = None, *, one_at_a_time: bool = False
+) -> dict[str, str]:
     """File name → text of everything the Pico needs: the firmware, the shared register/protocol
     modules, and a ``bridge_config.py`` written from this hardware config (channels, card reader,
-    RF groups coloured from ``adjacency`` and ``[rf] close``, LED bits, debounce)."""
+    RF groups from :func:`flash_groups`, LED bits, debounce). :class:`NoRfGroups` without groups."""
     from companion.hardware.firmware_host import FIRMWARE_DIR, SHARED_MODULES
-    from companion.hardware.spi_readers import rf_scan_groups
 
     files = {p.name: p.read_text(encoding="utf-8") for p in sorted(FIRMWARE_DIR.glob("*.py"))}
     for name, module in SHARED_MODULES.items():
         files[f"{name}.py"] = Path(module.__file__ or "").read_text(encoding="utf-8")
     channels = [*config.readers, *([config.card_channel] if config.card_channel is not None else [])]
     readers = max(channels, default=-1) + 1
-    groups = rf_scan_groups(config, adjacency)
+    groups = flash_groups(config, adjacency, one_at_a_time=one_at_a_time)
     d, c = config.debounce, config.card_debounce
     generated = [
         "",
@@ -447,13 +476,17 @@ def _run_flash(args: argparse.Namespace) -> int:
 
         raw = tomllib.loads(Path(args.adjacency).read_text(encoding="utf-8"))
         adjacency = {str(k): [str(n) for n in v] for k, v in raw.items() if isinstance(v, list)}
-    if adjacency is None and config.rf.rf_safe:
+    if adjacency is not None and not config.rf.groups and not args.one_at_a_time:
         print(
-            "WARNING: no --adjacency: only the [rf] close pairs are kept apart, so neighbouring cities may "
-            "transmit together and ghost-read each other's tags. Pass a TOML of neighbouring cities.",
+            "WARNING: RF groups from the board's neighbours only: cities close on the print but not joined "
+            "by a road may transmit together and ghost-read. `companion hardware plan` groups by distance.",
             file=sys.stderr,
         )
-    files = firmware_files(config, adjacency)
+    try:
+        files = firmware_files(config, adjacency, one_at_a_time=args.one_at_a_time)
+    except NoRfGroups as exc:
+        print(f"Refused: {exc}", file=sys.stderr)
+        return 2
     with tempfile.TemporaryDirectory(prefix="companion-firmware-") as tmp:
         directory = Path(args.output) if args.output else Path(tmp)
         directory.mkdir(parents=True, exist_ok=True)
@@ -491,9 +524,17 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     flash.add_argument("--config", default=str(REFERENCE), help="hardware TOML (channels, card reader, [rf])")
     flash.add_argument("--port", default="auto", help="mpremote device (default: auto, the first Pico found)")
     flash.add_argument("--adjacency", help='TOML of neighbouring cities, City = ["Neighbour", ...] (RF groups)')
+    flash.add_argument(
+        "--one-at-a-time",
+        action="store_true",
+        help="no RF groups: switch on one antenna at a time (safe, slow); without it the TOML needs [rf] groups",
+    )
     flash.add_argument("--output", help="also keep the files in this directory")
     flash.add_argument("--dry-run", action="store_true", help="write the files and print the commands only")
     flash.set_defaults(handler=_run_flash)
+    from companion.cli.hardware_plan import register_plan
+
+    register_plan(hw_sub)
     cal = hw_sub.add_parser("calibrate", help="put a tag on each city in turn; writes [readers]")
     cal.add_argument("--config", required=True, help="hardware TOML to update")
     cal.add_argument("--cities", help="comma-separated cities to ask for (default: those in the file)")

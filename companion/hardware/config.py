@@ -29,6 +29,11 @@ ENV_BACKEND = "COMPANION_HARDWARE"
 REFERENCE = Path(__file__).parent / "examples" / "reference.toml"
 SPI0_PINS = {9: "SPI0 MISO", 10: "SPI0 MOSI", 11: "SPI0 SCLK"}
 SPI0_CE = {0: 8, 1: 7}  # spidev0.<device> drives this CE pin on every transfer
+# The spi0 overlay (dtparam=spi=on: spi0-2cs) claims BOTH CE pins as chip selects whichever device is
+# opened; on a Pi 5 (RP1) the claimed pins are driven by the SPI block and cannot be used as GPIO. A
+# config may be written on a laptop and the SD card moved between a Pi 4 and a Pi 5, so both are
+# reserved whenever the SPI backend is used.
+SPI0_CE_PINS = {8: "SPI0 CE0", 7: "SPI0 CE1"}
 RESERVED_PINS = {0: "ID EEPROM SDA", 1: "ID EEPROM SCL"}
 
 T = TypeVar("T")
@@ -54,6 +59,9 @@ class RfSettings:
     rf_safe: bool = True
     guard_s: float = 0.0051  # ISO/IEC 14443-3 §5.2.1: tags accept REQA/WUPA within 5 ms of the field
     close: tuple[tuple[str, str], ...] = ()
+    # ``groups``: the RF groups ``companion hardware plan`` made from the antennas' physical distances
+    # (reader names); empty = colour them at start-up from the board's neighbours and ``close``.
+    groups: tuple[tuple[str, ...], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -428,7 +436,37 @@ def _rf(r: _Reader, names: list[str]) -> RfSettings:
             if names and name not in names:
                 raise r.fail("rf", "close", f"{name!r} has no reader (readers: cities in [readers], and card)")
         pairs.append((pair[0], pair[1]))
-    return RfSettings(rf_safe=r.get("rf", "rf_safe", bool, True), guard_s=guard_ms / 1000, close=tuple(pairs))
+    groups = _rf_groups(r, names, pairs)
+    return RfSettings(
+        rf_safe=r.get("rf", "rf_safe", bool, True), guard_s=guard_ms / 1000, close=tuple(pairs), groups=groups
+    )
+
+
+def _rf_groups(r: _Reader, names: list[str], close: list[tuple[str, str]]) -> tuple[tuple[str, ...], ...]:
+    """``[rf] groups``: every reader in exactly one group, no ``close`` pair inside one."""
+    raw = r.get("rf", "groups", list, [])
+    groups: list[tuple[str, ...]] = []
+    seen: dict[str, int] = {}
+    for number, group in enumerate(raw, start=1):
+        if not (isinstance(group, list) and group and all(isinstance(n, str) for n in group)):
+            raise r.fail(
+                "rf", "groups", f'every group is a list of reader names, e.g. ["Antwerp", "Kyiv"], not {group!r}'
+            )
+        for name in group:
+            if names and name not in names:
+                raise r.fail("rf", "groups", f"{name!r} has no reader (readers: cities in [readers], and card)")
+            if name in seen:
+                raise r.fail("rf", "groups", f"{name} is in group {seen[name]} and group {number}")
+            seen[name] = number
+        groups.append(tuple(group))
+    if groups:
+        missing = [n for n in names if n not in seen]
+        if missing:
+            raise r.fail("rf", "groups", f"readers in no group (they would never be read): {', '.join(missing)}")
+        for a, b in close:
+            if a in seen and seen.get(a) == seen.get(b):
+                raise r.fail("rf", "groups", f"{a} and {b} are close ([rf] close) but share group {seen[a]}")
+    return tuple(groups)
 
 
 def _leds(r: _Reader, cities: list[str]) -> LedSettings:
@@ -494,12 +532,13 @@ def _check_pins(r: _Reader, backend: str, spi: SpiSettings, leds: LedSettings, b
         reserved = dict(RESERVED_PINS)
         if backend == "spi":
             reserved.update(SPI0_PINS)
-            ce = SPI0_CE.get(spi.device)
-            if ce is not None:  # gates the decoders, or (gpio chip select) must stay unconnected
-                what = (
-                    "gates the decoders" if spi.chip_select == "decoder" else "toggled by spidev, leave it unconnected"
-                )
-                reserved[ce] = f"SPI0 CE{spi.device} ({what})"
+            for ce, name in SPI0_CE_PINS.items():  # both: the overlay claims both (see SPI0_CE_PINS)
+                if ce == SPI0_CE.get(spi.device):
+                    decoder = spi.chip_select == "decoder"
+                    what = "gates the decoders" if decoder else "toggled by spidev, leave it unconnected"
+                else:
+                    what = "claimed by the spi0 overlay (a Pi 5 cannot use it as GPIO)"
+                reserved[ce] = f"{name} ({what})"
         if pin in reserved:
             raise r.fail(section, key, f"BCM {pin} is {reserved[pin]}")
         if pin in owners:

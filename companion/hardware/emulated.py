@@ -49,6 +49,8 @@ DEFAULT_BUTTONS = {
     ButtonName.MENU: 21,
 }
 DEFAULT_595 = {"data_pin": 17, "clock_pin": 27, "latch_pin": 22, "enable_pin": 18}
+COUPLING_FLOOR = 0.02  # weaker pairs are left out of the bus (below HEAR_COUPLING they change nothing)
+FAR_COILS = 8.0  # beyond 8 coil sizes loop_field.coupling is < 0.005 (0.1 at 2.6 coil sizes, then 1/d³)
 
 
 def config_for(cities: Sequence[str], *, card_reader: bool = True) -> HardwareConfig:
@@ -244,6 +246,28 @@ class EmulatedTable:
         if self.config.card_channel is not None:
             channel["card"] = self.config.card_channel
         self.bus.couple(channel[a], channel[b], strength)
+
+    def place_antennas(self, positions_mm: Mapping[str, tuple[float, float]], coil_mm: float) -> dict[
+        tuple[str, str], float
+    ]:
+        """Couple every pair of readers from where their antennas lie (reader name → centre, mm) and
+        the coil size, by :func:`companion.hardware.loop_field.coupling`; pairs too weak to matter
+        (< ``COUPLING_FLOOR``) stay uncoupled. Returns the couplings set."""
+        from companion.hardware.loop_field import coupling
+
+        names = sorted(positions_mm)
+        out: dict[tuple[str, str], float] = {}
+        for i, a in enumerate(names):
+            for b in names[i + 1 :]:
+                (xa, ya), (xb, yb) = positions_mm[a], positions_mm[b]
+                distance = math.hypot(xa - xb, ya - yb)
+                if distance > FAR_COILS * coil_mm:
+                    continue  # a dipole's field falls as 1/d³: far below COUPLING_FLOOR out here
+                strength = coupling(distance, coil_mm)
+                if strength >= COUPLING_FLOOR:
+                    self.couple(a, b, strength)
+                    out[(a, b)] = strength
+        return out
 
     def inject_read_errors(self, city: str, count: int) -> None:
         self.chip(city).read_errors += count

@@ -30,13 +30,15 @@ is not mirrored (each assumption is cited; "guess" marks what no document fixes)
   crystal start-up) after power-up / NRSTPD release. Register writes in that time are lost (a guess,
   the conservative one: MB waits before writing anything).
 * a tag is powered only by a field: on its own reader's antenna, or a coupled reader's with strength
-  ≥ ``POWER_COUPLING`` (guess). It accepts commands ``ready_after_s`` after the field reaches it
-  (ISO/IEC 14443-3 §5.2.1 allows up to 5 ms; ``TAG_READY_WORST_S``), and loses its state when the
-  field goes (POWER-OFF → IDLE, §6.3.1).
+  ≥ ``POWER_COUPLING`` (1.0: strengths are normalised so, see ``loop_field``). It accepts commands
+  ``ready_after_s`` after the field reaches it (ISO/IEC 14443-3 §5.2.1 allows up to 5 ms;
+  ``TAG_READY_WORST_S``), and loses its state when the field goes (POWER-OFF → IDLE, §6.3.1).
 * RF coupling (:meth:`EmulatedSpiBus.couple`): while reader B powers a tag, a coupled reader A's
   frames reach that tag too (it changes state: a WUPA wakes it, a later frame knocks it back to IDLE,
-  ISO §6.3), and A receives its answers as if the tag were on A's own antenna (a ghost read). The
-  strength is configurable; the real value depends on antenna spacing and is not known here.
+  ISO §6.3), and A receives its answers as if the tag were on A's own antenna (a ghost read), when
+  the strength is ≥ ``HEAR_COUPLING``. The strength comes from the antennas' geometry
+  (:func:`companion.hardware.loop_field.coupling`, the field of a circular loop through the tag, 1.0 =
+  the neighbour's field alone powers the tag; ``EmulatedTable.place_antennas``) or is set by a test.
 """
 
 from __future__ import annotations
@@ -102,7 +104,10 @@ CARRIER_HZ = 13.56e6
 BIT_TIME_S = 128 / CARRIER_HZ  # 106 kbit/s, ISO/IEC 14443-3 §6.1
 FRAME_DELAY_S = 1236 / CARRIER_HZ  # PICC answers ~91 us after the end of the PCD frame, §6.2.1.2
 TAG_READY_WORST_S = 0.005  # a tag may take up to 5 ms in a field before it accepts REQA/WUPA, §5.2.1
-POWER_COUPLING = 0.8  # guess: a coupled field this strong powers a neighbour's tag by itself
+POWER_COUPLING = 1.0  # the neighbour's field alone reaches the activation field (loop_field's unit)
+# guess, the pessimistic side: a tag whose own reader gives it ~20x the activation field still hears
+# a neighbour whose field there is a tenth of it, and the neighbour hears the tag's answers.
+HEAR_COUPLING = 0.1
 
 
 def air_bits(nbits: int) -> int:
@@ -432,8 +437,9 @@ class EmulatedMfrc522:
             return []
         out = [t for t in self.tags if t.ready(now)]
         if self.bus is not None:
-            for other, _strength in self.bus.neighbours(self):
-                out += [t for t in other.tags if t.ready(now)]
+            for other, strength in self.bus.neighbours(self):
+                if strength >= HEAR_COUPLING:
+                    out += [t for t in other.tags if t.ready(now)]
         return out
 
     def _transmit(self, now: float) -> None:
@@ -525,7 +531,9 @@ class EmulatedSpiBus:
 
     def update_power(self, now: float, chip: EmulatedMfrc522 | None = None) -> None:
         """Power every tag from the fields now on (only ``chip`` and its neighbours, if given)."""
-        if chip is not None and chip.antenna_on() and any(o.antenna_on() for o, _ in self.neighbours(chip)):
+        if chip is not None and chip.antenna_on() and any(
+            o.antenna_on() and s >= HEAR_COUPLING for o, s in self.neighbours(chip)
+        ):
             self.rf_overlaps += 1  # two coupled antennas on at once: what the RF-safe sweep must avoid
         chips = list(self.chips.values()) if chip is None else [chip, *(o for o, _ in self.neighbours(chip))]
         for one in chips:

@@ -32,8 +32,11 @@ def close_pairs(names, adjacency=None, close=()):  # type: ignore[no-untyped-def
     return out
 
 
-def colour_groups(names, adjacency=None, close=()):  # type: ignore[no-untyped-def]
-    """Groups (lists of names) such that no two close readers share a group.
+def colour_groups(names, adjacency=None, close=(), bank_of=None, per_bank=0, max_on=0):  # type: ignore[no-untyped-def]
+    """Groups (lists of names) such that no two close readers share a group and, with ``bank_of``
+    (name → bank) and ``per_bank`` > 0, no group holds more than ``per_bank`` readers of one bank (one
+    bank = one 3.3 V regulator: its current is set by how many of its antennas are on at once); with
+    ``max_on`` > 0, no group holds more than ``max_on`` readers (the supply's share).
 
     DSatur greedy colouring (Brélaz 1979): always colour next the reader whose neighbours already use
     the most colours, ties broken by degree and then name, so the result is deterministic. A board
@@ -54,6 +57,18 @@ def colour_groups(names, adjacency=None, close=()):  # type: ignore[no-untyped-d
             if best is None or key > best_key:
                 best, best_key = name, key
         used = {colour[n] for n in near[best] if n in colour}
+        if bank_of is not None and per_bank > 0:
+            bank = bank_of.get(best)
+            count = {}  # type: ignore[var-annotated]
+            for name, c in colour.items():
+                if bank_of.get(name) == bank:
+                    count[c] = count.get(c, 0) + 1
+            used |= {c for c, n in count.items() if n >= per_bank}
+        if max_on > 0:
+            size = {}  # type: ignore[var-annotated]
+            for c in colour.values():
+                size[c] = size.get(c, 0) + 1
+            used |= {c for c, n in size.items() if n >= max_on}
         c = 0
         while c in used:
             c += 1

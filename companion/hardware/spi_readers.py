@@ -356,13 +356,19 @@ def rf_scan_groups(
 ) -> list[list[int]] | None:
     """Channels per RF group for this box (None when ``[rf] rf_safe = false``: the always-on sweep).
 
-    Reader names are the cities and ``card``; ``adjacency`` (city → neighbours on the board) and the
-    file's ``[rf] close`` pairs say which readers are close."""
+    ``[rf] groups`` (the plan's) are used as written. Without them the readers are coloured here: reader
+    names are the cities and ``card``; ``adjacency`` (city → neighbours on the board) and the file's
+    ``[rf] close`` pairs say which readers are close."""
     if not config.rf.rf_safe:
         return None
     names = {city: ch for ch, city in config.readers.items()}
     if config.card_channel is not None:
         names["card"] = config.card_channel
+    if config.rf.groups:  # `companion hardware plan`: from the antennas' distances on the print, which
+        # is what crosstalk follows; the board's neighbours were only a stand-in for it. The file's
+        # check keeps every [rf] close pair (the plan writes all of them) out of a group.
+        planned = [sorted(names[n] for n in group if n in names) for group in config.rf.groups]
+        return [group for group in planned if group]
     adjacency_sets = {k: set(v) for k, v in adjacency.items()} if adjacency else None
     groups = colour_groups(sorted(names), adjacency_sets, config.rf.close)
     return [sorted(names[n] for n in group) for group in groups]

@@ -65,7 +65,10 @@ def test_config_reserves_the_ce_pin_spidev_drives() -> None:
         parse(text.format(d=0, p=8), env={})
     with pytest.raises(ConfigError, match="SPI0 CE1"):
         parse(text.format(d=1, p=7), env={})
-    assert parse(text.format(d=1, p=8), env={}).spi.cs_pins == (8, 5)  # CE1 driven, CE0 free
+    # the spi0 overlay claims both CE pins (a Pi 5 cannot use the other one as GPIO): reserved too
+    with pytest.raises(ConfigError, match=r"SPI0 CE0 \(claimed by the spi0 overlay"):
+        parse(text.format(d=1, p=8), env={})
+    assert parse(text.format(d=1, p=6), env={}).spi.cs_pins == (6, 5)
     with pytest.raises(ConfigError, match="CE0 and CE1"):
         parse(text.format(d=2, p=6), env={})
 
