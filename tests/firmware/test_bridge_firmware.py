@@ -14,6 +14,7 @@ from companion.hardware.debounce import UNKNOWN as HOST_UNKNOWN
 from companion.hardware.debounce import DebounceSettings, TagVote
 from companion.hardware.firmware_host import FirmwareHost, firmware_modules
 from companion.hardware.leds import LedMap, render_bits
+from companion.hardware.rf_groups import colour_groups
 from companion.hardware.serial_bridge import SerialBridge
 from companion.intents import CardScanned, DeviceFault, Intent, TagLifted, TagPlaced
 from companion.ledframe import CityLight, LedFrame
@@ -46,7 +47,7 @@ class Link:
 def link() -> Iterator[Link]:
     # 17 readers in 3 banks; a path of close readers 0-1-2-...-15 and the card reader beside 15
     close = tuple((ch, ch + 1) for ch in range(16))
-    config = {"CLOSE": close, "LED_BITS": MAP.size}
+    config = {"GROUPS": colour_groups(list(range(17)), None, close), "LED_BITS": MAP.size}
     with FirmwareHost(readers=17, card_channel=CARD, config=config) as fw:
         got: list[Intent] = []
         host = SerialBridge(got.append, fw.url, cities=CITIES, card_channel=CARD, led_map=MAP).open(fw.now)
