@@ -224,7 +224,7 @@ class FirmwareHost:
                     host.bus.xfer(0, list(data), self.baudrate)
 
         class WDT:
-            def __init__(self, id: int = 0, timeout: int = 5000) -> None:  # noqa: A002  (machine.WDT's name)
+            def __init__(self, id: int = 0, timeout: int = 5000) -> None:
                 self.timeout_ms = timeout
                 host.wdt_feeds.append(host.bus.now)
 
