@@ -241,7 +241,12 @@ class Chip:
         """One transaction of ``buffers.io[0:n]``, answered in place."""
         if self.in_place:
             self.xfer(n)
-            return
+        else:
+            self._x_list(n)
+
+    def _x_list(self, n: int) -> None:
+        """The host's transport: a list out, a list back. (Its own function: a comprehension's
+        captured names become cells that MicroPython allocates on every call of the enclosing one.)"""
         io = self.buffers.io
         rx = self.xfer([io[i] for i in range(n)])
         for i in range(n):
@@ -400,7 +405,10 @@ class Chip:
             io[3] = ((CONTROL << 1) & 0x7E) | 0x80
             io[4] = 0
             self._x(5)
-            irq, error, level, last = io[1], io[2], io[3], io[4] & 0x07
+            irq = io[1]  # one name per line: a 4-tuple assignment allocates on MicroPython
+            error = io[2]
+            level = io[3]
+            last = io[4] & 0x07
             if irq & (IRQ_RX | IRQ_IDLE | IRQ_TIMER):
                 done = True  # ErrIRq alone is not the end: the frame may still be arriving
                 break
@@ -473,7 +481,10 @@ class Chip:
         UID is left in ``buffers.uid[0:uid_len]`` (``uid_len`` 0 when none), ``collided`` says
         whether two tags answered at once. Allocates nothing."""
         buf = self.buffers
-        frame, field, data, uid = buf.frame, buf.field, buf.data, buf.uid
+        frame = buf.frame
+        field = buf.field
+        data = buf.data
+        uid = buf.uid
         self.uid_len = 0
         self.collided = False
         n = 0
@@ -512,7 +523,9 @@ class Chip:
         """One cascade level into ``buffers.field`` (4 UID bytes + BCC), walking the '1' branch at
         each collision. The status."""
         buf = self.buffers
-        field, frame, data = buf.field, buf.frame, buf.data
+        field = buf.field
+        frame = buf.frame
+        data = buf.data
         for i in range(5):
             field[i] = 0
         known = 0

@@ -1,0 +1,66 @@
+"""Entry point of the firmware on the MicroPython VM (run by companion.hardware.firmware_vm).
+
+argv: request pipe, answer pipe, start µs, XFER_US, CPU_PERMILLE, mode [, warm-up, sweeps].
+mode ``run``: the firmware's own ``main.py`` (bridge.main(), forever, as on the Pico).
+mode ``measure``: the real Bridge, steady state: ``warm-up`` sweeps, then ``sweeps`` sweeps with the
+link idle (no line due), counting ``gc.mem_alloc()`` and the firmware's Python time; printed on
+stderr (stdout is the USB link).
+"""
+
+import gc
+import sys
+
+import vmlink
+
+
+def measure(warm, sweeps):  # type: ignore[no-untyped-def]
+    import bridge
+
+    b = bridge.Bridge()
+    link = b.link
+    far = 1 << 29  # no heartbeat or snapshot due in the window: an idle link
+    link.beat_ms = link.snapshot_ms = far
+    link.next_beat_ms = link.next_snap_ms = far
+    port = b.port
+    for _ in range(warm):
+        b.sweep()
+        link.feed(port.read(), b.clock())
+        link.tick(b.clock())
+    gc.collect()
+    gc.disable()  # mem_alloc then only grows: every byte allocated in the window counts
+    before = gc.mem_alloc()
+    python_before = vmlink.python_us
+    virtual = 0
+    for _ in range(sweeps):
+        start = vmlink.now_us
+        b.sweep()
+        virtual += vmlink.now_us - start
+        link.feed(port.read(), b.clock())
+        link.tick(b.clock())
+    allocated = gc.mem_alloc() - before
+    vmlink.enter()
+    python = vmlink.python_us - python_before
+    vmlink.leave()
+    before = gc.mem_alloc()
+    link.send("BEAT", link.session, link.gen)
+    beat = gc.mem_alloc() - before
+    gc.enable()
+    gc.collect()
+    vmlink.stderr(
+        "MEASURE alloc=%d python_us=%d virtual_us=%d sweeps=%d beat_alloc=%d heap_used=%d tags=%d"
+        % (allocated, python, virtual, sweeps, beat, gc.mem_alloc(), len(link.tags))
+    )
+
+
+def main():  # type: ignore[no-untyped-def]
+    args = sys.argv
+    vmlink.open_link(args[1], args[2], int(args[3]), int(args[4]), int(args[5]))
+    if args[6] == "measure":
+        measure(int(args[7]), int(args[8]))
+        return
+    import bridge
+
+    bridge.main()
+
+
+main()
