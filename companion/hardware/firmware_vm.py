@@ -17,6 +17,7 @@ run in minutes, and the clock can be started just before a tick wrap or jumped f
 
 from __future__ import annotations
 
+import itertools
 import os
 import shutil
 import struct
@@ -81,6 +82,7 @@ class FirmwareVM:
         self.start_us = start_us
         self.transactions = 0
         self.syncs = 0
+        self.sync_ms = False
         self.feeds: list[int] = []
         self.resets: list[tuple[int, str]] = []  # (µs, "reset" | "watchdog")
         self.events: list[tuple[int, Callable[[], None]]] = []
@@ -161,7 +163,8 @@ class FirmwareVM:
         if kind == ord("X"):
             tx = self._read(b)
             self.transactions += 1
-            chip = self.bus.chips.get(self._selected()) if self._selected() is not None else None
+            selected = self._selected()
+            chip = self.bus.chips.get(selected) if selected is not None else None
             rx = chip.transfer(list(tx), self.bus.now) if chip is not None else [0] * b
             os.write(self._rsp_fd, bytes(rx))
         elif kind == ord("W"):
@@ -170,6 +173,7 @@ class FirmwareVM:
             self._pin(a, b)
         elif kind == ord("S"):
             self.syncs += 1
+            self.sync_ms = a == 1  # a time.sleep_ms: in the firmware, only the wait between two steps
             while self.events and self.events[0][0] <= now:
                 self.events.pop(0)[1]()
             if self.on_sync is not None:
@@ -238,3 +242,63 @@ class FirmwareVM:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+TICKS_PERIOD = 1 << 30
+
+
+def read_available(fd: int) -> bytes:
+    """Whatever the firmware wrote to its USB link and nobody read yet (without waiting)."""
+    os.set_blocking(fd, False)
+    data = b""
+    with suppress(BlockingIOError, OSError):
+        while chunk := os.read(fd, 65536):
+            data += chunk
+    return data
+
+
+def read_lines(fd: int) -> list[bytes]:
+    return read_available(fd).split(b"\n")
+
+
+def wrap_soak(vm: FirmwareVM, wraps: int, seed: int = 1) -> tuple[float, float, list[bytes]]:
+    """Run the firmware across ``wraps`` ticks_us wraps: whenever the clock is past a wrap, jump it
+    (only during the sleep between two steps, ``time.sleep_ms``: the firmware sees one long sleep;
+    a jump inside a sweep would be time no real chip loses) to a random point 0..60 ms
+    before the next one, so every wrap lands somewhere inside a sweep. Returns (longest step in ms,
+    the steps measured between watchdog feeds minus the jumps; simulated seconds, jumps included;
+    the lines the firmware sent meanwhile, read off its link so the pty never fills).
+    A firmware that builds deadlines past the wrap fails loudly (the shim's ticks_diff raises, the
+    main loop reports PANIC and resets) or sleeps ~268 s: both show here."""
+    import random
+
+    rnd = random.Random(seed)
+    jumps: list[tuple[int, int]] = []  # (VM µs when applied, µs jumped)
+    crossed = 0
+    sent = b""
+
+    def on_sync(v: FirmwareVM) -> None:
+        nonlocal crossed, sent
+        sent += read_available(v.slave)
+        phase = v.now_us % TICKS_PERIOD
+        if v.sync_ms and not v.commands and 300_000 < phase < TICKS_PERIOD // 2 and len(jumps) <= crossed:
+            jump = TICKS_PERIOD - phase - rnd.randrange(0, 60_000)
+            v.commands.append((2, jump))
+            jumps.append((v.now_us, jump))
+        if jumps and len(jumps) > crossed and v.now_us % TICKS_PERIOD < 300_000:
+            crossed += 1
+
+    previous = vm.on_sync
+    vm.on_sync = on_sync
+    try:
+        while crossed < wraps:
+            vm.serve_one()
+    finally:
+        vm.on_sync = previous
+    longest = 0
+    feeds = vm.feeds
+    for a, b in itertools.pairwise(feeds):
+        step = b - a - sum(j for at, j in jumps if a <= at < b)
+        longest = max(longest, step)
+    sent += read_available(vm.slave)
+    return longest / 1000, (vm.now_us - vm.start_us) / 1e6, sent.split(b"\n")

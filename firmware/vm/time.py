@@ -57,7 +57,7 @@ def sleep_us(us):  # type: ignore[no-untyped-def]
 
 def sleep_ms(ms):  # type: ignore[no-untyped-def]
     vmlink.enter()
-    vmlink.sleep_us(ms * 1000)
+    vmlink.sleep_us(ms * 1000, 1)
     vmlink.leave()
 
 

@@ -52,9 +52,31 @@ def measure(warm, sweeps):  # type: ignore[no-untyped-def]
     )
 
 
+def selftest():  # type: ignore[no-untyped-def]
+    """The shim's clock, checked from inside the VM (started 10 µs before a wrap)."""
+    import time
+
+    before = time.ticks_us()
+    time.sleep_us(20)
+    after = time.ticks_us()
+    if after < before and time.ticks_diff(after, before) == 20:
+        vmlink.stderr("wrapped")
+    try:
+        time.ticks_diff(before + 25, before)  # a deadline built with +, past the wrap
+    except OverflowError:
+        vmlink.stderr("ticks_diff(2**30+5)")
+        vmlink.stderr("OverflowError")
+    if time.ticks_add(before, 20) == after:
+        vmlink.stderr("ticks_add")
+        vmlink.stderr("ok")
+
+
 def main():  # type: ignore[no-untyped-def]
     args = sys.argv
     vmlink.open_link(args[1], args[2], int(args[3]), int(args[4]), int(args[5]))
+    if args[6] == "selftest":
+        selftest()
+        return
     if args[6] == "measure":
         measure(int(args[7]), int(args[8]))
         return

@@ -15,7 +15,7 @@ Messages VM → host: a 12-byte header (kind, a, b lo, b hi, now_us as 8 bytes l
 payload of ``b`` bytes for SPI. Kinds: X = SPI0 transaction (the host answers ``b`` bytes), W = SPI
 write on bus ``a`` (LEDs), P = pin ``a`` set to ``b``, F = watchdog fed, S = sync (the host answers
 9 bytes: a command and a 64-bit argument: 0 go on, 1 raise OSError in the firmware, 2 jump the clock
-forward by the argument), R = machine.reset(), D = the watchdog expired.
+forward by the argument; ``a`` = 1 for a time.sleep_ms), R = machine.reset(), D = the watchdog expired.
 
 Nothing here allocates after :func:`open_link` (the firmware's steady state is measured with
 ``gc.mem_alloc`` around it): preallocated header and answer buffers, small ints only.
@@ -109,22 +109,24 @@ def pin(number, value):  # type: ignore[no-untyped-def]
     send(ord("P"), number, value)
 
 
-def sleep_us(us):  # type: ignore[no-untyped-def]
+def sleep_us(us, between_steps=0):  # type: ignore[no-untyped-def]
     global now_us
     if us > 0:
         now_us += us
     _check_watchdog()
-    send(ord("S"), 0, 0)
+    send(ord("S"), between_steps, 0)
     if rsp.readinto(answer) != 9:
         raise OSError(5)
     command = answer[0]
     if command == 1:
         raise OSError(5)  # injected: the host asked for a failure inside the firmware's main loop
-    if command == 2:
+    if command == 2:  # the soak skips ahead: steps that would have run meanwhile fed the watchdog
+        global wdt_fed_at
         jump = 0
         for i in range(8):
             jump |= answer[1 + i] << (8 * i)
         now_us += jump
+        wdt_fed_at += jump
 
 
 def feed():  # type: ignore[no-untyped-def]
