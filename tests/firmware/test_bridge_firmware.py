@@ -107,6 +107,22 @@ def test_wedged_reader_is_reported_and_only_its_bank_is_reset(link: Link) -> Non
     assert {ch for ch, n in resets.items() if n} == set(range(8, 16))
 
 
+def test_a_reader_that_stays_dead_does_not_keep_its_bank_down(link: Link) -> None:
+    """Its bank-mates keep their tags through its bank's resets (each waits the 50 ms start-up the
+    emulator is deaf for), and the resets back off: 5 s, then 10 s, then 20 s..."""
+    link.fw.place(9, NTAG)  # bank 1 (channels 8..15), as reader 12
+    link.run(0.5)
+    link.fw.bus.chips[12].dead = True  # MISO stuck low: no NRSTPD pulse cures it
+    events = link.run(30.0)
+    assert [e for e in events if isinstance(e, DeviceFault)] == [
+        DeviceFault("bridge reader 12 (City12)", "not answering (version register 0x00)")
+    ]
+    assert link.host.present() == {"City9": NTAG}
+    assert not [e for e in events if isinstance(e, TagPlaced | TagLifted)]
+    assert link.fw.bus.chips[9].hard_resets == 2  # at ~5.5 s and ~15.5 s; the next is due at ~35.5 s
+    assert link.fw.bridge.readers[9].faulted is False
+
+
 def test_firmware_survives_a_host_that_reconnects(link: Link) -> None:
     link.fw.place(5, NTAG)
     link.run(0.5)
