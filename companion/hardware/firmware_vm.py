@@ -65,6 +65,7 @@ class FirmwareVM:
         cpu_permille: int = 0,
         mode: tuple[str, ...] = ("run",),
         heap: str = "512K",
+        precompiled: bool = False,
     ) -> None:
         exe = micropython()
         if exe is None:
@@ -73,7 +74,7 @@ class FirmwareVM:
         for channel in range(readers):  # powered up with the Pico: deaf for their start-up (50 ms)
             self.bus.add_chip(channel).soft_reset(start_us / 1e6, power_up=True)
         self.dir = Path(tempfile.mkdtemp(prefix="companion-vm-"))
-        self.cfg = self._install({"READERS": readers, "CARD_CHANNEL": card_channel, **(config or {})})
+        self.cfg = self._install({"READERS": readers, "CARD_CHANNEL": card_channel, **(config or {})}, precompiled)
         self.pins: dict[int, int] = {}
         self.led_chain: list[int] = []
         self.led_latched = [LED_POWER_UP] * (int(self.cfg["LED_BITS"]) + 8)
@@ -106,8 +107,9 @@ class FirmwareVM:
         self._req = os.fdopen(self._req_fd, "rb", buffering=65536)
         self.stderr = b""
 
-    def _install(self, overrides: dict[str, Any]) -> dict[str, Any]:
-        """The files flash copies, into the VM's directory, with ``overrides`` appended to the config."""
+    def _install(self, overrides: dict[str, Any], precompiled: bool) -> dict[str, Any]:
+        """The files flash copies, into the VM's directory, with ``overrides`` appended to the config;
+        ``precompiled``: as .mpy where flash precompiles them (the .py sources removed)."""
         for path in FIRMWARE_DIR.glob("*.py"):
             shutil.copy(path, self.dir / path.name)
         for name, module in SHARED_MODULES.items():
@@ -117,6 +119,14 @@ class FirmwareVM:
         config_path.write_text(config_path.read_text("utf-8") + "\n" + "\n".join(lines) + "\n", "utf-8")
         namespace: dict[str, Any] = {}
         exec(compile(config_path.read_text("utf-8"), str(config_path), "exec"), namespace)
+        if precompiled:
+            from companion.hardware.firmware_build import KEEP_SOURCE, precompile
+
+            names = [p.name for p in self.dir.glob("*.py")]
+            precompile(self.dir, names)
+            for name in names:
+                if name not in KEEP_SOURCE:
+                    (self.dir / name).unlink()
         return namespace
 
     # --- the test's hands -----------------------------------------------------------------------

@@ -78,7 +78,7 @@ class Bridge:
             is_card = channel == cfg.CARD_CHANNEL
             k, n, m = cfg.CARD_DEBOUNCE if is_card else cfg.CITY_DEBOUNCE
             chip = core.Chip(
-                self._xfer_for(channel),
+                self.bus.xfer,
                 time.ticks_us,
                 time.sleep_us,
                 time.ticks_diff,
@@ -87,6 +87,7 @@ class Bridge:
                 False,
                 time.ticks_add,
                 buffers,
+                channel,
             )
             self.readers.append(Reader(channel, chip, TagVote(k, n, m), is_card))
         groups = cfg.GROUPS
@@ -97,10 +98,6 @@ class Bridge:
         time.sleep_us(core.POWER_UP_US)  # power-up: the oscillators start before VersionReg is read
         for reader in self.readers:
             self.bring_up(reader)
-
-    def _xfer_for(self, channel):  # type: ignore[no-untyped-def]
-        bus = self.bus
-        return lambda n: bus.xfer(channel, n)
 
     def clock(self):  # type: ignore[no-untyped-def]
         """Milliseconds since boot that never wrap (ticks_ms wraps after ~12 days)."""

@@ -55,11 +55,13 @@ class ReaderBus:
     def xfer(self, channel, n):  # type: ignore[no-untyped-def]
         """One register transaction with reader ``channel``: ``buffers.io[0:n]`` out, the answer in place
         (machine.SPI.write_readinto allows the same buffer for both)."""
-        self.select(channel)
+        if channel != self.selected:  # a reader's transactions come in runs: no call when it stays
+            self.select(channel)
         view = self.views[n]
-        self.strobe.value(0)
+        strobe = self.strobe
+        strobe.value(0)
         self.spi.write_readinto(view, view)
-        self.strobe.value(1)
+        strobe.value(1)
         self.transactions += 1
 
     def reset_bank(self, bank):  # type: ignore[no-untyped-def]

@@ -10,12 +10,44 @@ stderr (stdout is the USB link).
 import gc
 import sys
 
+import utime
 import vmlink
+
+
+class _ShimLike:
+    def value(self, v=None):  # type: ignore[no-untyped-def]
+        if v is None:
+            return 0
+        _enter_like()
+        return None
+
+
+def _enter_like():  # type: ignore[no-untyped-def]
+    return utime.ticks_us()
+
+
+def shim_overhead_ns():  # type: ignore[no-untyped-def]
+    """What a shim call (a Python method reaching vmlink.enter) costs beyond a C call
+    (``utime.ticks_diff(a, b)``, the cost of ``Pin.value`` on the chip): best of 7 × 2000."""
+    pin = _ShimLike()
+    diff = utime.ticks_diff
+    best_py = best_c = 1 << 40
+    for _ in range(7):
+        t = utime.ticks_us()
+        for _ in range(2000):
+            pin.value(0)
+        best_py = min(best_py, utime.ticks_diff(utime.ticks_us(), t))
+        t = utime.ticks_us()
+        for _ in range(2000):
+            diff(1, 2)
+        best_c = min(best_c, utime.ticks_diff(utime.ticks_us(), t))
+    return max(0, (best_py - best_c) * 1000 // 2000)
 
 
 def measure(warm, sweeps):  # type: ignore[no-untyped-def]
     import bridge
 
+    vmlink.overhead_ns = shim_overhead_ns()
     b = bridge.Bridge()
     link = b.link
     far = 1 << 29  # no heartbeat or snapshot due in the window: an idle link
@@ -35,13 +67,14 @@ def measure(warm, sweeps):  # type: ignore[no-untyped-def]
         vmlink.enter()
         start = vmlink.now_us
         python_start = vmlink.python_us
+        calls_start = vmlink.calls
         vmlink.leave()
         b.sweep()
         link.feed(port.read(), b.clock())
         link.tick(b.clock())
         vmlink.enter()
         virtual_each[i] = vmlink.now_us - start
-        python_each[i] = vmlink.python_us - python_start
+        python_each[i] = vmlink.python_us - python_start - (vmlink.calls - calls_start) * vmlink.overhead_ns // 1000
         vmlink.leave()
     allocated = gc.mem_alloc() - before
     # The VM shares this machine's cores: a sweep during which it was descheduled looks slow.
@@ -56,8 +89,8 @@ def measure(warm, sweeps):  # type: ignore[no-untyped-def]
     gc.enable()
     gc.collect()
     vmlink.stderr(
-        "MEASURE alloc=%d python_us=%d virtual_us=%d sweeps=%d beat_alloc=%d heap_used=%d tags=%d"
-        % (allocated, python, virtual, sweeps, beat, gc.mem_alloc(), len(link.tags))
+        "MEASURE alloc=%d python_us=%d virtual_us=%d sweeps=%d beat_alloc=%d heap_used=%d tags=%d shim_ns=%d"
+        % (allocated, python, virtual, sweeps, beat, gc.mem_alloc(), len(link.tags), vmlink.overhead_ns)
     )
 
 

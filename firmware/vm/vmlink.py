@@ -35,6 +35,8 @@ answer = bytearray(9)
 shim_us = 0  # real µs spent inside the shim (pipes, the host's emulators): not the firmware's time
 python_us = 0  # real µs of firmware Python between shim calls
 _left_at = 0
+calls = 0  # shim calls (each one a C call on the chip)
+overhead_ns = 0  # what one shim call costs in Python beyond the C call it stands for (vm_main measures it)
 wdt_timeout_us = 0
 wdt_fed_at = 0
 
@@ -52,12 +54,15 @@ def open_link(req_path, rsp_path, start_us, xfer_us, cpu_permille):  # type: ign
 def enter():  # type: ignore[no-untyped-def]
     """A shim call begins: the firmware's Python time since the last one is counted (and, for the
     RP2040 estimate, charged to the virtual clock)."""
-    global python_us, now_us, _left_at
+    global python_us, now_us, _left_at, calls
     t = utime.ticks_us()
     spent = utime.ticks_diff(t, _left_at)
     python_us += spent
+    calls += 1
     if CPU_PERMILLE:
-        now_us += spent * CPU_PERMILLE // 1000
+        charge = spent * 1000 - overhead_ns  # the shim's own call costs more than the chip's C call
+        if charge > 0:
+            now_us += charge * CPU_PERMILLE // 1000000
     _left_at = t
 
 

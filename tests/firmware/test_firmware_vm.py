@@ -61,9 +61,10 @@ class Linked:
         return out
 
 
-@pytest.fixture
-def linked() -> Iterator[Linked]:
-    with FirmwareVM(readers=17, card_channel=CARD, config=CONFIG) as vm:
+@pytest.fixture(params=[False, True], ids=["source", "mpy"])
+def linked(request: pytest.FixtureRequest) -> Iterator[Linked]:
+    """The firmware as source, and as the .mpy files `companion hardware flash` copies (mpy-cross)."""
+    with FirmwareVM(readers=17, card_channel=CARD, config=CONFIG, precompiled=request.param) as vm:
         link = Linked(vm)
         try:
             yield link
