@@ -24,8 +24,11 @@ The firmware on the real MicroPython VM (``companion.hardware.firmware_vm``; iss
   minus the time spent in the ``machine``/``time`` shim and the emulators behind it).
 * ``rp2040 estimate rf-safe sweep``: the VM's virtual clock with every stretch of firmware Python
   time multiplied by ``rp2040_factor`` (sleeps and SPI bits pass as on the chip, overlapping as they
-  would) plus ``RP2040_XFER_C_US`` of C per transaction. The factor: ``firmware/vm/calibrate.py``
-  (a fixed pure-Python workload of the firmware's kind) timed on this VM, against its RP2040 time
+  would) plus ``RP2040_XFER_C_US`` of C per transaction, the median sweep. The factor:
+  ``firmware/vm/calibrate.py`` (a fixed pure-Python workload of the firmware's kind) timed in the
+  same VM process between the warm-up sweeps (fastest burst: the workload is fixed, so anything
+  slower is this machine's other processes; the sweeps take the median, so the factor errs high),
+  against its RP2040 time
   derived from published figures: MicroPython's perf_bench ``misc_pystone`` (300 loops) takes
   162 376 us on a PYBv1.0 (STM32F405, 168 MHz; D. George, micropython/micropython PR #4858,
   2019), and an RP2040 at 125 MHz runs MicroPython 19.8 / 13.0 times slower than a pyboard v1.1
@@ -49,7 +52,6 @@ import logging
 import random
 import re
 import statistics
-import subprocess
 import time
 import tomllib
 from collections.abc import Callable
@@ -62,9 +64,7 @@ from companion.hardware.firmware_host import FirmwareHost
 from companion.hardware.firmware_vm import (
     RP2040_XFER_C_US,
     TICKS_PERIOD,
-    VM_DIR,
     FirmwareVM,
-    micropython,
     wrap_soak,
 )
 from companion.hardware.link_sim import FAULTS, FaultRates, simulate
@@ -128,21 +128,19 @@ def bridge_sweep(groups: list[list[int]], tags: int) -> tuple[float, float]:
         return (fw.bus.now - start) / n * 1000, (fw.bus.transfers - xfers) / n
 
 
-def rp2040_factor() -> tuple[float, float]:
-    """(RP2040 time / this VM's time for the same Python, calibrate.py's µs on this VM now)."""
-    out = subprocess.run([micropython() or "micropython", str(VM_DIR / "calibrate.py")], capture_output=True, text=True)
-    vm_us = float(out.stdout.split()[1])
-    rp2040_us = PYB_PYSTONE_300_US * RP2040_PER_PYBOARD / PYSTONE_PER_CALIBRATE
-    return rp2040_us / vm_us, vm_us
+def rp2040_calibrate_us() -> int:
+    """calibrate.py's work(5000) on a 125 MHz RP2040, from the published figures (module docstring)."""
+    return round(PYB_PYSTONE_300_US * RP2040_PER_PYBOARD / PYSTONE_PER_CALIBRATE)
 
 
-def vm_measure(
-    groups: list[list[int]], tags: int, sweeps: int, cpu_permille: int = 0, xfer_us: int = 30
-) -> dict[str, int]:
-    """The firmware's steady state on the MicroPython VM (vm_main.py ``measure``), 44 + 1 readers."""
+def vm_measure(groups: list[list[int]], tags: int, sweeps: int, rp2040: bool = False) -> dict[str, int]:
+    """The firmware's steady state on the MicroPython VM (vm_main.py ``measure``), 44 + 1 readers;
+    ``rp2040``: its virtual clock charged with the Python time scaled to the RP2040 and
+    ``RP2040_XFER_C_US`` of C per transaction."""
     config = {"GROUPS": groups, "LED_BITS": 104}
-    mode = ("measure", str(max(15, sweeps // 2)), str(sweeps))
-    with FirmwareVM(config=config, mode=mode, cpu_permille=cpu_permille, xfer_us=xfer_us) as vm:
+    mode = ("measure", str(max(21, sweeps // 2)), str(sweeps), str(rp2040_calibrate_us() if rp2040 else 0))
+    xfer_us = RP2040_XFER_C_US if rp2040 else 30
+    with FirmwareVM(config=config, mode=mode, xfer_us=xfer_us) as vm:
         for i, channel in enumerate(tag_channels(tags)):
             vm.place(channel, f"04A1B2C3D4E5{i:02X}")
         code = vm.run_to_exit()
@@ -161,18 +159,20 @@ def firmware_on_the_vm(groups: list[list[int]], quick: bool) -> None:
     figure("firmware vm: python time per sweep, 45 readers, 8 tags", m["python_us"] / m["sweeps"] / 1000, "ms", 2)
     figure("firmware vm: bytes allocated per BEAT line sent", m["beat_alloc"], "bytes", 0)
     figure("firmware vm: heap in use after set-up, 45 readers", m["heap_used"] / 1024, "KiB")
-    factor, calibrate_us = rp2040_factor()
-    figure("rp2040 factor (calibrate.py on the VM vs its RP2040 estimate)", factor, "x", 0)
-    figure("firmware vm: calibrate.py", calibrate_us / 1000, "ms", 2)
-    m = vm_measure(groups, 44, sweeps, cpu_permille=round(factor * 1000), xfer_us=RP2040_XFER_C_US)
+    m = vm_measure(groups, 44, sweeps, rp2040=True)
+    factor = m["permille"] / 1000
     figure("rp2040 estimate rf-safe sweep, 44+1 readers, 44 tags", m["virtual_us"] / m["sweeps"] / 1000, "ms")
     figure("rp2040 estimate, python time per sweep, 44 tags", m["python_us"] / m["sweeps"] / 1000 * factor, "ms")
+    figure("rp2040 factor (calibrate.py: RP2040 estimate / this VM, same process)", factor, "x", 0)
+    figure("firmware vm: calibrate.py work(5000), fastest between sweeps", m["calibrate_us"] / 1000, "ms", 2)
     wraps = 3 if quick else 40
     with FirmwareVM(config={"GROUPS": groups, "LED_BITS": 104}, start_us=TICKS_PERIOD - 1_000_000) as vm:
         for i, channel in enumerate(tag_channels(8)):
             vm.place(channel, f"04A1B2C3D4E5{i:02X}")
         longest_ms, simulated_s, _ = wrap_soak(vm, wraps)
+        steps = sorted(vm.soak_steps)
     figure("wrap soak, longest step", longest_ms, "ms")
+    figure("wrap soak, median step", steps[len(steps) // 2] / 1000, "ms")  # the longest re-reads 8 UIDs
     figure("wrap soak, simulated time", simulated_s / 3600, "h", 2)
     figure("wrap soak, ticks_us wraps", wraps, "wraps", 0)
 

@@ -84,6 +84,7 @@ class FirmwareVM:
         self.transactions = 0
         self.syncs = 0
         self.sync_ms = False
+        self.soak_steps: list[int] = []  # µs per main-loop step of the last wrap_soak
         self.feeds: list[int] = []
         self.resets: list[tuple[int, str]] = []  # (µs, "reset" | "watchdog")
         self.events: list[tuple[int, Callable[[], None]]] = []
@@ -271,6 +272,11 @@ def read_lines(fd: int) -> list[bytes]:
     return read_available(fd).split(b"\n")
 
 
+def step_lengths_us(vm: FirmwareVM, jumps: list[tuple[int, int]]) -> list[int]:
+    """The main loop's steps, from one watchdog feed to the next, without the soak's clock jumps."""
+    return [b - a - sum(j for at, j in jumps if a <= at < b) for a, b in itertools.pairwise(vm.feeds)]
+
+
 def wrap_soak(vm: FirmwareVM, wraps: int, seed: int = 1) -> tuple[float, float, list[bytes]]:
     """Run the firmware across ``wraps`` ticks_us wraps: whenever the clock is past a wrap, jump it
     (only during the sleep between two steps, ``time.sleep_ms``: the firmware sees one long sleep;
@@ -305,10 +311,7 @@ def wrap_soak(vm: FirmwareVM, wraps: int, seed: int = 1) -> tuple[float, float, 
             vm.serve_one()
     finally:
         vm.on_sync = previous
-    longest = 0
-    feeds = vm.feeds
-    for a, b in itertools.pairwise(feeds):
-        step = b - a - sum(j for at, j in jumps if a <= at < b)
-        longest = max(longest, step)
+    vm.soak_steps = step_lengths_us(vm, jumps)
+    longest = max(vm.soak_steps, default=0)
     sent += read_available(vm.slave)
     return longest / 1000, (vm.now_us - vm.start_us) / 1e6, sent.split(b"\n")
