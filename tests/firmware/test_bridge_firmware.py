@@ -23,6 +23,8 @@ CITIES = {ch: f"City{ch}" for ch in range(16)}
 CARD = 16
 NTAG, CLASSIC = "04A1B2C3D4E5F6", "DEADBEEF"
 MAP = LedMap.sequential(CITIES.values())
+with firmware_modules(readers=1, card_channel=0) as _firmware:  # once: hypothesis runs the vote test often
+    FIRMWARE_VOTE = _firmware["vote"]
 
 
 class Link:
@@ -142,15 +144,13 @@ def test_firmware_survives_a_host_that_reconnects(link: Link) -> None:
 )
 def test_firmware_debounce_is_the_hosts(samples: list[str | None], knm: tuple[int, int, int]) -> None:
     """firmware/rp2040/vote.py re-implements debounce.TagVote for MicroPython: same answers always."""
-    with firmware_modules(readers=1, card_channel=0) as fw:
-        vote_mod = fw["vote"]
-        ours = vote_mod.TagVote(*knm)
-        host = TagVote(DebounceSettings(*knm))
-        for sample in samples:
-            placed, lifted = ours.add(vote_mod.UNKNOWN if sample == "U" else sample)
-            change = host.add(HOST_UNKNOWN if sample == "U" else sample)
-            assert (placed, lifted) == (change.placed, change.lifted)
-            assert ours.current == host.current
+    ours = FIRMWARE_VOTE.TagVote(*knm)
+    host = TagVote(DebounceSettings(*knm))
+    for sample in samples:
+        placed, lifted = ours.add(FIRMWARE_VOTE.UNKNOWN if sample == "U" else sample)
+        change = host.add(HOST_UNKNOWN if sample == "U" else sample)
+        assert (placed, lifted) == (change.placed, change.lifted)
+        assert ours.current == host.current
 
 
 def test_flash_writes_a_config_the_firmware_runs_with(tmp_path: Path) -> None:
