@@ -231,3 +231,40 @@ def test_hardware_test_says_no_link_when_the_firmware_does_not_answer() -> None:
         bridge.close()
     assert ok is False and "NO LINK" in out.getvalue()
     assert bridge.stats.hellos >= 3  # HELLO retried every second
+
+
+def test_without_groups_the_bridge_polls_one_reader_at_a_time() -> None:
+    """ "No groups" must never mean every antenna on together (issue #19 §5): readers whose antennas
+    all couple (0.5: a tag hears the neighbour's frames while its own field is on) are never on at
+    once, and each reads its own tag. (At >= 0.8 a neighbour's field alone powers a tag: no
+    schedule helps there, only the antenna plan.)"""
+    with FirmwareHost(readers=4, card_channel=3, config={"GROUPS": None}) as fw:
+        for a in range(4):
+            for b in range(a + 1, 4):
+                fw.bus.couple(a, b, 0.5)
+        for channel in range(3):
+            fw.place(channel, f"04A1B2C3D4E5{channel:02X}")
+        assert fw.bridge is not None
+        assert fw.bridge.groups == [[r] for r in fw.bridge.readers]
+        fw.run(1.0)
+        assert fw.bus.rf_overlaps == 0
+        assert fw.bridge.link.tags == {ch: f"04A1B2C3D4E5{ch:02X}" for ch in range(3)}
+
+
+def test_an_led_frame_is_bounded_by_the_chain_before_use() -> None:
+    with FirmwareHost(readers=1, card_channel=0, config={"LED_BITS": 16}, pty=False) as fw:
+        leds = fw.modules["hw"].LedChain(fw.cfg)
+        assert leds.show(10_000_000, b"\xff") is False  # refused, counted, nothing shifted or latched
+        assert leds.refused == 1 and not any(fw.led_bits(16))
+        assert leds.show(12, b"\xff\xff") is True  # shorter than the chain: bits 12.. stay dark
+        assert fw.led_bits(16) == (True,) * 12 + (False,) * 4
+        assert leds.show(-1, b"") is False and leds.refused == 2
+
+
+def test_the_leds_stay_dark_from_power_up_until_the_first_frame() -> None:
+    """The 74HC595s power up with random bits (the shim: all lit): OE is enabled only after zeros
+    were shifted in and latched."""
+    with FirmwareHost(readers=3, card_channel=2) as fw:
+        fw.run(0.5)
+        assert fw.pins[fw.cfg.PINS["led_oe"]] == 0  # enabled...
+        assert not fw.lit_while_booting and not any(fw.led_bits(int(fw.cfg.LED_BITS)))  # ...and dark
