@@ -21,14 +21,15 @@ The firmware on the real MicroPython VM (``companion.hardware.firmware_vm``; iss
 * ``firmware vm: bytes allocated per sweep``: ``gc.mem_alloc()`` before/after steady-state sweeps
   (the link idle: no line due; a BEAT line's own allocation is printed apart), 45 readers, 8 tags.
 * ``firmware vm: python time per sweep``: the firmware's Python time on this machine's VM (wall time
-  minus the time spent in the ``machine``/``time`` shim and the emulators behind it).
+  minus the time spent in the ``machine``/``time`` shim and the emulators behind it, and minus what
+  a shim call costs in Python beyond the C call it stands for), the fastest steady-state sweep.
 * ``rp2040 estimate rf-safe sweep``: the VM's virtual clock with every stretch of firmware Python
   time multiplied by ``rp2040_factor`` (sleeps and SPI bits pass as on the chip, overlapping as they
-  would) plus ``RP2040_XFER_C_US`` of C per transaction, the median sweep. The factor:
+  would) plus ``RP2040_XFER_C_US`` of C per transaction, the fastest steady-state sweep (the VM's
+  wall clock also counts this machine's other processes: noise only adds). The factor:
   ``firmware/vm/calibrate.py`` (a fixed pure-Python workload of the firmware's kind) timed in the
-  same VM process between the warm-up sweeps (fastest burst: the workload is fixed, so anything
-  slower is this machine's other processes; the sweeps take the median, so the factor errs high),
-  against its RP2040 time
+  same VM process between the warm-up sweeps (fastest burst, as for the sweeps), against its RP2040
+  time
   derived from published figures: MicroPython's perf_bench ``misc_pystone`` (300 loops) takes
   162 376 us on a PYBv1.0 (STM32F405, 168 MHz; D. George, micropython/micropython PR #4858,
   2019), and an RP2040 at 125 MHz runs MicroPython 19.8 / 13.0 times slower than a pyboard v1.1
