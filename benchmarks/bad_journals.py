@@ -333,8 +333,11 @@ def main() -> int:
     parser.add_argument("--cases", type=int, default=10_000)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--dir", type=Path, default=None)
+    parser.add_argument(
+        "--quick", action="store_true", help="small counts, for the test suite (tests/test_benchmarks.py)"
+    )
     args = parser.parse_args()
-    report = run(args.cases, args.seed, args.dir)
+    report = run(50 if args.quick else args.cases, args.seed, args.dir)
     print(report)
     for problem in report.problems[:20]:
         print(" -", problem, file=sys.stderr)

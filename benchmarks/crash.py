@@ -236,7 +236,12 @@ def main() -> int:
     parser.add_argument("--max-delay", type=float, default=0.1, help="longest life of a child, seconds")
     parser.add_argument("--controller", action="store_true", help="push through the game's table (emulated LEDs)")
     parser.add_argument("--dir", type=Path, help="where the journal lives (default: a temporary directory)")
+    parser.add_argument(
+        "--quick", action="store_true", help="a few kills, for the test suite (tests/test_benchmarks.py)"
+    )
     args = parser.parse_args()
+    if args.quick:
+        args.kills = 5
     report = run(args.game, args.kills, args.seed, args.max_delay, args.dir, args.controller)
     print(report)
     for problem in report.problems:

@@ -80,7 +80,10 @@ def main() -> int:
     p = argparse.ArgumentParser(description=__doc__)
     p.add_argument("--repeat", type=int, default=30)
     p.add_argument("--idle-seconds", type=float, default=10.0)
+    p.add_argument("--quick", action="store_true", help="small counts, for the test suite (tests/test_benchmarks.py)")
     args = p.parse_args()
+    if args.quick:
+        args.repeat, args.idle_seconds = 2, 0.5
     pygame.display.init()
     pygame.font.init()
     print(f"SDL video driver: {os.environ['SDL_VIDEODRIVER']}, pygame-ce {pygame.version.ver}")

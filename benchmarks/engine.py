@@ -139,7 +139,12 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=50)
     parser.add_argument("--kernel-games", type=int, default=500)
     parser.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
+    parser.add_argument(
+        "--quick", action="store_true", help="small counts, for the test suite (tests/test_benchmarks.py)"
+    )
     args = parser.parse_args()
+    if args.quick:
+        args.games, args.kernel_games = 2, 10
     board, deck = load_reference()
     config = GameConfig(board, deck, ("red", "blue", "green", "yellow")[: args.players])
     r = bench_reachable(config)
@@ -162,7 +167,7 @@ def main() -> None:
         f"{k['actions_per_s'] / 1000:.0f} k kernel actions/s — {k['games_per_s'] / g['games_per_s']:.1f}x "
         f"the validated engine's games/s"
     )
-    nbody = nbody_us_per_step()
+    nbody = nbody_us_per_step(2_000 if args.quick else 200_000)
     print(
         f"CPU calibration: n-body {nbody:.2f} µs/step here (Pi 4 published: 31.6 µs/step on CPython 3.7); "
         f"bots budget assumes this machine = {PI4_SLOWDOWN:g}x a Pi 4 core and {DEV_ACTIONS_PER_S / 1000:.0f} k "

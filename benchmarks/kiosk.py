@@ -68,7 +68,12 @@ def measure(seconds: float, replay_step_s: float) -> tuple[float, int]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--seconds", type=float, default=20.0)
+    parser.add_argument(
+        "--quick", action="store_true", help="small counts, for the test suite (tests/test_benchmarks.py)"
+    )
     args = parser.parse_args()
+    if args.quick:
+        args.seconds = 1.0
     used, renders = measure(args.seconds, 1.2)
     print(f"attract replay, 800x480: {used:.1f} % of a core ({renders} renders in {args.seconds:.0f} s)")
     used, renders = measure(args.seconds, 0.0)

@@ -42,7 +42,12 @@ def percentile(values: list[float], p: float) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--events", type=int, default=1000)
+    parser.add_argument(
+        "--quick", action="store_true", help="small counts, for the test suite (tests/test_benchmarks.py)"
+    )
     args = parser.parse_args()
+    if args.quick:
+        args.events = 20
     board, deck = load_reference()
     config = GameConfig(board, deck, ("red", "blue"))
     tags = TagDirectory.simulated(config.colours, [c.id for c in deck.contracts] + [e.id for e in deck.events])

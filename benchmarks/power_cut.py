@@ -275,8 +275,11 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--dir", type=Path, default=None)
     parser.add_argument("--synchronous", default="store", help="store (FULL), or OFF/NORMAL as a control")
+    parser.add_argument(
+        "--quick", action="store_true", help="small counts, for the test suite (tests/test_benchmarks.py)"
+    )
     args = parser.parse_args()
-    report = run(args.cuts, args.seed, args.dir, synchronous=args.synchronous)
+    report = run(5 if args.quick else args.cuts, args.seed, args.dir, synchronous=args.synchronous)
     if report is None:
         print("skipped: strace is not installed")
         return 0

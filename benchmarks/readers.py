@@ -16,13 +16,42 @@ Assumed costs (guesses, not measured on the devices):
 * ``PI4_PER_X86`` (4): how much slower a Pi 4 runs the host's Python than the machine running this
   benchmark, to turn measured host CPU time into a Pi 4 estimate.
 
-Run: ``.venv/bin/python benchmarks/readers.py`` (about a minute).
+The firmware on the real MicroPython VM (``companion.hardware.firmware_vm``; issue #19):
+
+* ``firmware vm: bytes allocated per sweep``: ``gc.mem_alloc()`` before/after steady-state sweeps
+  (the link idle: no line due; a BEAT line's own allocation is printed apart), 45 readers, 8 tags.
+* ``firmware vm: python time per sweep``: the firmware's Python time on this machine's VM (wall time
+  minus the time spent in the ``machine``/``time`` shim and the emulators behind it, and minus what
+  a shim call costs in Python beyond the C call it stands for), the fastest steady-state sweep.
+* ``rp2040 estimate rf-safe sweep``: the VM's virtual clock with every stretch of firmware Python
+  time multiplied by ``rp2040_factor`` (sleeps and SPI bits pass as on the chip, overlapping as they
+  would) plus ``RP2040_XFER_C_US`` of C per transaction, the fastest steady-state sweep (the VM's
+  wall clock also counts this machine's other processes: noise only adds). The factor:
+  ``firmware/vm/calibrate.py`` (a fixed pure-Python workload of the firmware's kind) timed in the
+  same VM process between the warm-up sweeps (fastest burst, as for the sweeps), against its RP2040
+  time
+  derived from published figures: MicroPython's perf_bench ``misc_pystone`` (300 loops) takes
+  162 376 us on a PYBv1.0 (STM32F405, 168 MHz; D. George, micropython/micropython PR #4858,
+  2019), and an RP2040 at 125 MHz runs MicroPython 19.8 / 13.0 times slower than a pyboard v1.1
+  (same STM32F405; S. Russell, "Parallel MicroPython Benchmarking", scruss.com, 2025). On this
+  machine's VM ``misc_pystone`` (300 loops, best of 7) took 0.499 x calibrate.py's time, measured
+  once when this was written (``PYSTONE_PER_CALIBRATE``). Both published figures lean pessimistic
+  for us: the 2019 build is slower than today's, and the pyboard/RP2040 ratio comes from a float
+  benchmark that the RP2040 (no FPU) loses by more than integer code.
+* ``wrap soak, longest step``: the firmware across many ``ticks_us`` wraps (the clock jumped to
+  just before each wrap between two steps), longest step between watchdog feeds; simulated hours.
+
+Run: ``.venv/bin/python benchmarks/readers.py`` (a few minutes); ``--quick``: every section on
+small counts (seconds), as ``tests/test_benchmarks.py`` does, so a moved file or a changed interface
+breaks a test.
 """
 
 from __future__ import annotations
 
+import argparse
 import logging
 import random
+import re
 import statistics
 import time
 import tomllib
@@ -33,6 +62,12 @@ from companion.hardware.config import REFERENCE, load
 from companion.hardware.emulated import EmulatedTable
 from companion.hardware.emulated_mfrc522 import EmulatedSpiBus, EmulatedTag, installed
 from companion.hardware.firmware_host import FirmwareHost
+from companion.hardware.firmware_vm import (
+    RP2040_XFER_C_US,
+    TICKS_PERIOD,
+    FirmwareVM,
+    wrap_soak,
+)
 from companion.hardware.link_sim import FAULTS, FaultRates, simulate
 from companion.hardware.mfrc522_driver import Mfrc522Driver
 from companion.hardware.serial_bridge import SerialBridge
@@ -43,7 +78,10 @@ RP2040_XFER_S = 40e-6
 PI4_XFER_S = 25e-6
 PI4_GPIO_S = 10e-6
 PI4_PER_X86 = 4.0
-BOARD = Path(__file__).parents[1] / "companion" / "data" / "on-the-way.board.toml"
+BOARD = Path(__file__).parents[1] / "companion" / "games" / "on_the_way" / "data" / "on-the-way.board.toml"
+PYB_PYSTONE_300_US = 162_376  # misc_pystone, 300 loops, PYBv1.0 (micropython/micropython PR #4858)
+RP2040_PER_PYBOARD = 19.8 / 13.0  # RP2040 @125 MHz vs pyboard v1.1 (scruss.com, Parallel MicroPython Benchmarking)
+PYSTONE_PER_CALIBRATE = 0.499  # misc_pystone(300) / calibrate.py on this machine's unix VM (measured once)
 NTAG, CLASSIC = "04A1B2C3D4E5F6", "DEADBEEF"
 
 
@@ -89,6 +127,55 @@ def bridge_sweep(groups: list[list[int]], tags: int) -> tuple[float, float]:
         for _ in range(n):
             bridge.sweep()
         return (fw.bus.now - start) / n * 1000, (fw.bus.transfers - xfers) / n
+
+
+def rp2040_calibrate_us() -> int:
+    """calibrate.py's work(5000) on a 125 MHz RP2040, from the published figures (module docstring)."""
+    return round(PYB_PYSTONE_300_US * RP2040_PER_PYBOARD / PYSTONE_PER_CALIBRATE)
+
+
+def vm_measure(groups: list[list[int]], tags: int, sweeps: int, rp2040: bool = False) -> dict[str, int]:
+    """The firmware's steady state on the MicroPython VM (vm_main.py ``measure``), 44 + 1 readers;
+    ``rp2040``: its virtual clock charged with the Python time scaled to the RP2040 and
+    ``RP2040_XFER_C_US`` of C per transaction."""
+    config = {"GROUPS": groups, "LED_BITS": 104}
+    mode = ("measure", str(max(21, sweeps // 2)), str(sweeps), str(rp2040_calibrate_us() if rp2040 else 0))
+    xfer_us = RP2040_XFER_C_US if rp2040 else 30
+    with FirmwareVM(config=config, mode=mode, xfer_us=xfer_us) as vm:
+        for i, channel in enumerate(tag_channels(tags)):
+            vm.place(channel, f"04A1B2C3D4E5{i:02X}")
+        code = vm.run_to_exit()
+        text = vm.stderr.decode()
+    found = re.search(r"MEASURE (.*)", text)
+    if code != 0 or found is None:
+        raise RuntimeError(f"the firmware on the VM failed: {text[-2000:]}")
+    fields = dict(item.split("=") for item in found.group(1).split())
+    return {key: int(value) for key, value in fields.items()}
+
+
+def firmware_on_the_vm(groups: list[list[int]], quick: bool) -> None:
+    sweeps = 45 if quick else 120  # past REVERIFY (40): the staying tags' UIDs are re-read in the window
+    m = vm_measure(groups, 8, sweeps)
+    figure("firmware vm: bytes allocated per sweep, 45 readers, 8 tags", m["alloc"] / m["sweeps"], "bytes")
+    figure("firmware vm: python time per sweep, 45 readers, 8 tags", m["python_us"] / m["sweeps"] / 1000, "ms", 2)
+    figure("firmware vm: bytes allocated per BEAT line sent", m["beat_alloc"], "bytes", 0)
+    figure("firmware vm: heap in use after set-up, 45 readers", m["heap_used"] / 1024, "KiB")
+    m = vm_measure(groups, 44, sweeps, rp2040=True)
+    factor = m["permille"] / 1000
+    figure("rp2040 estimate rf-safe sweep, 44+1 readers, 44 tags", m["virtual_us"] / m["sweeps"] / 1000, "ms")
+    figure("rp2040 estimate, python time per sweep, 44 tags", m["python_us"] / m["sweeps"] / 1000 * factor, "ms")
+    figure("rp2040 factor (calibrate.py: RP2040 estimate / this VM, same process)", factor, "x", 0)
+    figure("firmware vm: calibrate.py work(5000), fastest between sweeps", m["calibrate_us"] / 1000, "ms", 2)
+    wraps = 3 if quick else 40
+    with FirmwareVM(config={"GROUPS": groups, "LED_BITS": 104}, start_us=TICKS_PERIOD - 1_000_000) as vm:
+        for i, channel in enumerate(tag_channels(8)):
+            vm.place(channel, f"04A1B2C3D4E5{i:02X}")
+        longest_ms, simulated_s, _ = wrap_soak(vm, wraps)
+        steps = sorted(vm.soak_steps)
+    figure("wrap soak, longest step", longest_ms, "ms")
+    figure("wrap soak, median step", steps[len(steps) // 2] / 1000, "ms")  # the longest re-reads 8 UIDs
+    figure("wrap soak, simulated time", simulated_s / 3600, "h", 2)
+    figure("wrap soak, ticks_us wraps", wraps, "wraps", 0)
 
 
 def placement_latency(groups: list[list[int]], host_poll_s: float, samples: int = 200) -> list[float]:
@@ -209,6 +296,9 @@ def single_reader(speed_hz: int) -> dict[str, float]:
 
 
 def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--quick", action="store_true", help="every section on small counts (for the test suite)")
+    quick = parser.parse_args().quick
     logging.disable(logging.WARNING)  # the reference TOML knows two markers: every test tag is "unknown"
     adjacency = board_adjacency()
     config = load(REFERENCE, env={})
@@ -216,9 +306,11 @@ def main() -> None:
     assert groups is not None
     figure("rf groups, reference board (roads + card reader)", len(groups), "groups", 0)
 
+    firmware_on_the_vm(groups, quick)
+
     for tags in (8, 44):
         ms, xfers = bridge_sweep(groups, tags)
-        figure(f"bridge rf-safe sweep, 44+1 readers, {tags} tags", ms, "ms")
+        figure(f"bridge rf-safe sweep (cpython shim), 44+1 readers, {tags} tags", ms, "ms")
         figure(f"bridge rf-safe sweep, {tags} tags, transactions", xfers, "per sweep", 0)
     for speed in (1_000_000, 8_000_000):
         for tags in (8, 44):
@@ -228,7 +320,7 @@ def main() -> None:
                 figure(f"pi4 direct rf-safe sweep, {tags} tags, transfers", xfers, "per sweep", 0)
 
     for poll_s in (0.02, 0.05):
-        lat = sorted(placement_latency(groups, poll_s))
+        lat = sorted(placement_latency(groups, poll_s, samples=10 if quick else 200))
         p99 = lat[min(len(lat) - 1, round(0.99 * (len(lat) - 1)))]
         figure(f"placement to TagPlaced, bridge, host poll {poll_s * 1000:.0f} ms, max", lat[-1], "ms", 0)
         figure(f"placement to TagPlaced, bridge, host poll {poll_s * 1000:.0f} ms, p99", p99, "ms", 0)
@@ -236,14 +328,14 @@ def main() -> None:
             f"placement to TagPlaced, bridge, host poll {poll_s * 1000:.0f} ms, median", statistics.median(lat), "ms", 0
         )
 
-    cpu = host_cpu_bridge(groups, 0.02)
+    cpu = host_cpu_bridge(groups, 0.02, seconds=1.0 if quick else 5.0)
     figure("host cpu, bridge (SerialBridge.poll at 50 Hz), this machine", cpu * 100, "%", 2)
     figure("host cpu, bridge, pi4 estimate", cpu * 100 * PI4_PER_X86, "%", 2)
     ms, xfers, gpio = direct_sweep(1_000_000, 8, adjacency)
     direct_cpu = (xfers * PI4_XFER_S + gpio * PI4_GPIO_S) * 20  # 20 sweeps per second; waits sleep
     figure("host cpu, direct spi at 20 Hz, pi4 estimate (transfers + gpio only)", direct_cpu * 100, "%", 1)
 
-    runs, phantoms, lines = 300, 0, dict.fromkeys(FAULTS, 0)
+    runs, phantoms, lines = (10 if quick else 300), 0, dict.fromkeys(FAULTS, 0)
     failures = 0
     for seed in range(runs):
         rnd = random.Random(seed)

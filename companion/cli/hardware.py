@@ -492,7 +492,9 @@ def _run_flash(args: argparse.Namespace) -> int:
         directory.mkdir(parents=True, exist_ok=True)
         for name, text in files.items():
             (directory / name).write_text(text, encoding="utf-8")
-        commands = flash_commands(args.port, directory, files)
+        from companion.hardware.firmware_build import precompile
+
+        commands = flash_commands(args.port, directory, precompile(directory, files))  # .mpy (issue #19)
         for command in commands:
             print(" ".join(command))
         if args.dry_run:

@@ -26,9 +26,13 @@ is not mirrored (each assumption is cited; "guess" marks what no document fixes)
   it is detected); RxIRq only at its end (DS §9.3.1.5, and MB ends its wait on RxIRq/IdleIRq/TimerIRq
   only). A driver that stops on ErrIRq reads a half-filled FIFO.
 * after SoftReset the PowerDown bit of CommandReg reads 1 until the chip runs again (DS §8.8.2,
-  §9.3.1.2): 38 us (the internal 37.74 us) after a SoftReset, ``reset_s`` (0.5 ms, a guess for the
-  crystal start-up) after power-up / NRSTPD release. Register writes in that time are lost (a guess,
-  the conservative one: MB waits before writing anything).
+  §9.3.1.2): 38 us (the internal 37.74 us). Register writes in that time are lost (a guess, the
+  conservative one: MB waits before writing anything).
+* after power-up / NRSTPD release the chip is deaf for ``startup_s`` = 50 ms: every read returns
+  0x00 (VersionReg too) and every write is lost. DS §8.8.2 gives the start-up as the crystal's
+  start-up time + 37.74 us and leaves the crystal's time open; the reference driver (MB
+  ``PCD_Init``) waits 50 ms ("Let us be generous"). The emulator takes the pessimistic end: all of
+  it, so firmware that reads VersionReg sooner sees a dead reader.
 * a tag is powered only by a field: on its own reader's antenna, or a coupled reader's with strength
   ≥ ``POWER_COUPLING`` (1.0: strengths are normalised so, see ``loop_field``). It accepts commands
   ``ready_after_s`` after the field reaches it (ISO/IEC 14443-3 §5.2.1 allows up to 5 ms;
@@ -260,7 +264,8 @@ class EmulatedMfrc522:
     wedged: bool = False  # hung (MISO stuck) until NRSTPD is pulsed: only a hard reset cures it
     hard_resets: int = 0
     soft_reset_s: float = 38e-6  # SoftReset with the oscillator running: the 37.74 us of DS §8.8.2
-    reset_s: float = 0.0005  # guess: power-up after NRSTPD (crystal start-up + 37.74 us, DS §8.8.2)
+    reset_s: float = 0.0005  # then PowerDown reads 1 a little longer (guess: the SoftReset path of DS §8.8.2)
+    startup_s: float = 0.05  # deaf after power-up / NRSTPD release: MB PCD_Init's 50 ms (DS §8.8.2)
     bus: Any = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
@@ -269,6 +274,7 @@ class EmulatedMfrc522:
         self.pending = _Pending()
         self.now = 0.0
         self.reset_until = 0.0
+        self.deaf_until = 0.0  # the oscillator is starting after power-up: nothing answers
         self.lost_writes = 0  # register writes that arrived while the oscillator was starting
         self.early_irq_reads = 0  # CommIrqReg reads while an answer was arriving
         self.in_reset = False  # NRSTPD held low: the chip is off (hard power-down, DS §8.8.1)
@@ -296,6 +302,9 @@ class EmulatedMfrc522:
         self.fifo.clear()
         self.pending = _Pending()
         self.reset_until = now + (self.reset_s if power_up else self.soft_reset_s)
+        if power_up:
+            self.deaf_until = now + self.startup_s
+            self.reset_until += self.startup_s
         self._power_changed(now)
 
     def hard_reset(self, low: bool, now: float) -> None:
@@ -358,6 +367,10 @@ class EmulatedMfrc522:
         """One SPI transaction (chip select low for the whole list), at bus time ``now``."""
         if self.dead or self.wedged or self.in_reset:
             return [self.dead_value if (self.dead or self.wedged) else 0x00] * len(tx)
+        if now < self.deaf_until:
+            if tx and not tx[0] & 0x80:
+                self.lost_writes += 1
+            return [0x00] * len(tx)
         self.now = now
         self._advance(now)
         rx = [0] * len(tx)

@@ -46,26 +46,45 @@ FIRMWARE_MODULES = ("bridge_config", "vote", "usb", "hw", "bridge")
 RP2040_XFER_S = 30e-6
 
 
-def _shim_time(bus: EmulatedSpiBus, host: FirmwareHost) -> types.ModuleType:
+TICKS_PERIOD = 1 << 30  # the RP2040 port's MICROPY_PY_TIME_TICKS_PERIOD (its small ints are 31-bit)
+_HALF = TICKS_PERIOD // 2
+
+
+def _tick(value: object, name: str) -> int:
+    """A tick as the RP2040 port takes it: a small int in [0, 2**30); anything else fails loudly
+    (the port itself would misread a long int's pointer as a tick)."""
+    if not isinstance(value, int) or not 0 <= value < TICKS_PERIOD:
+        raise OverflowError(f"{name}: {value!r} is not a tick (0 <= t < 2**30 on the RP2040)")
+    return value
+
+
+def ticks_diff(end: int, start: int) -> int:
+    """MicroPython's extmod/modtime.c ``time_ticks_diff`` with the RP2040's period."""
+    return ((_tick(end, "ticks_diff") - _tick(start, "ticks_diff") + _HALF) & (TICKS_PERIOD - 1)) - _HALF
+
+
+def ticks_add(ticks: int, delta: int) -> int:
+    """MicroPython's ``time_ticks_add``: OverflowError for a delta ticks_diff could not measure."""
+    if not -_HALF <= delta < _HALF:
+        raise OverflowError("ticks interval overflow")
+    return (_tick(ticks, "ticks_add") + delta) % TICKS_PERIOD
+
+
+def _shim_time(bus: EmulatedSpiBus, host: FirmwareHost, offset_us: int) -> types.ModuleType:
+    """``time`` as on the RP2040: ticks wrap at 2**30 and start ``offset_us`` into the period."""
     mod = types.ModuleType("time")
 
     def ticks_us() -> int:
-        return round(bus.now * 1e6)
+        return (round(bus.now * 1e6) + offset_us) % TICKS_PERIOD
 
     def ticks_ms() -> int:
-        return int(bus.now * 1000)
+        return (int(bus.now * 1000) + offset_us // 1000) % TICKS_PERIOD
 
     def sleep_us(us: float) -> None:
         host.advance(us / 1e6)
 
     def sleep_ms(ms: float) -> None:
         host.advance(ms / 1000)
-
-    def ticks_diff(a: int, b: int) -> int:
-        return a - b
-
-    def ticks_add(a: int, b: int) -> int:
-        return a + b
 
     for name, fn in {
         "ticks_us": ticks_us,
@@ -88,6 +107,10 @@ def _shim_micropython() -> types.ModuleType:
     return mod
 
 
+class FirmwareReset(Exception):
+    """The firmware called ``machine.reset()`` (the Pico would reboot here)."""
+
+
 class FirmwareHost:
     """The firmware on emulated hardware; ``bridge`` is the firmware's own ``Bridge`` object."""
 
@@ -99,15 +122,20 @@ class FirmwareHost:
         config: dict[str, Any] | None = None,
         xfer_overhead_s: float = RP2040_XFER_S,
         pty: bool = True,
+        tick_offset_us: int = 0,
     ) -> None:
         self.bus = EmulatedSpiBus(0, xfer_overhead_s=xfer_overhead_s)
         for channel in range(readers):
-            self.bus.add_chip(channel)
+            self.bus.add_chip(channel).soft_reset(0.0, power_up=True)  # powered up with the Pico: deaf 50 ms
         self.pins: dict[int, int] = {}
         self.events: list[tuple[float, Any]] = []  # (bus time, callable): things that happen mid-sweep
         self.sent: list[tuple[float, bytes]] = []  # (bus time, bytes) the firmware wrote to the host
+        self.tick_offset_us = tick_offset_us
         self.led_chain: list[int] = []
-        self.led_latched: list[int] = []
+        self.led_latched: list[int] = [1] * 256  # a 74HC595's storage register is undefined at power-up
+        self.led_frames = 0  # LED frames the firmware shifted out and latched after set-up
+        self.lit_while_booting = False  # an LED shone (OE low, a latched 1) before the first host frame
+        self.wdt_feeds: list[float] = []
         self.modules = self._load({"READERS": readers, "CARD_CHANNEL": card_channel, **(config or {})})
         self.cfg = self.modules["bridge_config"]
         pins = self.cfg.PINS
@@ -143,6 +171,10 @@ class FirmwareHost:
                     chip.hard_reset(new == 0, self.bus.now)
         if pin == self.cfg.PINS["led_latch"] and old == 0 and new == 1:
             self.led_latched = list(self.led_chain)
+        bridge = getattr(self, "bridge", None)
+        before_first_frame = bridge is None or not bridge.link.led_nbits
+        if self.pins.get(self.cfg.PINS["led_oe"], 1) == 0 and before_first_frame:
+            self.lit_while_booting = self.lit_while_booting or any(self.led_latched[: self.cfg.LED_BITS])
 
     def _shim_machine(self) -> types.ModuleType:
         host = self
@@ -191,8 +223,21 @@ class FirmwareHost:
                 else:
                     host.bus.xfer(0, list(data), self.baudrate)
 
+        class WDT:
+            def __init__(self, id: int = 0, timeout: int = 5000) -> None:
+                self.timeout_ms = timeout
+                host.wdt_feeds.append(host.bus.now)
+
+            def feed(self) -> None:
+                host.wdt_feeds.append(host.bus.now)
+
+        def reset() -> None:
+            raise FirmwareReset("machine.reset()")
+
         mod.Pin = Pin  # type: ignore[attr-defined]
         mod.SPI = SPI  # type: ignore[attr-defined]
+        mod.WDT = WDT  # type: ignore[attr-defined]
+        mod.reset = reset  # type: ignore[attr-defined]
         mod.unique_id = lambda: b"\xe6\x61\x41\x04\x03\x2b\x2a\x2b"  # type: ignore[attr-defined]
         return mod
 
@@ -200,7 +245,7 @@ class FirmwareHost:
         shims = {
             "machine": self._shim_machine(),
             "micropython": _shim_micropython(),
-            "time": _shim_time(self.bus, self),
+            "time": _shim_time(self.bus, self, self.tick_offset_us),
         }
         names = [*shims, *SHARED_MODULES, *FIRMWARE_MODULES]
         saved = {name: sys.modules.get(name) for name in names}

@@ -10,13 +10,20 @@ SAK_CASCADE = 0x04  # SAK bit: UID not complete, go to the next cascade level
 NVB_SELECT = 0x70  # 7 valid bytes: SEL, NVB, 4 UID bytes, BCC
 
 
-def crc_a(data: bytes | bytearray | list[int]) -> bytes:
-    """CRC_A of ISO/IEC 14443-3 (CRC-16/ISO-IEC-14443-3-A), low byte first as it is sent."""
+def crc_a_of(data: bytes | bytearray | list[int], start: int, end: int) -> int:
+    """CRC_A of ``data[start:end]`` as an int (low byte is sent first). Allocates nothing: the
+    firmware runs it on its preallocated frame buffer in every steady-state sweep."""
     crc = 0x6363
-    for byte in data:
-        b = (byte ^ crc) & 0xFF
+    for i in range(start, end):
+        b = (data[i] ^ crc) & 0xFF
         b = (b ^ (b << 4)) & 0xFF
         crc = ((crc >> 8) ^ (b << 8) ^ (b << 3) ^ (b >> 4)) & 0xFFFF
+    return crc
+
+
+def crc_a(data: bytes | bytearray | list[int]) -> bytes:
+    """CRC_A of ISO/IEC 14443-3 (CRC-16/ISO-IEC-14443-3-A), low byte first as it is sent."""
+    crc = crc_a_of(data, 0, len(data))
     return bytes((crc & 0xFF, crc >> 8))
 
 

@@ -4,7 +4,17 @@
 runs it on ``machine.SPI`` (``firmware/rp2040``; this file is copied to the Pico as it is), and the
 emulator takes its register numbers from here. So it is written in the subset MicroPython has (no
 ``typing``, ``dataclasses``, ``enum``, ``__future__``); time is integer microseconds from the caller's
-``ticks_us`` / ``sleep_us`` / ``ticks_diff`` (``time.ticks_*`` on the Pico).
+``ticks_us`` / ``sleep_us`` / ``ticks_diff`` / ``ticks_add`` (``time.ticks_*`` on the Pico). Every
+deadline is built with ``ticks_add`` and compared with ``ticks_diff``: on the RP2040 ``ticks_us``
+wraps at 2**30 (~17.9 min), and ``ticks_us() + n`` past the wrap is a long int that ``ticks_diff``
+misreads (the bridge then slept ~268 s; issue #19).
+
+Allocation: the firmware's steady state allocates nothing (design/style.md point 21). With a shared
+:class:`Buffers` the register transactions, frames, FIFO reads, CRCs and UIDs live in preallocated
+bytearrays and ``xfer(n)`` exchanges the first ``n`` bytes of ``Buffers.io`` in place; results are
+left in attributes (``count``, ``bits``, ``coll_bit``, ``uid_len``) instead of tuples. The
+tuple-returning methods (``finish``, ``read_uid``, ``read_fifo``...) are the host driver's
+convenience wrappers over them.
 
 Where the numbers come from (NXP MFRC522 datasheet rev. 3.9, "DS"; ISO/IEC 14443-3, "ISO"; the
 miguelbalboa/rfid Arduino driver ``src/MFRC522.cpp``, "MB"):
@@ -18,6 +28,10 @@ miguelbalboa/rfid Arduino driver ``src/MFRC522.cpp``, "MB"):
   (frame delay time): ISO §6.2.1.2.
 * a tag must accept REQA/WUPA within 5 ms of an unmodulated field; the PCD should leave the field
   unmodulated for at least 5.1 ms: ISO §5.2.1 (the guard time of the RF-safe sweep).
+* power-up and NRSTPD release: the oscillator needs the crystal's start-up time + 37.74 us before
+  the chip answers (DS §8.8.2, which leaves the crystal's time open); MB's ``PCD_Init`` waits 50 ms
+  after releasing NRSTPD ("Let us be generous: 50ms"), and so do we (``POWER_UP_US``) before
+  reading VersionReg.
 * soft reset: the oscillator starts in the crystal's start-up time + 37.74 µs (DS §8.8.2) and the
   PowerDown bit of CommandReg reads 1 until it runs (DS §9.3.1.2); MB's ``PCD_Reset`` waits and polls
   that bit a bounded number of times. We poll every ``RESET_POLL_US`` up to ``RESET_POLLS`` times.
@@ -34,9 +48,9 @@ review's figure: SPI latency and clock granularity), ``RESET_POLL_US``/``RESET_P
 """
 
 try:
-    from companion.hardware.iso14443 import CASCADE_TAG, HLTA, NVB_SELECT, SAK_CASCADE, SEL_CL, WUPA, bcc, crc_a
+    from companion.hardware.iso14443 import CASCADE_TAG, HLTA, NVB_SELECT, SAK_CASCADE, SEL_CL, WUPA, crc_a_of
 except ImportError:  # on the Pico, next to iso14443.py
-    from iso14443 import CASCADE_TAG, HLTA, NVB_SELECT, SAK_CASCADE, SEL_CL, WUPA, bcc, crc_a  # type: ignore[no-redef,import-not-found]
+    from iso14443 import CASCADE_TAG, HLTA, NVB_SELECT, SAK_CASCADE, SEL_CL, WUPA, crc_a_of  # type: ignore[no-redef,import-not-found]
 
 try:
     from micropython import const  # type: ignore[import-not-found]
@@ -119,6 +133,8 @@ MARGIN_US = const(150)  # guess: SPI latency, clock granularity
 TIMER_PRESCALER = const(169)  # 25 µs per timer tick
 RESET_POLL_US = const(1000)  # guess
 RESET_POLLS = const(50)  # guess: 50 ms in all, as MB allows
+POWER_UP_US = const(50000)  # after power-up / NRSTPD release, before VersionReg: MB PCD_Init (DS §8.8.2)
+MAX_FIFO = const(64)  # DS §8.3.1
 
 # --- results -------------------------------------------------------------------------------------
 OK = const(0)
@@ -164,8 +180,23 @@ def configuration(timeout_us: int) -> tuple:  # type: ignore[type-arg]
     )
 
 
+class Buffers:
+    """The preallocated bytearrays one :class:`Chip` works in. The firmware shares one set among all
+    its readers (they are polled one at a time): ``io`` is what the SPI bus exchanges in place."""
+
+    def __init__(self, io=None):  # type: ignore[no-untyped-def]
+        self.io = io if io is not None else bytearray(MAX_FIFO + 2)
+        self.data = bytearray(MAX_FIFO)  # the last answer's bytes (Chip.count of them)
+        self.frame = bytearray(9)  # the frame to send: SEL, NVB, 5 UID/BCC bytes, CRC_A
+        self.field = bytearray(5)  # one cascade level: 4 UID bytes + BCC
+        self.uid = bytearray(10)  # the UID read (Chip.uid_len bytes)
+
+
 class Chip:
-    """One MFRC522, reached by ``xfer(list_of_bytes) -> list_of_bytes`` (one chip-select-low transaction).
+    """One MFRC522. Transport: with ``buffers`` (the firmware), ``xfer(port, n)`` is one chip-select-low
+    transaction exchanging ``buffers.io[0:n]`` in place; without (the host), ``xfer(list_of_bytes)
+    -> list_of_bytes``. (The hot paths below call ``xfer`` themselves rather than through ``_x``: each
+    Python call level costs ~10 us on an RP2040.)
 
     ``antenna_idle`` is the antenna state :meth:`init` leaves: off for the RF-safe sweep (the scanner
     switches it on per group), on for the old always-on sweep.
@@ -180,11 +211,18 @@ class Chip:
         timeout_us: int = 1000,
         max_polls: int = 4,
         antenna_idle: bool = False,
+        ticks_add=None,  # type: ignore[no-untyped-def]
+        buffers=None,  # type: ignore[no-untyped-def]
+        port: int = 0,
     ) -> None:
         self.xfer = xfer
+        self.port = port  # with buffers: passed to every xfer(port, n) (the firmware: the reader's channel)
+        self.in_place = buffers is not None
+        self.buffers = buffers if buffers is not None else Buffers()
         self.ticks_us = ticks_us
         self.sleep_us = sleep_us
-        self.ticks_diff = ticks_diff or (lambda a, b: a - b)
+        self.ticks_diff = ticks_diff or _minus
+        self.ticks_add = ticks_add or _plus
         self.timeout_us = timeout_us
         self.max_polls = max_polls
         self.antenna_idle = antenna_idle
@@ -193,27 +231,89 @@ class Chip:
         self.expect_by = 0
         self.framing = 0
         self.tx_bytes = 0
+        self.count = 0  # bytes of the last answer, in buffers.data
+        self.bits = 0  # bits of the last answer
+        self.coll_bit = -1  # 0-based collision position in the last answer (RxAlign counted), -1: none
+        self.uid_len = 0  # bytes of the last UID read, in buffers.uid
+        self.collided = False  # the last UID read walked a collision
         self.collisions = 0
         self.reset_polls = 0  # CommandReg reads spent waiting for the oscillator, last reset
 
     # --- register access (DS §8.1.2.3) --------------------------------------------------------
+    def _x(self, n: int) -> None:
+        """One transaction of ``buffers.io[0:n]``, answered in place."""
+        if self.in_place:
+            self.xfer(self.port, n)
+        else:
+            self._x_list(n)
+
+    def _x_list(self, n: int) -> None:
+        """The host's transport: a list out, a list back. (Its own function: a comprehension's
+        captured names become cells that MicroPython allocates on every call of the enclosing one.)"""
+        io = self.buffers.io
+        rx = self.xfer([io[i] for i in range(n)])
+        for i in range(n):
+            io[i] = rx[i]
+
     def write(self, reg: int, value: int) -> None:
-        self.xfer([(reg << 1) & 0x7E, value & 0xFF])
+        io = self.buffers.io
+        io[0] = (reg << 1) & 0x7E
+        io[1] = value & 0xFF
+        if self.in_place:
+            self.xfer(self.port, 2)
+        else:
+            self._x_list(2)
 
     def read(self, reg: int) -> int:
-        return int(self.xfer([((reg << 1) & 0x7E) | 0x80, 0])[1])
+        io = self.buffers.io
+        io[0] = ((reg << 1) & 0x7E) | 0x80
+        io[1] = 0
+        if self.in_place:
+            self.xfer(self.port, 2)
+        else:
+            self._x_list(2)
+        return io[1]
 
     def read_regs(self, regs) -> bytes:  # type: ignore[no-untyped-def]
         """Several registers in one transaction: each byte names the next one to read (DS §8.1.2.1)."""
-        return bytes(self.xfer([((reg << 1) & 0x7E) | 0x80 for reg in regs] + [0])[1:])
+        io = self.buffers.io
+        for i in range(len(regs)):
+            io[i] = ((regs[i] << 1) & 0x7E) | 0x80
+        io[len(regs)] = 0
+        self._x(len(regs) + 1)
+        return bytes(io[1 : len(regs) + 1])
+
+    def _write_frame(self, n: int) -> None:
+        """``buffers.frame[0:n]`` into the FIFO in one transaction (every byte after the address goes
+        to the same register)."""
+        io, frame = self.buffers.io, self.buffers.frame
+        io[0] = (FIFO_DATA << 1) & 0x7E
+        for i in range(n):
+            io[i + 1] = frame[i]
+        self._x(n + 1)
+
+    def _read_fifo_into(self, count: int) -> None:
+        io, data = self.buffers.io, self.buffers.data
+        addr = ((FIFO_DATA << 1) & 0x7E) | 0x80
+        for i in range(count):
+            io[i] = addr
+        io[count] = 0
+        self._x(count + 1)
+        for i in range(count):
+            data[i] = io[i + 1]
+
+    def _set_frame(self, data) -> int:  # type: ignore[no-untyped-def]
+        frame = self.buffers.frame
+        for i in range(len(data)):
+            frame[i] = data[i]
+        return len(data)
 
     def write_fifo(self, data) -> None:  # type: ignore[no-untyped-def]
-        # One transaction: the MFRC522 writes every byte after the address to the same register.
-        self.xfer([(FIFO_DATA << 1) & 0x7E] + list(data))  # noqa: RUF005 (MicroPython: no starred lists)
+        self._write_frame(self._set_frame(data))
 
     def read_fifo(self, count: int) -> bytes:
-        addr = ((FIFO_DATA << 1) & 0x7E) | 0x80
-        return bytes(self.xfer([addr] * count + [0])[1:])
+        self._read_fifo_into(count)
+        return bytes(self.buffers.data[:count])
 
     # --- set-up --------------------------------------------------------------------------------
     def version(self) -> int:
@@ -251,7 +351,10 @@ class Chip:
 
     def configured(self) -> bool:
         """Every configuration register still holds what :meth:`init` wrote (a power dip resets them)."""
-        return all(self.read(reg) == value for reg, value in self.config)
+        for reg, value in self.config:  # noqa: SIM110  (a generator would allocate on the Pico)
+            if self.read(reg) != value:
+                return False
+        return True
 
     def antenna(self, on: bool) -> None:
         self.write(TX_CONTROL, TX_CONTROL_ON if on else TX_CONTROL_OFF)
@@ -264,125 +367,191 @@ class Chip:
 
     def prepare(self, data, tx_last_bits: int = 0, rx_align: int = 0, fresh: bool = True) -> None:  # type: ignore[no-untyped-def]
         """Everything but StartSend: nothing goes on air yet, so a sweep does this during the guard time."""
+        self.prepare_frame(self._set_frame(data), tx_last_bits, rx_align, fresh)
+
+    def prepare_frame(self, n: int, tx_last_bits: int, rx_align: int, fresh: bool) -> None:
+        """:meth:`prepare` of ``buffers.frame[0:n]``."""
         framing = (rx_align << 4) | tx_last_bits
         if fresh:
             self.write(COMMAND, CMD_IDLE)
             self.write(COMM_IRQ, 0x7F)
             self.write(FIFO_LEVEL, 0x80)
             self.write(BIT_FRAMING, framing)
-            self.write_fifo(data)
+            self._write_frame(n)
             self.write(COMMAND, CMD_TRANSCEIVE)  # waits for StartSend (DS §10.3.1.8)
         else:
             self.write(COMM_IRQ, 0x7F)
             self.write(BIT_FRAMING, framing)
-            self.write_fifo(data)
+            self._write_frame(n)
         self.framing = framing
-        self.tx_bytes = len(data)
+        self.tx_bytes = n
 
     def send(self, answer: int = 5) -> None:
         """StartSend: the prepared frame goes on air."""
         self.write(BIT_FRAMING, 0x80 | self.framing)
-        tx_end = self.ticks_us() + frame_us(self.tx_bytes, self.framing & 0x07)
-        self.answer_at = tx_end + FDT_US + frame_us(answer) + MARGIN_US
-        self.expect_by = tx_end + self.timeout_us + MARGIN_US
+        tx_end = self.ticks_add(self.ticks_us(), frame_us(self.tx_bytes, self.framing & 0x07))
+        self.answer_at = self.ticks_add(tx_end, FDT_US + frame_us(answer) + MARGIN_US)
+        self.expect_by = self.ticks_add(tx_end, self.timeout_us + MARGIN_US)
 
-    def finish(self):  # type: ignore[no-untyped-def]
-        """Wait for the end of the answer or the timer. Returns (status, data, bits, collision_bit).
+    def finish_into(self) -> int:
+        """Wait for the end of the answer or the timer; the status. The answer is left in
+        ``buffers.data[0:count]`` (``bits`` long, collision at ``coll_bit``, -1 for none).
 
         Each look is one transaction reading CommIrqReg, ErrorReg, FIFOLevelReg and ControlReg; the
         last three count only once RxIRq/IdleIRq says the frame is complete."""
+        io = self.buffers.io
         irq = error = level = last = 0
         done = False
+        self.count = self.bits = 0
+        self.coll_bit = -1
         for _ in range(self.max_polls):
             wait = self.ticks_diff(self.answer_at, self.ticks_us())
             if wait > 0:
                 self.sleep_us(wait)
-            irq, error, level, control = self.read_regs(LOOK)
-            last = control & 0x07
+            io[0] = ((COMM_IRQ << 1) & 0x7E) | 0x80
+            io[1] = ((ERROR << 1) & 0x7E) | 0x80
+            io[2] = ((FIFO_LEVEL << 1) & 0x7E) | 0x80
+            io[3] = ((CONTROL << 1) & 0x7E) | 0x80
+            io[4] = 0
+            if self.in_place:
+                self.xfer(self.port, 5)
+            else:
+                self._x_list(5)
+            irq = io[1]  # one name per line: a 4-tuple assignment allocates on MicroPython
+            error = io[2]
+            level = io[3]
+            last = io[4] & 0x07
             if irq & (IRQ_RX | IRQ_IDLE | IRQ_TIMER):
                 done = True  # ErrIRq alone is not the end: the frame may still be arriving
                 break
-            left = self.ticks_diff(self.expect_by, self.ticks_us())
-            if left <= 0:
+            if self.ticks_diff(self.expect_by, self.ticks_us()) <= 0:
                 break
             self.answer_at = self.expect_by  # nothing yet: the next look is at the timeout
         if not done:
-            return (ERROR_STATUS if irq & IRQ_ERR else NO_IRQ, b"", 0, None)
+            return ERROR_STATUS if irq & IRQ_ERR else NO_IRQ
         if not irq & (IRQ_RX | IRQ_IDLE):
-            return (TIMEOUT, b"", 0, None)
+            return TIMEOUT
         if error & ERR_FATAL:
-            return (ERROR_STATUS, b"", 0, None)
-        if level == 0 or level > 64:
-            return (ERROR_STATUS, b"", 0, None)
-        data = self.read_fifo(level)
-        bits = (level - 1) * 8 + last if last else level * 8
+            return ERROR_STATUS
+        if level == 0 or level > MAX_FIFO:
+            return ERROR_STATUS
+        self._read_fifo_into(level)
+        self.count = level
+        self.bits = (level - 1) * 8 + last if last else level * 8
         if error & ERR_COLL:
             coll = self.read(COLL)
             if coll & 0x20:  # CollPosNotValid
-                return (ERROR_STATUS, b"", 0, None)
-            pos = (coll & 0x1F) or 32
-            return (COLLISION, data, bits, pos - 1)
-        return (OK, data, bits, None)
+                self.count = self.bits = 0
+                return ERROR_STATUS
+            self.coll_bit = ((coll & 0x1F) or 32) - 1
+            return COLLISION
+        return OK
+
+    def finish(self):  # type: ignore[no-untyped-def]
+        """:meth:`finish_into` as (status, data bytes, bits, collision bit or None)."""
+        status = self.finish_into()
+        data = bytes(self.buffers.data[: self.count]) if status in (OK, COLLISION) else b""
+        return (status, data, self.bits if data else 0, self.coll_bit if status == COLLISION else None)
 
     def transceive(self, data, tx_last_bits: int = 0, rx_align: int = 0, fresh: bool = True, answer: int = 5):  # type: ignore[no-untyped-def]
         self.start(data, tx_last_bits, rx_align, fresh, answer)
         return self.finish()
 
+    def _transceive_frame(self, n: int, tx_last_bits: int, rx_align: int, answer: int) -> int:
+        self.prepare_frame(n, tx_last_bits, rx_align, False)
+        self.send(answer)
+        return self.finish_into()
+
     # --- ISO 14443-3 ---------------------------------------------------------------------------
     def start_wakeup(self) -> None:
         """WUPA (7 bits): every tag in the field answers ATQA (2 bytes), halted ones too."""
-        self.start(bytes((WUPA,)), 7, 0, True, 2)
+        self.prepare_wakeup()
+        self.send(2)
 
     def prepare_wakeup(self) -> None:
         """WUPA loaded, not sent: :meth:`send_wakeup` sends it (after the guard time)."""
-        self.prepare(bytes((WUPA,)), 7, 0, True)
+        self.buffers.frame[0] = WUPA
+        self.prepare_frame(1, 7, 0, True)
 
     def send_wakeup(self) -> None:
         self.send(2)
 
     def halt(self) -> None:
         """HLTA, sent and not waited for: the tag answers nothing and sleeps until the next WUPA."""
-        frame = bytes((HLTA, 0))
+        frame = self.buffers.frame
+        frame[0] = HLTA
+        frame[1] = 0
+        crc = crc_a_of(frame, 0, 2)
+        frame[2] = crc & 0xFF
+        frame[3] = crc >> 8
         self.write(BIT_FRAMING, 0x00)
-        self.write_fifo(frame + crc_a(frame))
+        self._write_frame(4)
         self.write(BIT_FRAMING, 0x80)
 
-    def read_uid(self):  # type: ignore[no-untyped-def]
-        """Anticollision and SELECT over the cascade levels (tags READY after WUPA).
-
-        Returns (uid bytes or None, collided, status)."""
-        uid = b""
-        collided = False
+    def read_uid_into(self) -> int:
+        """Anticollision and SELECT over the cascade levels (tags READY after WUPA). The status; the
+        UID is left in ``buffers.uid[0:uid_len]`` (``uid_len`` 0 when none), ``collided`` says
+        whether two tags answered at once. Allocates nothing."""
+        buf = self.buffers
+        frame = buf.frame
+        field = buf.field
+        data = buf.data
+        uid = buf.uid
+        self.uid_len = 0
+        self.collided = False
+        n = 0
         for sel in SEL_CL:
-            level, status, coll = self._anticollision(sel)
-            collided = collided or coll
-            if level is None:
-                return (None, collided, status)
-            head = bytes((sel, NVB_SELECT)) + level
-            status, data, bits, _ = self.transceive(head + crc_a(head), 0, 0, False, 3)
-            if status != OK or bits != 24 or crc_a(data[:1]) != data[1:3]:
-                return (None, collided, ERROR_STATUS if status == OK else status)
-            sak = data[0]
-            if level[0] == CASCADE_TAG and sak & SAK_CASCADE:
-                uid += level[1:4]
+            status = self._anticollision(sel)
+            if status != OK:
+                return status
+            frame[0] = sel
+            frame[1] = NVB_SELECT
+            for i in range(5):
+                frame[2 + i] = field[i]
+            crc = crc_a_of(frame, 0, 7)
+            frame[7] = crc & 0xFF
+            frame[8] = crc >> 8
+            status = self._transceive_frame(9, 0, 0, 3)
+            if status != OK or self.bits != 24 or crc_a_of(data, 0, 1) != data[1] | (data[2] << 8):
+                return ERROR_STATUS if status == OK else status
+            if field[0] == CASCADE_TAG and data[0] & SAK_CASCADE:
+                for i in range(3):
+                    uid[n + i] = field[1 + i]
+                n += 3
                 continue
-            return (uid + level[:4], collided, OK)
-        return (None, collided, ERROR_STATUS)
+            for i in range(4):
+                uid[n + i] = field[i]
+            self.uid_len = n + 4
+            return OK
+        return ERROR_STATUS
 
-    def _anticollision(self, sel: int):  # type: ignore[no-untyped-def]
-        """One cascade level: the 4 UID bytes + BCC, walking the '1' branch at each collision."""
-        field = bytearray(5)
+    def read_uid(self):  # type: ignore[no-untyped-def]
+        """:meth:`read_uid_into` as (uid bytes or None, collided, status)."""
+        status = self.read_uid_into()
+        uid = bytes(self.buffers.uid[: self.uid_len]) if status == OK else None
+        return (uid, self.collided, status)
+
+    def _anticollision(self, sel: int) -> int:
+        """One cascade level into ``buffers.field`` (4 UID bytes + BCC), walking the '1' branch at
+        each collision. The status."""
+        buf = self.buffers
+        field = buf.field
+        frame = buf.frame
+        data = buf.data
+        for i in range(5):
+            field[i] = 0
         known = 0
-        collided = False
         for _ in range(33):
-            nvb = ((2 + known // 8) << 4) | (known % 8)
+            frame[0] = sel
+            frame[1] = ((2 + known // 8) << 4) | (known % 8)
             partial = (known + 7) // 8
-            frame = bytes((sel, nvb)) + bytes(field[:partial])
-            status, data, bits, coll_bit = self.transceive(frame, known % 8, known % 8, False, 5)
-            if status not in (OK, COLLISION):
-                return (None, status, collided)
+            for i in range(partial):
+                frame[2 + i] = field[i]
+            status = self._transceive_frame(2 + partial, known % 8, known % 8, 5)
+            if status != OK and status != COLLISION:
+                return status
             start_byte = known // 8
-            for i in range(len(data)):
+            for i in range(self.count):
                 if start_byte + i >= 5:
                     break
                 byte = data[i]
@@ -392,15 +561,23 @@ class Chip:
                 else:
                     field[start_byte + i] = byte
             if status == OK:
-                if start_byte * 8 + bits < 40 or bcc(field[:4]) != field[4]:
-                    return (None, ERROR_STATUS, collided)
-                return (bytes(field), OK, collided)
-            position = start_byte * 8 + coll_bit
+                if start_byte * 8 + self.bits < 40 or field[0] ^ field[1] ^ field[2] ^ field[3] != field[4]:
+                    return ERROR_STATUS
+                return OK
+            position = start_byte * 8 + self.coll_bit
             if position < known or position >= 40:
-                return (None, ERROR_STATUS, collided)
-            collided = True
+                return ERROR_STATUS
+            self.collided = True
             self.collisions += 1
             field[position // 8] |= 1 << (position % 8)  # take the '1' branch
             field[position // 8] &= (1 << (position % 8 + 1)) - 1
             known = position + 1
-        return (None, ERROR_STATUS, collided)
+        return ERROR_STATUS
+
+
+def _minus(a: int, b: int) -> int:
+    return a - b
+
+
+def _plus(a: int, b: int) -> int:
+    return a + b

@@ -31,6 +31,7 @@ Bridge → host::
     FAULT <session> <gen> <channel> <1|0> [text ...]                  a reader stopped / answers again
     SNAP  <session> <gen> <tags> <cards> <faults>                     the whole table at <gen>
     BEAT  <session> <gen>                                             heartbeat, every ``beat_ms``
+    PANIC <session> <text ...>                                        the main loop raised; it resets now
 
 ``tags`` is ``ch=uid,ch=uid`` (occupied readers only) or ``-``; ``cards`` the presentations the host
 has not acknowledged yet (at most ``card_history``, oldest dropped first) ``n=uid,...`` or ``-``;
@@ -71,6 +72,7 @@ BRIDGE_VERBS = {
     "FAULT": (4, 40),
     "SNAP": (5, 5),
     "BEAT": (2, 2),
+    "PANIC": (1, 40),
 }
 HOST_VERBS = {"HELLO": (2, 2), "LED": (3, 3), "RESYNC": (1, 1), "BEAT": (2, 2)}
 
@@ -313,6 +315,10 @@ class BridgeLink:
         self.write(encode(self.seq, verb, *args))
         self.seq = (self.seq + 1) % SEQ_MOD
 
+    def panic(self, text: str) -> None:
+        """The firmware's main loop raised ``text``: the last line before ``machine.reset()``."""
+        self.send("PANIC", self.session, *text.split()[:39])
+
     def snapshot(self) -> None:
         tags = format_map(sorted(self.tags.items()))
         cards = format_map(self.cards)
@@ -320,6 +326,8 @@ class BridgeLink:
         self.send("SNAP", self.session, self.gen, tags, cards, faults)
 
     def feed(self, data: bytes, now_ms: int) -> None:
+        if not data:
+            return  # nothing arrived: the firmware's idle step allocates nothing
         self.buffer += data
         while True:
             newline = self.buffer.find(b"\n")

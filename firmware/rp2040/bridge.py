@@ -1,21 +1,34 @@
 """The RP2040 reader bridge: polls every reader RF-safely, debounces, and reports state to the Pi.
 
-Main loop (:meth:`Bridge.step`, forever from :func:`main`): one RF-safe sweep of all readers (per
-group: antennas on, guard time, WUPA, answers, UIDs when they may have changed, antennas off), the
-debounced changes into the link's state (:class:`serial_protocol.BridgeLink`), the host's lines in
-(LED frames, HELLO, RESYNC, heartbeats), the link's timers (heartbeat, periodic snapshot), then wait
-for the next sweep slot. A reader that stops answering is reported once (FAULT), its bank is reset
-through NRSTPD every ``RETRY_MS`` and its readers set up again, and it is reported back when it
-answers. The register logic is ``mfrc522_core`` (the same file as the host's direct-SPI driver).
+Main loop (:meth:`Bridge.step`, forever from :func:`main`): feed the watchdog, one RF-safe sweep of
+all readers (per group: antennas on, guard time, WUPA, answers, UIDs when they may have changed,
+antennas off), the debounced changes into the link's state (:class:`serial_protocol.BridgeLink`), the
+host's lines in (LED frames, HELLO, RESYNC, heartbeats), the link's timers (heartbeat, periodic
+snapshot), then wait for the next sweep slot. No groups in the build means one reader at a time.
+
+A reader that stops answering is reported once (FAULT); its bank is reset through NRSTPD, the
+readers get ``POWER_UP_US`` to start (DS §8.8.2, MB PCD_Init) and are set up again, and it is
+reported back when it answers. A reset that does not cure it doubles its retry interval (up to
+``RETRY_MAX_MS``), so a wedged reader does not keep taking its healthy bank-mates down.
+
+Any exception in the main loop is reported on the link (a ``PANIC`` line) and the Pico resets
+(``machine.reset``); the watchdog resets it if a step ever hangs.
+
+Steady state allocates nothing (design/style.md point 21; measured on the MicroPython VM by
+benchmarks/readers.py): the register logic works in preallocated buffers (``mfrc522_core.Buffers``),
+a staying tag's UID is compared in place and its text reused, the vote keeps a ring, and an idle
+link reads into a preallocated buffer. The register logic is ``mfrc522_core`` (the same file as the
+host's direct-SPI driver).
 """
 
+import binascii
 import os
 import time
 
 import bridge_config
 import hw
+import machine
 import mfrc522_core as core
-import rf_groups
 import serial_protocol as proto
 import usb
 from vote import UNKNOWN, TagVote
@@ -35,42 +48,56 @@ class Reader:
         self.chip = chip
         self.vote = vote
         self.is_card = is_card
-        self.last_uid = None
-        self.last_atqa = b""
+        self.last_uid = None  # the UID text of the tag on the antenna now, or None
+        self.uid = bytearray(10)  # the last UID read, and its text (reused while it stays)
+        self.uid_len = 0
+        self.uid_text = None
+        self.atqa = -1
         self.since_read = 0
+        self.on_air = False  # its antenna is on in the group being swept
         self.faulted = False
         self.retry_ms = 0
+        self.retry_every = 0  # ms; doubles while bank resets do not cure it
 
 
 class Bridge:
     def __init__(self, cfg=bridge_config, port=None, bus=None, leds=None):  # type: ignore[no-untyped-def]
         self.cfg = cfg
+        self.leds = leds if leds is not None else hw.LedChain(cfg)  # first: dark before anything else
         self.bus = bus if bus is not None else hw.ReaderBus(cfg)
-        self.leds = leds if leds is not None else hw.LedChain(cfg)
         self.port = port if port is not None else usb.UsbPort()
         self.last_ticks = time.ticks_ms()
         self.ms = 0
         self.sweeps = 0
         self.uid_reads = 0
+        self.wdt = None
         self.link = proto.BridgeLink(cfg.READERS, cfg.FIRMWARE, boot_id(), self.port.write, self.leds.show)
         self.readers = []
+        buffers = self.bus.buffers
         for channel in range(cfg.READERS):
             is_card = channel == cfg.CARD_CHANNEL
             k, n, m = cfg.CARD_DEBOUNCE if is_card else cfg.CITY_DEBOUNCE
             chip = core.Chip(
-                self._xfer_for(channel), time.ticks_us, time.sleep_us, time.ticks_diff, cfg.RECEIVE_TIMEOUT_US
+                self.bus.xfer,
+                time.ticks_us,
+                time.sleep_us,
+                time.ticks_diff,
+                cfg.RECEIVE_TIMEOUT_US,
+                4,
+                False,
+                time.ticks_add,
+                buffers,
+                channel,
             )
             self.readers.append(Reader(channel, chip, TagVote(k, n, m), is_card))
         groups = cfg.GROUPS
-        if groups is None:
-            groups = rf_groups.colour_groups(list(range(cfg.READERS)), None, cfg.CLOSE)
+        if groups is None:  # no plan flashed: one antenna at a time, never all of them together
+            groups = [[ch] for ch in range(cfg.READERS)]
         self.groups = [[self.readers[ch] for ch in group if ch < cfg.READERS] for group in groups]
+        self.banks = [[r for r in self.readers if r.channel // 8 == b] for b in range(cfg.BANKS)]
+        time.sleep_us(core.POWER_UP_US)  # power-up: the oscillators start before VersionReg is read
         for reader in self.readers:
             self.bring_up(reader)
-
-    def _xfer_for(self, channel):  # type: ignore[no-untyped-def]
-        bus = self.bus
-        return lambda data: bus.xfer(channel, data)
 
     def clock(self):  # type: ignore[no-untyped-def]
         """Milliseconds since boot that never wrap (ticks_ms wraps after ~12 days)."""
@@ -83,81 +110,103 @@ class Bridge:
     def bring_up(self, reader):  # type: ignore[no-untyped-def]
         version = reader.chip.version()
         if version in core.KNOWN_VERSIONS and reader.chip.init():
+            reader.retry_every = 0
             if reader.faulted:
                 reader.faulted = False
                 self.link.set_fault(reader.channel, None)
             return True
+        reader.retry_every = min(self.cfg.RETRY_MAX_MS, 2 * reader.retry_every or self.cfg.RETRY_MS)
+        reader.retry_ms = self.ms + reader.retry_every
         if not reader.faulted:
             reader.faulted = True
             self.link.set_fault(reader.channel, f"not answering (version register 0x{version:02X})")
-        reader.retry_ms = self.ms + self.cfg.RETRY_MS
         return False
 
     def retry_faulted(self):  # type: ignore[no-untyped-def]
-        banks = []
-        for reader in self.readers:
-            if reader.faulted and self.ms >= reader.retry_ms and reader.channel // 8 not in banks:
-                banks.append(reader.channel // 8)
-        for bank in banks:  # reset only this bank: a wedged reader does not stop the others
+        for bank in range(len(self.banks)):  # reset only this bank: a wedged reader does not stop the others
+            due = False
+            for reader in self.banks[bank]:
+                if reader.faulted and self.ms >= reader.retry_ms:
+                    due = True
+            if not due:
+                continue
             self.bus.reset_bank(bank)
-            for reader in self.readers:
-                if reader.channel // 8 == bank:
-                    self.bring_up(reader)
+            time.sleep_us(core.POWER_UP_US)  # DS §8.8.2 / MB PCD_Init: the oscillator starts first
+            for reader in self.banks[bank]:
+                self.bring_up(reader)
 
     def sample(self, reader):  # type: ignore[no-untyped-def]
         chip = reader.chip
-        status, data, _bits, _coll = chip.finish()
+        status = chip.finish_into()
         if status == core.TIMEOUT:
             reader.last_uid = None
             return None
-        if status in (core.NO_IRQ, core.ERROR_STATUS) and chip.version() not in core.KNOWN_VERSIONS:
+        if (status == core.NO_IRQ or status == core.ERROR_STATUS) and chip.version() not in core.KNOWN_VERSIONS:
             self.bring_up(reader)
             return UNKNOWN
         if status == core.NO_IRQ:
             return UNKNOWN
-        atqa = bytes(data[:2]) if status == core.OK else b""
-        if reader.last_uid is not None and atqa == reader.last_atqa and reader.since_read < self.cfg.REVERIFY:
+        data = self.bus.buffers.data
+        atqa = data[0] | (data[1] << 8) if status == core.OK and chip.count == 2 else -1
+        if reader.last_uid is not None and atqa == reader.atqa and reader.since_read < self.cfg.REVERIFY:
             reader.since_read += 1
             return reader.last_uid
-        reader.last_atqa = atqa
-        uid, _collided, _status = chip.read_uid()
-        if uid is None:
+        reader.atqa = atqa
+        if chip.read_uid_into() != core.OK:
             reader.last_uid = None
             return UNKNOWN
         self.uid_reads += 1
         reader.since_read = 0
-        reader.last_uid = "".join(f"{b:02X}" for b in uid)
+        uid, n = self.bus.buffers.uid, chip.uid_len
+        same = reader.uid_text is not None and n == reader.uid_len
+        for i in range(n):
+            if same and reader.uid[i] != uid[i]:
+                same = False
+            reader.uid[i] = uid[i]
+        if not same:  # a new UID: its text (the only allocation, and not a steady-state one)
+            reader.uid_len = n
+            reader.uid_text = binascii.hexlify(bytes(uid[:n])).decode().upper()
+        reader.last_uid = reader.uid_text
         return reader.last_uid
 
     def sweep(self):  # type: ignore[no-untyped-def]
         self.sweeps += 1
         for group in self.groups:
-            live = [r for r in group if not r.faulted]
+            live = False
+            for reader in group:
+                reader.on_air = not reader.faulted
+                if reader.on_air:
+                    reader.chip.antenna(True)
+                    live = True
             if not live:
                 continue
-            for reader in live:
-                reader.chip.antenna(True)
             field_on = time.ticks_us()
-            for reader in live:  # nothing goes on air until StartSend: use the guard time
-                reader.chip.prepare_wakeup()
+            for reader in group:  # nothing goes on air until StartSend: use the guard time
+                if reader.on_air:
+                    reader.chip.prepare_wakeup()
             wait = core.GUARD_US - time.ticks_diff(time.ticks_us(), field_on)
             if wait > 0:
                 time.sleep_us(wait)  # ISO/IEC 14443-3 §5.2.1
-            for reader in live:
-                reader.chip.send_wakeup()
-            for reader in live:
+            for reader in group:
+                if reader.on_air:
+                    reader.chip.send_wakeup()
+            for reader in group:
+                if not reader.on_air:
+                    continue
                 placed, lifted = reader.vote.add(self.sample(reader))
                 if reader.is_card:
                     if placed is not None:
                         self.link.card(placed)
                 elif placed is not None or lifted is not None:
                     self.link.set_tag(reader.channel, reader.vote.current)
-            for reader in live:
-                if not reader.faulted:
+            for reader in group:
+                if reader.on_air and not reader.faulted:
                     reader.chip.antenna(False)
 
     # --- the main loop ------------------------------------------------------------------------
     def step(self):  # type: ignore[no-untyped-def]
+        if self.wdt is not None:
+            self.wdt.feed()
         start = self.clock()
         self.retry_faulted()
         self.sweep()
@@ -168,10 +217,32 @@ class Bridge:
             time.sleep_ms(left)
 
     def run(self, steps=-1):  # type: ignore[no-untyped-def]
+        if self.wdt is None and steps < 0:
+            self.wdt = machine.WDT(timeout=self.cfg.WDT_MS)
         while steps != 0:
             self.step()
             steps -= 1
 
 
+def crash_text(exc):  # type: ignore[no-untyped-def]
+    """One printable line naming the exception (bounded: it goes on the link)."""
+    text = f"{type(exc).__name__}: {exc}"
+    out = []
+    for ch in text[:160]:
+        out.append(ch if " " <= ch <= "~" else "?")
+    return "".join(out)
+
+
 def main():  # type: ignore[no-untyped-def]
-    Bridge().run()
+    bridge = None
+    try:
+        bridge = Bridge()
+        bridge.run()
+    except Exception as exc:  # noqa: BLE001  anything: say what, then start again (Ctrl-C still reaches the REPL)
+        text = crash_text(exc)
+        if bridge is not None:
+            bridge.link.panic(text)
+        else:
+            usb.UsbPort().write(proto.encode(0, "PANIC", proto.NO_SESSION, text))
+        time.sleep_ms(100)  # let the line leave over USB
+    machine.reset()

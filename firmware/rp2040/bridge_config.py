@@ -9,9 +9,9 @@ chip-select decoder, MISO tri-state mux, 3.3 V regulator and NRSTPD line.
 FIRMWARE = "rp2040/2.0"
 READERS = 45  # channels 0..44
 CARD_CHANNEL = 44
-# RF groups: lists of channels whose antennas may be on together (no two close readers in one).
-# None: colour CLOSE here at boot. ``companion hardware flash`` writes the groups it coloured from
-# the board's adjacency and the TOML's [rf] close.
+# RF groups: lists of channels whose antennas may be on together (no two close readers in one),
+# written by ``companion hardware flash`` from its plan. None: ONE reader at a time (45 guard times
+# per sweep, ~240 ms, but never two antennas on together: no crosstalk, one antenna's current).
 GROUPS = None
 CLOSE = ()  # (channel, channel) pairs that must never transmit together
 
@@ -41,4 +41,8 @@ CARD_DEBOUNCE = (2, 3, 3)
 # Re-read a staying tag's UID every N sweeps (the host's default is 10). The antennas go off after
 # every sweep, so a swap by hand always shows empty sweeps first; this only guards against a misread.
 REVERIFY = 40
-RETRY_MS = 5000  # a reader that stopped answering: its bank is reset and it is tried again this often
+RETRY_MS = 5000  # a reader that stopped answering: its bank is reset and it is tried again this often,
+RETRY_MAX_MS = 300_000  # doubling while a reset does not cure it (the rest of its bank keeps working)
+# machine.WDT, fed once per main-loop step: a step takes ~30 ms, a bank retry ~0.1 s (50 ms start-up
+# + set-up); the RP2040's watchdog allows at most 8388 ms.
+WDT_MS = 5000

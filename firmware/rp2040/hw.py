@@ -1,10 +1,15 @@
 """The bridge's hardware: the reader bus (SPI0, chip selects decoded per bank, NRSTPD per bank) and
 the LED chain (SPI1 into 74HC595s). Only ``machine`` and ``time``: the tests swap in a shim.
+
+Nothing here allocates after set-up (design/style.md point 21): one register buffer, shared by every
+reader, with a memoryview of each length made once; the LED frame goes out of a buffer sized for
+the chain.
 """
 
 import time
 
 import machine
+import mfrc522_core as core
 
 
 class ReaderBus:
@@ -26,6 +31,9 @@ class ReaderBus:
         self.addr = [machine.Pin(n, machine.Pin.OUT, value=0) for n in pins["addr"]]
         self.bank = [machine.Pin(n, machine.Pin.OUT, value=0) for n in pins["bank"]]
         self.rst = [machine.Pin(n, machine.Pin.OUT, value=1) for n in pins["rst"]]
+        self.buffers = core.Buffers()  # shared by every reader's Chip: ``xfer`` exchanges buffers.io
+        whole = memoryview(self.buffers.io)
+        self.views = [whole[:n] for n in range(len(self.buffers.io) + 1)]  # write_readinto wants exact lengths
         self.selected = -1
         self.transactions = 0
         self.bank_resets = 0
@@ -44,18 +52,21 @@ class ReaderBus:
                 self.bank[i].value(bit)
         self.selected = channel
 
-    def xfer(self, channel, data):  # type: ignore[no-untyped-def]
-        self.select(channel)
-        tx = bytes(data)
-        rx = bytearray(len(tx))
-        self.strobe.value(0)
-        self.spi.write_readinto(tx, rx)
-        self.strobe.value(1)
+    def xfer(self, channel, n):  # type: ignore[no-untyped-def]
+        """One register transaction with reader ``channel``: ``buffers.io[0:n]`` out, the answer in place
+        (machine.SPI.write_readinto allows the same buffer for both)."""
+        if channel != self.selected:  # a reader's transactions come in runs: no call when it stays
+            self.select(channel)
+        view = self.views[n]
+        strobe = self.strobe
+        strobe.value(0)
+        self.spi.write_readinto(view, view)
+        strobe.value(1)
         self.transactions += 1
-        return rx
 
     def reset_bank(self, bank):  # type: ignore[no-untyped-def]
-        """Pulse NRSTPD of one bank (DS §8.8.1: low for at least 100 ns); its readers restart."""
+        """Pulse NRSTPD of one bank (DS §8.8.1: low for at least 100 ns); its readers restart. The
+        caller waits ``core.POWER_UP_US`` before talking to them (DS §8.8.2, MB PCD_Init)."""
         self.rst[bank].value(0)
         time.sleep_us(10)
         self.rst[bank].value(1)
@@ -63,10 +74,17 @@ class ReaderBus:
 
 
 class LedChain:
-    """74HC595 chain on SPI1: bit 0 of the frame is QA of the first chip (as the host's LED map)."""
+    """74HC595 chain on SPI1: bit 0 of the frame is QA of the first chip (as the host's LED map).
+
+    Dark from power-up until the first frame: OE (active low) is held high while zeros are shifted in
+    and latched, and only then enabled; the 595s' storage registers are undefined at power-up. A frame
+    longer than the chain (``LED_BITS``) is refused and counted, never used: the bit count comes from
+    the host's line."""
 
     def __init__(self, cfg):  # type: ignore[no-untyped-def]
         pins = cfg.PINS
+        self.enable = machine.Pin(pins["led_oe"], machine.Pin.OUT, value=1)  # outputs off first
+        self.latch = machine.Pin(pins["led_latch"], machine.Pin.OUT, value=0)
         self.spi = machine.SPI(
             1,
             baudrate=cfg.LED_BAUD,
@@ -74,16 +92,31 @@ class LedChain:
             mosi=machine.Pin(pins["led_mosi"]),
             miso=machine.Pin(pins["led_miso"]),  # named, so the port does not pick a default (GP8 = A2)
         )
-        self.latch = machine.Pin(pins["led_latch"], machine.Pin.OUT, value=0)
-        self.enable = machine.Pin(pins["led_oe"], machine.Pin.OUT, value=0)
+        self.bits = cfg.LED_BITS
+        self.out = bytearray((cfg.LED_BITS + 7) // 8)
         self.frames = 0
+        self.refused = 0
+        self._shift_out()  # zeros
+        self.enable.value(0)
 
     def show(self, nbits, data):  # type: ignore[no-untyped-def]
-        # MSB first: bit 7 of a byte ends in QH, bit 0 in QA; the first byte sent ends in the last chip.
-        out = bytearray(len(data))
-        for i in range(len(data)):
-            out[len(data) - 1 - i] = data[i]
-        self.spi.write(out)
+        """Show bits 0..nbits-1 of ``data`` (bit 0 = LSB of the first byte); the rest of the chain dark."""
+        if nbits < 0 or nbits > self.bits:
+            self.refused += 1
+            return False
+        out = self.out
+        size = len(out)
+        for i in range(size):
+            # MSB first: bit 7 of a byte ends in QH, bit 0 in QA; the first byte sent ends in the last chip.
+            byte = data[i] if i < len(data) else 0
+            if nbits < (i + 1) * 8:
+                byte &= (1 << max(0, nbits - i * 8)) - 1
+            out[size - 1 - i] = byte
+        self._shift_out()
+        self.frames += 1
+        return True
+
+    def _shift_out(self):  # type: ignore[no-untyped-def]
+        self.spi.write(self.out)
         self.latch.value(1)
         self.latch.value(0)
-        self.frames += 1

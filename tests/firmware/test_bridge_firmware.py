@@ -14,6 +14,7 @@ from companion.hardware.debounce import UNKNOWN as HOST_UNKNOWN
 from companion.hardware.debounce import DebounceSettings, TagVote
 from companion.hardware.firmware_host import FirmwareHost, firmware_modules
 from companion.hardware.leds import LedMap, render_bits
+from companion.hardware.rf_groups import colour_groups
 from companion.hardware.serial_bridge import SerialBridge
 from companion.intents import CardScanned, DeviceFault, Intent, TagLifted, TagPlaced
 from companion.ledframe import CityLight, LedFrame
@@ -22,6 +23,8 @@ CITIES = {ch: f"City{ch}" for ch in range(16)}
 CARD = 16
 NTAG, CLASSIC = "04A1B2C3D4E5F6", "DEADBEEF"
 MAP = LedMap.sequential(CITIES.values())
+with firmware_modules(readers=1, card_channel=0) as _firmware:  # once: hypothesis runs the vote test often
+    FIRMWARE_VOTE = _firmware["vote"]
 
 
 class Link:
@@ -46,7 +49,7 @@ class Link:
 def link() -> Iterator[Link]:
     # 17 readers in 3 banks; a path of close readers 0-1-2-...-15 and the card reader beside 15
     close = tuple((ch, ch + 1) for ch in range(16))
-    config = {"CLOSE": close, "LED_BITS": MAP.size}
+    config = {"GROUPS": colour_groups(list(range(17)), None, close), "LED_BITS": MAP.size}
     with FirmwareHost(readers=17, card_channel=CARD, config=config) as fw:
         got: list[Intent] = []
         host = SerialBridge(got.append, fw.url, cities=CITIES, card_channel=CARD, led_map=MAP).open(fw.now)
@@ -106,6 +109,22 @@ def test_wedged_reader_is_reported_and_only_its_bank_is_reset(link: Link) -> Non
     assert {ch for ch, n in resets.items() if n} == set(range(8, 16))
 
 
+def test_a_reader_that_stays_dead_does_not_keep_its_bank_down(link: Link) -> None:
+    """Its bank-mates keep their tags through its bank's resets (each waits the 50 ms start-up the
+    emulator is deaf for), and the resets back off: 5 s, then 10 s, then 20 s..."""
+    link.fw.place(9, NTAG)  # bank 1 (channels 8..15), as reader 12
+    link.run(0.5)
+    link.fw.bus.chips[12].dead = True  # MISO stuck low: no NRSTPD pulse cures it
+    events = link.run(30.0)
+    assert [e for e in events if isinstance(e, DeviceFault)] == [
+        DeviceFault("bridge reader 12 (City12)", "not answering (version register 0x00)")
+    ]
+    assert link.host.present() == {"City9": NTAG}
+    assert not [e for e in events if isinstance(e, TagPlaced | TagLifted)]
+    assert link.fw.bus.chips[9].hard_resets == 2  # at ~5.5 s and ~15.5 s; the next is due at ~35.5 s
+    assert link.fw.bridge.readers[9].faulted is False
+
+
 def test_firmware_survives_a_host_that_reconnects(link: Link) -> None:
     link.fw.place(5, NTAG)
     link.run(0.5)
@@ -125,15 +144,13 @@ def test_firmware_survives_a_host_that_reconnects(link: Link) -> None:
 )
 def test_firmware_debounce_is_the_hosts(samples: list[str | None], knm: tuple[int, int, int]) -> None:
     """firmware/rp2040/vote.py re-implements debounce.TagVote for MicroPython: same answers always."""
-    with firmware_modules(readers=1, card_channel=0) as fw:
-        vote_mod = fw["vote"]
-        ours = vote_mod.TagVote(*knm)
-        host = TagVote(DebounceSettings(*knm))
-        for sample in samples:
-            placed, lifted = ours.add(vote_mod.UNKNOWN if sample == "U" else sample)
-            change = host.add(HOST_UNKNOWN if sample == "U" else sample)
-            assert (placed, lifted) == (change.placed, change.lifted)
-            assert ours.current == host.current
+    ours = FIRMWARE_VOTE.TagVote(*knm)
+    host = TagVote(DebounceSettings(*knm))
+    for sample in samples:
+        placed, lifted = ours.add(FIRMWARE_VOTE.UNKNOWN if sample == "U" else sample)
+        change = host.add(HOST_UNKNOWN if sample == "U" else sample)
+        assert (placed, lifted) == (change.placed, change.lifted)
+        assert ours.current == host.current
 
 
 def test_flash_writes_a_config_the_firmware_runs_with(tmp_path: Path) -> None:
@@ -214,3 +231,40 @@ def test_hardware_test_says_no_link_when_the_firmware_does_not_answer() -> None:
         bridge.close()
     assert ok is False and "NO LINK" in out.getvalue()
     assert bridge.stats.hellos >= 3  # HELLO retried every second
+
+
+def test_without_groups_the_bridge_polls_one_reader_at_a_time() -> None:
+    """ "No groups" must never mean every antenna on together (issue #19 §5): readers whose antennas
+    all couple (0.5: a tag hears the neighbour's frames while its own field is on) are never on at
+    once, and each reads its own tag. (At >= 0.8 a neighbour's field alone powers a tag: no
+    schedule helps there, only the antenna plan.)"""
+    with FirmwareHost(readers=4, card_channel=3, config={"GROUPS": None}) as fw:
+        for a in range(4):
+            for b in range(a + 1, 4):
+                fw.bus.couple(a, b, 0.5)
+        for channel in range(3):
+            fw.place(channel, f"04A1B2C3D4E5{channel:02X}")
+        assert fw.bridge is not None
+        assert fw.bridge.groups == [[r] for r in fw.bridge.readers]
+        fw.run(1.0)
+        assert fw.bus.rf_overlaps == 0
+        assert fw.bridge.link.tags == {ch: f"04A1B2C3D4E5{ch:02X}" for ch in range(3)}
+
+
+def test_an_led_frame_is_bounded_by_the_chain_before_use() -> None:
+    with FirmwareHost(readers=1, card_channel=0, config={"LED_BITS": 16}, pty=False) as fw:
+        leds = fw.modules["hw"].LedChain(fw.cfg)
+        assert leds.show(10_000_000, b"\xff") is False  # refused, counted, nothing shifted or latched
+        assert leds.refused == 1 and not any(fw.led_bits(16))
+        assert leds.show(12, b"\xff\xff") is True  # shorter than the chain: bits 12.. stay dark
+        assert fw.led_bits(16) == (True,) * 12 + (False,) * 4
+        assert leds.show(-1, b"") is False and leds.refused == 2
+
+
+def test_the_leds_stay_dark_from_power_up_until_the_first_frame() -> None:
+    """The 74HC595s power up with random bits (the shim: all lit): OE is enabled only after zeros
+    were shifted in and latched."""
+    with FirmwareHost(readers=3, card_channel=2) as fw:
+        fw.run(0.5)
+        assert fw.pins[fw.cfg.PINS["led_oe"]] == 0  # enabled...
+        assert not fw.lit_while_booting and not any(fw.led_bits(int(fw.cfg.LED_BITS)))  # ...and dark

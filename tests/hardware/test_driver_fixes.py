@@ -160,5 +160,8 @@ def test_power_up_reset_of_a_bank_is_waited_for_too(bus: EmulatedSpiBus) -> None
     chip = chip_on(bus)
     emu.hard_reset(True, bus.now)
     assert chip.version() == 0x00  # held in reset: nothing answers
-    emu.hard_reset(False, bus.now)  # released: 0.5 ms until the crystal runs
+    emu.hard_reset(False, bus.now)  # released: deaf while the oscillator starts (50 ms, MB PCD_Init)
+    assert chip.version() == 0x00
+    bus.sleep(core.POWER_UP_US / 1e6)  # what the firmware waits after NRSTPD, before VersionReg
+    assert chip.version() == emu.version
     assert chip.init() and emu.lost_writes == 0

@@ -1,0 +1,149 @@
+"""The MicroPython VM's side of the emulated hardware (runs INSIDE the real MicroPython unix VM).
+
+The firmware imports ``machine`` and ``time``; on the VM those are this directory's ``machine.py``
+and ``time.py``, which behave like the RP2040 port and reach the emulated hardware through this
+module: one request pipe to the CPython host (``companion.hardware.firmware_vm``) and one answer
+pipe. The host runs the MFRC522 emulators, the 74HC595 chain and the test's SerialBridge; the
+firmware's USB link is the VM's own stdin/stdout, a pseudo-terminal the host's SerialBridge opens.
+
+Virtual time: ``now_us`` (never wraps here) advances by every sleep, by each SPI transaction's bits
+at its baud rate plus ``XFER_US`` (the C cost of one transaction on the chip), and, when
+``CPU_PERMILLE`` > 0, by the firmware's own Python time on the VM scaled to the RP2040 (the
+benchmark's estimate). Every message carries ``now_us`` so the host's emulators share the clock.
+
+Messages VM → host: a 12-byte header (kind, a, b lo, b hi, now_us as 8 bytes little-endian), then a
+payload of ``b`` bytes for SPI. Kinds: X = SPI0 transaction (the host answers ``b`` bytes), W = SPI
+write on bus ``a`` (LEDs), P = pin ``a`` set to ``b``, F = watchdog fed, S = sync (the host answers
+9 bytes: a command and a 64-bit argument: 0 go on, 1 raise OSError in the firmware, 2 jump the clock
+forward by the argument; ``a`` = 1 for a time.sleep_ms), R = machine.reset(), D = the watchdog expired.
+
+Nothing here allocates after :func:`open_link` (the firmware's steady state is measured with
+``gc.mem_alloc`` around it): preallocated header and answer buffers, small ints only.
+"""
+
+import sys
+
+import utime  # the VM's real clock (``time`` is our shim)
+
+XFER_US = 0
+CPU_PERMILLE = 0
+now_us = 0
+req = None
+rsp = None
+head = bytearray(12)
+answer = bytearray(9)
+shim_us = 0  # real µs spent inside the shim (pipes, the host's emulators): not the firmware's time
+python_us = 0  # real µs of firmware Python between shim calls
+_left_at = 0
+calls = 0  # shim calls (each one a C call on the chip)
+overhead_ns = 0  # what one shim call costs in Python beyond the C call it stands for (vm_main measures it)
+wdt_timeout_us = 0
+wdt_fed_at = 0
+
+
+def open_link(req_path, rsp_path, start_us, xfer_us, cpu_permille):  # type: ignore[no-untyped-def]
+    global req, rsp, now_us, XFER_US, CPU_PERMILLE, _left_at
+    req = open(req_path, "wb")  # noqa: SIM115
+    rsp = open(rsp_path, "rb")  # noqa: SIM115
+    now_us = start_us
+    XFER_US = xfer_us
+    CPU_PERMILLE = cpu_permille
+    _left_at = utime.ticks_us()
+
+
+def enter():  # type: ignore[no-untyped-def]
+    """A shim call begins: the firmware's Python time since the last one is counted (and, for the
+    RP2040 estimate, charged to the virtual clock)."""
+    global python_us, now_us, _left_at, calls
+    t = utime.ticks_us()
+    spent = utime.ticks_diff(t, _left_at)
+    python_us += spent
+    calls += 1
+    if CPU_PERMILLE:
+        charge = spent * 1000 - overhead_ns  # the shim's own call costs more than the chip's C call
+        if charge > 0:
+            now_us += charge * CPU_PERMILLE // 1000000
+    _left_at = t
+
+
+def leave():  # type: ignore[no-untyped-def]
+    global shim_us, _left_at
+    t = utime.ticks_us()
+    shim_us += utime.ticks_diff(t, _left_at)
+    _left_at = t
+
+
+def _check_watchdog():  # type: ignore[no-untyped-def]
+    if wdt_timeout_us and now_us - wdt_fed_at > wdt_timeout_us:
+        send(ord("D"), 0, 0)
+        raise SystemExit(3)
+
+
+def send(kind, a, b):  # type: ignore[no-untyped-def]
+    head[0] = kind
+    head[1] = a
+    head[2] = b & 0xFF
+    head[3] = (b >> 8) & 0xFF
+    t = now_us
+    for i in range(8):
+        head[4 + i] = t & 0xFF
+        t >>= 8
+    req.write(head)
+
+
+def spi_transaction(buf, baudrate):  # type: ignore[no-untyped-def]
+    """SPI0 write_readinto: ``buf`` goes out, the answer comes back into it."""
+    global now_us
+    n = len(buf)
+    now_us += n * 8000000 // baudrate + XFER_US
+    _check_watchdog()
+    send(ord("X"), 0, n)
+    req.write(buf)
+    if rsp.readinto(buf) != n:
+        raise OSError(5)
+
+
+def spi_write(bus, buf, baudrate):  # type: ignore[no-untyped-def]
+    global now_us
+    now_us += len(buf) * 8000000 // baudrate + XFER_US
+    send(ord("W"), bus, len(buf))
+    req.write(buf)
+
+
+def pin(number, value):  # type: ignore[no-untyped-def]
+    send(ord("P"), number, value)
+
+
+def sleep_us(us, between_steps=0):  # type: ignore[no-untyped-def]
+    global now_us
+    if us > 0:
+        now_us += us
+    _check_watchdog()
+    send(ord("S"), between_steps, 0)
+    if rsp.readinto(answer) != 9:
+        raise OSError(5)
+    command = answer[0]
+    if command == 1:
+        raise OSError(5)  # injected: the host asked for a failure inside the firmware's main loop
+    if command == 2:  # the soak skips ahead: steps that would have run meanwhile fed the watchdog
+        global wdt_fed_at
+        jump = 0
+        for i in range(8):
+            jump |= answer[1 + i] << (8 * i)
+        now_us += jump
+        wdt_fed_at += jump
+
+
+def feed():  # type: ignore[no-untyped-def]
+    global wdt_fed_at
+    wdt_fed_at = now_us
+    send(ord("F"), 0, 0)
+
+
+def reset():  # type: ignore[no-untyped-def]
+    send(ord("R"), 0, 0)
+    raise SystemExit(0)
+
+
+def stderr(text):  # type: ignore[no-untyped-def]
+    sys.stderr.write(text + "\n")
