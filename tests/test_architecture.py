@@ -44,6 +44,8 @@ PLATFORM_ALLOWED: dict[str, set[str]] = {
     },
     "leaderboard": {"leaderboard"},  # the big screen needs no game: every message carries what it shows
     "setup_box": {"engine", "intents", "ledframe", "display", "games", "setup_box"},
+    # Reads the kiosk's settings, hardware and journal through their own code (read-only).
+    "doctor": {"intents", "ledframe", "hardware", "journal", "kiosk", "leaderboard", "doctor"},
     "cli": {"*"},
     "__main__": {"*"},
 }

@@ -8,7 +8,7 @@ import sys
 from collections.abc import Iterator, Sequence
 
 # Modules under companion.cli that define ``register(subparsers)``; each adds its own sub-commands.
-COMMAND_MODULES = ("board", "play", "hardware", "journal", "leaderboard", "setup_box")
+COMMAND_MODULES = ("board", "play", "hardware", "journal", "leaderboard", "setup_box", "doctor")
 
 
 def build_parser() -> argparse.ArgumentParser:
