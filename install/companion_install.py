@@ -423,6 +423,8 @@ class Installer:
             if any(t.endswith(".rules") for t in changed):
                 self.host.run(["udevadm", "control", "--reload"])
                 self.host.run(["udevadm", "trigger", "--subsystem-match=tty"])
+        if "/etc/systemd/logind.conf.d/companion-kiosk.conf" in changed and self.host.booted():
+            self.report.note("No login prompt on the other consoles: from the next reboot (logind reads it at start).")
         rules = ", ".join(Path(t).name for t in placed if t.endswith(".rules")) or "none in systemd/"
         self.report.step(bool(changed), f"systemd units, modules-load, logind, udev rules ({rules})")
 
