@@ -157,19 +157,45 @@ def hardware_file(box: Box, found: Findings) -> Iterator[Result]:
 # -- devices ----------------------------------------------------------------------------------------
 
 
-def _boot_setting(box: Box, setting: str) -> bool | None:
-    """Is ``setting`` (e.g. ``dtparam=spi=on``) active in config.txt's [all] part? None: no config.txt."""
+def _section_applies(section: str, model: str) -> bool:
+    """Does a config.txt filter section apply to this model? ``[all]`` and ``[pi4]`` on a Pi 4 do, ``[pi5]``
+    and ``[none]`` do not; other filters (``[hdmi:0]``, ``[edid=...]``) are taken as applying."""
+    if section in ("all", "none"):
+        return section == "all"
+    if section.startswith("pi") and section[2:].isdigit():
+        return f"Pi {section[2:]}" in model
+    if section.startswith("cm") and section[2:].isdigit():
+        return f"Compute Module {section[2:]}" in model
+    return True
+
+
+def _boot_setting(box: Box, key: str, model: str) -> str | None:
+    """The value config.txt gives ``key`` (``dtparam=spi``, ``enable_uart``) on this model: the last one
+    that applies wins, ``dtparam=a=on,b=on`` sets both. None: not set, or no config.txt."""
     boot = box.boot_config()
     if boot is None:
         return None
-    section = "all"
+    section, value = "all", None
     for raw in boot[1].splitlines():
-        line = raw.split("#", 1)[0].strip()
+        line = raw.split("#", 1)[0].strip().replace(" ", "")
         if line.startswith("[") and line.endswith("]"):
-            section = line[1:-1].strip().lower()
-        elif section == "all" and line.replace(" ", "") == setting:
-            return True
-    return False
+            section = line[1:-1].lower()
+            continue
+        if not _section_applies(section, model):
+            continue
+        settings = [f"dtparam={p}" for p in line[8:].split(",")] if line.startswith("dtparam=") else [line]
+        for setting in settings:
+            name, _, given = setting.rpartition("=")
+            if name == key:
+                value = given
+    return value
+
+
+def _boot_off(box: Box, found: Findings, key: str, on: tuple[str, ...]) -> bool:
+    """config.txt exists and leaves ``key`` off (not set, or set to something other than ``on``)."""
+    if box.boot_config() is None:
+        return False
+    return _boot_setting(box, key, found.pi or "") not in on
 
 
 def _node_access(box: Box, node: Path, what: str) -> Result | None:
@@ -205,7 +231,7 @@ def spi(box: Box, found: Findings) -> Iterator[Result]:
         yield na("spi", "not a Raspberry Pi")
         return
     found.spi_missing = True  # until the checks below pass
-    if _boot_setting(box, "dtparam=spi=on") is False:
+    if _boot_off(box, found, "dtparam=spi", ("on", "true", "yes", "1")):
         yield fail("spi", "SPI is off (no dtparam=spi=on in config.txt)", "sudo raspi-config nonint do_spi 0; reboot")
         return
     node = box.path(f"/dev/spidev{config.spi.bus}.{config.spi.device}")
@@ -229,7 +255,7 @@ def serial(box: Box, found: Findings) -> Iterator[Result]:
     node = box.path(url)
     uart = any(name in url for name in ("serial0", "serial1", "ttyS", "ttyAMA"))
     found.serial_port_missing = True  # until the checks below pass
-    if uart and found.pi and _boot_setting(box, "enable_uart=1") is False:
+    if uart and found.pi and _boot_off(box, found, "enable_uart", ("1",)):
         yield fail(
             "serial",
             f"{url} is the GPIO UART, which is off (no enable_uart=1 in config.txt)",

@@ -186,7 +186,7 @@ def spi_box(pi: PiRoot) -> None:
 
 FAULTS: dict[str, tuple[Callable[[PiRoot], None], str, str]] = {
     "SPI off in config.txt": (
-        lambda pi: (spi_box(pi), pi.file("/boot/firmware/config.txt", "#dtparam=spi=on\n[pi4]\ndtparam=spi=on\n")),
+        lambda pi: (spi_box(pi), pi.file("/boot/firmware/config.txt", "#dtparam=spi=on\n[pi5]\ndtparam=spi=on\n")),
         "spi",
         "SPI is off",
     ),
@@ -429,3 +429,23 @@ def test_the_command_prints_one_line_per_check_and_exits_non_zero_on_a_failure(t
     assert broken.returncode == 1, broken.stdout + broken.stderr
     assert re.search(r"^FAIL  hardware file: .*bad.toml:2: \[hardware\] backend", broken.stdout, re.M), broken.stdout
     assert "1 to fix" in broken.stderr
+
+
+@pytest.mark.parametrize(
+    ("config_txt", "on"),
+    [
+        ("dtparam=spi=on\n", True),
+        ("dtparam=audio=on,spi=on\n", True),
+        ("[pi4]\ndtparam=spi=on\n", True),  # this box is a Pi 4
+        ("[pi5]\ndtparam=spi=on\n", False),
+        ("dtparam=spi=on\ndtparam=spi=off\n", False),  # the last one wins
+        ("#dtparam=spi=on\n", False),
+        ("[none]\ndtparam=spi=on\n[all]\n", False),
+    ],
+)
+def test_spi_is_read_from_config_txt_as_the_firmware_reads_it(pi: PiRoot, config_txt: str, on: bool) -> None:
+    pi.file("/etc/companion/hardware.toml", hardware_toml("spi"))
+    pi.file("/boot/firmware/config.txt", config_txt)
+    result = pi.results()["spi"]
+    assert (result.status is Status.OK) is on, result.line()
+    assert on or "SPI is off" in result.message
