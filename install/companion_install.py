@@ -149,12 +149,21 @@ def write_file(path: Path, data: bytes, mode: int) -> bool:
         pass
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f".{path.name}.companion-install")
-    tmp.write_bytes(data)
-    os.chmod(tmp, mode)
-    with open(tmp, "rb") as f:
-        os.fsync(f.fileno())
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)
+    try:
+        os.write(fd, data)
+        # Only when the umask changed it: the FAT boot partition has no modes and refuses chmod.
+        if stat.S_IMODE(os.fstat(fd).st_mode) != mode:
+            os.fchmod(fd, mode)
+        os.fsync(fd)
+    finally:
+        os.close(fd)
     os.replace(tmp, path)
     return True
+
+
+def file_mode(path: Path) -> int:
+    return stat.S_IMODE(path.stat().st_mode)
 
 
 def ensure_dir(host: Host, path: Path, mode: int, owner: tuple[str, str] | None = None) -> bool:
@@ -205,7 +214,7 @@ def sync_tree(source: Path, target: Path) -> int:
     wanted = set(source_files(source))
     changed = 0
     for rel in wanted:
-        mode = 0o755 if os.access(source / rel, os.X_OK) else 0o644
+        mode = 0o755 if file_mode(source / rel) & 0o111 else 0o644
         changed += write_file(target / rel, (source / rel).read_bytes(), mode)
     if target.is_dir():
         for path in sorted(target.rglob("*"), reverse=True):  # files before their folders
@@ -282,21 +291,14 @@ class Installer:
                 self.report.step(False, "SPI and UART: no /boot/firmware/config.txt (not a Raspberry Pi?): skipped")
                 self.report.note("No Raspberry Pi boot partition was found: SPI and the UART were not switched on.")
                 return
-            changed = write_file(
-                config,
-                config_txt(config.read_text(encoding="utf-8")).encode(),
-                0o755 if os.access(config, os.X_OK) else 0o644,
-            )
+            changed = write_file(config, config_txt(config.read_text(encoding="utf-8")).encode(), file_mode(config))
             how = str(config.relative_to(self.host.root))
         cmdline = next(
             (p for p in (self.path("/boot/firmware/cmdline.txt"), self.path("/boot/cmdline.txt")) if p.exists()), None
         )
         if cmdline is not None:
-            changed |= write_file(
-                cmdline,
-                cmdline_txt(cmdline.read_text(encoding="utf-8")).encode(),
-                0o644 if not os.access(cmdline, os.X_OK) else 0o755,
-            )
+            text = cmdline_txt(cmdline.read_text(encoding="utf-8"))
+            changed |= write_file(cmdline, text.encode(), file_mode(cmdline))
         self.report.step(changed, f"SPI on, UART on, no login on the UART, kiosk console ({how})")
         if changed:
             self.report.note("The boot settings changed: reboot once (sudo reboot) for SPI and the UART.")

@@ -535,3 +535,25 @@ def test_the_installer_is_lint_and_type_clean() -> None:
 def test_the_full_run_script_passes_shellcheck() -> None:
     proc = subprocess.run(["shellcheck", str(REPO / "tests/install/full_run.sh")], capture_output=True, text=True)
     assert proc.returncode == 0, proc.stdout
+
+
+def test_boot_files_are_rewritten_without_chmod_where_the_filesystem_refuses_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """/boot/firmware is FAT: every file shows the mount's mode and chmod fails; keeping the file's own
+    mode means no chmod is needed."""
+    config = tmp_path / "config.txt"
+    config.write_text("#dtparam=spi=on\n")
+    config.chmod(0o755)
+
+    def refuse(*_args: object) -> None:
+        raise PermissionError(1, "Operation not permitted")
+
+    monkeypatch.setattr(os, "fchmod", refuse)
+    monkeypatch.setattr(os, "chmod", refuse)
+    old_umask = os.umask(0o022)
+    try:
+        assert ci.write_file(config, ci.config_txt(config.read_text()).encode(), ci.file_mode(config))
+    finally:
+        os.umask(old_umask)
+    assert config.read_text() == "dtparam=spi=on\nenable_uart=1\n" and ci.file_mode(config) == 0o755
