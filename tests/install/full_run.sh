@@ -57,7 +57,7 @@ if [ ! -s "$WORK/base.tar" ]; then
         bookworm "$WORK/base.tar" "${SOURCES[@]}"
 fi
 cleanup() {
-    for m in proc sys dev/pts dev; do umount -l "$ROOT/$m" 2>/dev/null || true; done
+    for m in boot/firmware proc sys dev/pts dev; do umount -l "$ROOT/$m" 2>/dev/null || true; done
 }
 trap cleanup EXIT
 cleanup
@@ -71,8 +71,14 @@ if compgen -G "/usr/local/share/ca-certificates/*.crt" > /dev/null; then
     cp /usr/local/share/ca-certificates/*.crt "$ROOT/usr/local/share/ca-certificates/"
     in_root update-ca-certificates > /dev/null 2>&1
 fi
-# The boot partition as Raspberry Pi OS bookworm ships it: SPI commented out, a serial login console.
+# The boot partition as Raspberry Pi OS bookworm ships it: FAT (no file modes, chmod refused), SPI
+# commented out, a serial login console. Without mkfs.vfat (apt install dosfstools): a plain folder.
 mkdir -p "$ROOT/boot/firmware"
+if command -v mkfs.vfat > /dev/null; then
+    rm -f "$WORK/boot.img" && truncate -s 32M "$WORK/boot.img" && mkfs.vfat -n bootfs "$WORK/boot.img" > /dev/null
+    mount -o loop,fmask=0022,dmask=0022 "$WORK/boot.img" "$ROOT/boot/firmware"
+    echo "boot partition: FAT image on /boot/firmware"
+fi
 cat > "$ROOT/boot/firmware/config.txt" <<'EOF'
 # For more options and information see http://rptl.io/configtxt
 #dtparam=i2c_arm=on
