@@ -74,10 +74,12 @@ fi
 # The boot partition as Raspberry Pi OS bookworm ships it: FAT (no file modes, chmod refused), SPI
 # commented out, a serial login console. Without mkfs.vfat (apt install dosfstools): a plain folder.
 mkdir -p "$ROOT/boot/firmware"
-if command -v mkfs.vfat > /dev/null; then
-    rm -f "$WORK/boot.img" && truncate -s 32M "$WORK/boot.img" && mkfs.vfat -n bootfs "$WORK/boot.img" > /dev/null
-    mount -o loop,fmask=0022,dmask=0022 "$WORK/boot.img" "$ROOT/boot/firmware"
-    echo "boot partition: FAT image on /boot/firmware"
+rm -f "$WORK/boot.img"
+if command -v mkfs.vfat > /dev/null && truncate -s 32M "$WORK/boot.img" && mkfs.vfat "$WORK/boot.img" > /dev/null 2>&1 \
+    && mount -o loop,fmask=0022,dmask=0022 "$WORK/boot.img" "$ROOT/boot/firmware" 2> /dev/null; then
+    echo "boot partition: a FAT image on /boot/firmware"
+else
+    echo "boot partition: a plain folder (no mkfs.vfat, or this kernel cannot mount FAT)"
 fi
 cat > "$ROOT/boot/firmware/config.txt" <<'EOF'
 # For more options and information see http://rptl.io/configtxt
