@@ -6,6 +6,7 @@ kiosk uses (``companion.hardware.config``, ``companion.journal.paths``, ``compan
 """
 
 from companion.doctor.box import Box
-from companion.doctor.checks import CHECKS, Result, Status, run
+from companion.doctor.checks import CHECKS, run
+from companion.doctor.result import Result, Status
 
 __all__ = ["CHECKS", "Box", "Result", "Status", "run"]

@@ -19,7 +19,7 @@ import pytest
 
 from companion.doctor import Box, Result, Status, run
 from companion.doctor.box import UNIT_ENVIRONMENT, parse_env_file
-from companion.doctor.checks import UNIT_NETWORKS
+from companion.doctor.network import UNIT_NETWORKS
 from companion.hardware.config import HardwareConfig
 from companion.hardware.emulated import EmulatedTable
 from companion.hardware.protocols import IntentSink
@@ -360,11 +360,11 @@ def test_the_broker_answering(pi: PiRoot, tmp_path: Path) -> None:
 
 
 def test_the_unit_network_check_flags_a_public_broker() -> None:
-    from companion.doctor.checks import _outside_unit_networks
+    from companion.doctor.network import outside_unit_networks
 
-    assert _outside_unit_networks("127.0.0.1", 1883) is None
-    assert _outside_unit_networks("192.168.1.20", 1883) is None
-    assert _outside_unit_networks("203.0.113.7", 1883) == "203.0.113.7"
+    assert outside_unit_networks("127.0.0.1", 1883) is None
+    assert outside_unit_networks("192.168.1.20", 1883) is None
+    assert outside_unit_networks("203.0.113.7", 1883) == "203.0.113.7"
 
 
 def test_unsynchronised_clock_is_a_warning_not_a_failure(pi: PiRoot) -> None:
