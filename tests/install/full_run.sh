@@ -275,11 +275,15 @@ done
 [ "$env_sum" = "$(sha256sum < "$ROOT/etc/companion/kiosk.env")" ] || fail "settings lost"
 in_root getent passwd companion > /dev/null || fail "user removed without --purge"
 pass "uninstall: program, units, rules gone; journal, settings, data set and user kept"
-run_installer install_back "$INSTALLER"
+# This time from outside, as when preparing an SD card image: --root runs the commands in the root.
+t0=$(date +%s)
+env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin LANG=C.UTF-8 python3 "$REPO/install/companion_install.py" --root "$ROOT" \
+    > "$WORK/install_back" 2>&1 || { cat "$WORK/install_back"; fail "install --root"; }
+echo "install_back_with_root_option: $(( $(date +%s) - t0 )) s"
 [ "$env_sum" = "$(sha256sum < "$ROOT/etc/companion/kiosk.env")" ] || fail "reinstall replaced the settings"
 ! grep -q "admin PIN" "$WORK/install_back" || fail "reinstall made a new PIN"
 check_installed
-pass "install after uninstall: the kept settings and PIN are used"
+pass "install after uninstall (from outside, --root): the kept settings and PIN are used"
 run_installer purge "$INSTALLER" --uninstall --purge
 for gone in /opt/companion /etc/companion /var/lib/companion; do [ ! -e "$ROOT$gone" ] || fail "$gone after purge"; done
 ! in_root getent passwd companion > /dev/null || fail "user left after --purge"
