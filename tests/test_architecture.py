@@ -44,6 +44,8 @@ PLATFORM_ALLOWED: dict[str, set[str]] = {
     },
     "leaderboard": {"leaderboard"},  # the big screen needs no game: every message carries what it shows
     "setup_box": {"engine", "intents", "ledframe", "display", "games", "setup_box"},
+    # Reads the kiosk's settings, hardware and journal through their own code (read-only).
+    "doctor": {"intents", "ledframe", "hardware", "journal", "kiosk", "leaderboard", "doctor"},
     "cli": {"*"},
     "__main__": {"*"},
 }
@@ -171,3 +173,76 @@ def test_table_and_cli_import_without_pi_libraries() -> None:
         "import companion.games.on_the_way.table.controller, companion.cli; companion.cli.build_parser()",
     )
     assert proc.returncode == 0, proc.stderr
+
+
+def module_imports(modules: dict[str, Path]) -> dict[str, set[str]]:
+    """Module → the companion modules it imports (also inside functions). ``from pkg import mod`` is an
+    import of ``pkg.mod``; importing one's own parent package is not an edge (Python does it anyway)."""
+    graph: dict[str, set[str]] = {}
+    for name, path in modules.items():
+        found: set[str] = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                found.update(
+                    f"{node.module}.{alias.name}" if f"{node.module}.{alias.name}" in modules else node.module
+                    for alias in node.names
+                )
+            elif isinstance(node, ast.Import):
+                found.update(alias.name for alias in node.names)
+        graph[name] = {t for t in found if t in modules and t != name and not name.startswith(t + ".")}
+    return graph
+
+
+def import_cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components with more than one module (Tarjan, iterative)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    cycles: list[list[str]] = []
+    for root in sorted(graph):
+        if root in index:
+            continue
+        work = [(root, iter(sorted(graph[root])))]
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            node, targets = work[-1]
+            target = next(targets, None)
+            if target is None:
+                work.pop()
+                if work:
+                    low[work[-1][0]] = min(low[work[-1][0]], low[node])
+                if low[node] == index[node]:
+                    component = []
+                    while True:
+                        member = stack.pop()
+                        on_stack.discard(member)
+                        component.append(member)
+                        if member == node:
+                            break
+                    if len(component) > 1:
+                        cycles.append(sorted(component))
+            elif target not in index:
+                index[target] = low[target] = len(index)
+                stack.append(target)
+                on_stack.add(target)
+                work.append((target, iter(sorted(graph[target]))))
+            elif target in on_stack:
+                low[node] = min(low[node], index[target])
+    return cycles
+
+
+def test_the_cycle_finder_finds_a_cycle_of_three() -> None:
+    assert import_cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+    assert import_cycles({"a": {"b"}, "b": set()}) == []
+
+
+def test_no_module_imports_itself_through_others() -> None:
+    """No import cycle between modules either (the simulator's app and window imported each other)."""
+    modules = {}
+    for path in ROOT.rglob("*.py"):
+        parts = ("companion", *path.relative_to(ROOT).with_suffix("").parts)
+        modules[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = path
+    assert import_cycles(module_imports(modules)) == []

@@ -5,21 +5,47 @@ from __future__ import annotations
 import argparse
 import importlib
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 # Modules under companion.cli that define ``register(subparsers)``; each adds its own sub-commands.
-COMMAND_MODULES = ("board", "play", "hardware", "journal", "leaderboard", "setup_box")
+COMMAND_MODULES = ("board", "play", "hardware", "journal", "leaderboard", "setup_box", "doctor")
 
 
 def build_parser() -> argparse.ArgumentParser:
+    # The simulator's options are listed below the commands (``companion --help`` is where people look);
+    # its own parser parses them (``main`` sends ``companion --players ...`` there).
+    from companion.simulator.app import build_parser as simulator_parser
+
     parser = argparse.ArgumentParser(
         prog="companion",
         description="Board-game companion. With no command: the simulator (or the table on a Pi).",
+        epilog=simulator_parser(for_help_only=True).format_help(),
+        formatter_class=argparse.RawDescriptionHelpFormatter,  # the epilog is already formatted
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMAND_MODULES:
         importlib.import_module(f"companion.cli.{name}").register(sub)
+    describe_commands(sub)
     return parser
+
+
+def commands(sub: argparse._SubParsersAction) -> Iterator[tuple[str, argparse.ArgumentParser, str]]:  # type: ignore[type-arg]
+    """Every (sub-)command below ``sub``: its full name, its parser and its line in the command list."""
+    helps = {action.dest: action.help or "" for action in sub._choices_actions}
+    for name, parser in sub.choices.items():
+        yield name, parser, helps.get(name, "")
+        for action in parser._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                for sub_name, sub_parser, sub_help in commands(action):
+                    yield f"{name} {sub_name}", sub_parser, sub_help
+
+
+def describe_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    """A command's own ``--help`` starts with its line from the command list when it has no description
+    of its own (``companion games --help`` used to show only its usage)."""
+    for _, parser, help_line in commands(sub):
+        if parser.description is None and help_line:
+            parser.description = help_line[0].upper() + help_line[1:] + "."
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -543,7 +543,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     cal.add_argument("--channels", type=int, help="reader channels to scan (default: all the decoder selects)")
     cal.add_argument("--timeout", type=float, default=60.0, help="seconds to wait for each city")
     cal.set_defaults(handler=_run_calibrate)
-    cards = sub.add_parser("cards", help="card tags")
+    cards = sub.add_parser("cards", help="card tags: scan the box's cards and name them in the hardware file")
     cards_sub = cards.add_subparsers(dest="cards_command", metavar="COMMAND", required=True)
     enroll_cmd = cards_sub.add_parser("enroll", help="scan cards and name them; writes [cards]")
     enroll_cmd.add_argument("--config", required=True, help="hardware TOML to update")

@@ -22,7 +22,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         metavar="URL",
         help="mqtt://[user[:password]@]host[:port] or mqtts://... (password also from $COMPANION_MQTT_PASSWORD)",
     )
-    p.add_argument("--ca-file", metavar="FILE", help="mqtts: the CA certificate that signed the broker's")
+    p.add_argument("--ca-file", metavar="FILE", help="mqtts: the CA certificate that signed the broker's certificate")
     p.add_argument("--cert-file", metavar="FILE", help="mqtts: a client certificate, if the broker asks for one")
     p.add_argument("--key-file", metavar="FILE", help="mqtts: the client certificate's key")
     p.add_argument("--topic-root", default=None, metavar="ROOT", help="the event's topic root (default companion/v1)")

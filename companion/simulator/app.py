@@ -13,32 +13,47 @@ from companion.games.seats import check_bots, parse_seats
 from companion.games.setup import GameSetup
 
 
-def parse_args(argv: Sequence[str]) -> argparse.Namespace:
-    p = argparse.ArgumentParser(prog="companion", description="Board-game simulator (emulated table)")
-    p.add_argument("--game", choices=games.names(), help="the game (default: the start dialog, or "
-                   f"{games.DEFAULT_GAME} with --players)")  # fmt: skip
-    p.add_argument(
+def build_parser(*, for_help_only: bool = False) -> argparse.ArgumentParser:
+    """The simulator's options. ``for_help_only``: no usage line and no ``--help``, for the list that
+    ``companion --help`` shows below the commands (one definition, so the two never differ)."""
+    p = argparse.ArgumentParser(
+        prog="companion",
+        description=None if for_help_only else "Board-game simulator (emulated table)",
+        usage=argparse.SUPPRESS if for_help_only else None,
+        add_help=not for_help_only,
+    )
+    options = p.add_argument_group("simulator options (companion [OPTIONS], without a COMMAND)")
+    options.add_argument(
+        "--game",
+        choices=games.names(),
+        help=f"the game (default: the start dialog, or {games.DEFAULT_GAME} with --players)",
+    )
+    options.add_argument(
         "--players",
         help="seat order, comma separated (default: the start dialog; e.g. red,blue); a seat the box plays: "
         "blue:bot, blue:bot-easy|medium|hard (you move its pieces as the screen shows)",
     )
-    p.add_argument(
+    options.add_argument(
         "--end-at", type=int, help="short game: the time-track position that ends it (games with a time track)"
     )
-    p.add_argument("--seed", type=int, help="shuffle of the card piles and the companion's die")
-    p.add_argument("--size", default="1280x800", help="window size WxH (default 1280x800)")
-    p.add_argument("--language", default="en", help="en, cs, de or pl")
-    p.add_argument(
+    options.add_argument("--seed", type=int, help="shuffle of the card piles and the companion's die")
+    options.add_argument("--size", default="1280x800", help="window size WxH (default 1280x800)")
+    options.add_argument("--language", default="en", help="en, cs, de or pl")
+    options.add_argument(
         "--data-set",
         help="a box digitised with `companion setup-box` (default: the one digitised last, else the reference data;"
         " `reference` for the reference data)",
     )
-    p.add_argument(
+    options.add_argument(
         "--emulated-readers",
         action="store_true",
         help="drive the emulated MFRC522 readers, buttons and LED chain (slower: ~half a core)",
     )
-    return p.parse_args(list(argv))
+    return p
+
+
+def parse_args(argv: Sequence[str]) -> argparse.Namespace:
+    return build_parser().parse_args(list(argv))
 
 
 def new_game(

@@ -434,10 +434,3 @@ class Simulator:
             style = theme.player_style(self._drag.marker.colour, seat)
             draw_marker(self.window, self._drag.pos, r, style, self._drag.marker.number)
 
-
-if __name__ == "__main__":
-    import sys
-
-    from companion.simulator.app import main
-
-    raise SystemExit(main(sys.argv[1:]))

@@ -1,0 +1,58 @@
+"""``companion --help`` and every command's ``--help``: complete, described, no sentence cut off."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+
+from companion.cli import build_parser, commands
+from companion.simulator.app import build_parser as simulator_parser
+
+# A help text that stops on one of these has lost its end (``--ca-file``: "... signed the broker's").
+DANGLING = re.compile(r"(\b(the|a|an|of|and|or|that|its|their)|'s|,|:)$", re.IGNORECASE)
+
+
+def _subparsers():  # type: ignore[no-untyped-def]
+    parser = build_parser()
+    return next(a for a in parser._actions if a.__class__.__name__ == "_SubParsersAction")
+
+
+def test_every_command_has_a_line_in_the_list_and_a_description() -> None:
+    found = list(commands(_subparsers()))
+    names = {name for name, _, _ in found}
+    assert {"games", "cards", "cards enroll", "hardware test", "kiosk", "leaderboard"} <= names
+    for name, parser, help_line in found:
+        assert len(help_line.split()) >= 3, f"`companion {name}`: no real line in the command list: {help_line!r}"
+        assert parser.description, f"`companion {name} --help` has no description"
+
+
+def test_no_help_text_is_cut_off() -> None:
+    texts = []
+    for name, parser, help_line in commands(_subparsers()):
+        texts.append((name, help_line))
+        texts += [(f"{name} {'/'.join(a.option_strings) or a.dest}", a.help or "") for a in parser._actions]
+    cut = [f"{where}: {text!r}" for where, text in texts if text and DANGLING.search(text.strip())]
+    assert not cut, "\n".join(cut)
+
+
+def test_the_dangling_check_catches_the_old_ca_file_text() -> None:
+    assert DANGLING.search("mqtts: the CA certificate that signed the broker's")
+    assert not DANGLING.search("mqtts: the CA certificate that signed the broker's certificate")
+
+
+def test_companion_help_shows_the_simulator_options() -> None:
+    out = subprocess.run(
+        [sys.executable, "-m", "companion", "--help"], capture_output=True, text=True, check=True, timeout=60
+    ).stdout
+    options = [s for a in simulator_parser()._actions for s in a.option_strings if s not in ("-h", "--help")]
+    assert {"--players", "--game", "--end-at", "--seed", "--emulated-readers"} <= set(options)
+    missing = [option for option in options if option not in out]
+    assert not missing, f"companion --help does not show {missing}"
+    assert "simulator options" in out and "COMMAND" in out
+
+
+def test_the_simulator_options_still_start_the_simulator_parser() -> None:
+    """The listed options are the simulator's own: its parser takes them (no second copy to drift)."""
+    args = simulator_parser().parse_args(["--players", "red,blue", "--end-at", "3", "--seed", "7"])
+    assert (args.players, args.end_at, args.seed, args.size) == ("red,blue", 3, 7, "1280x800")
