@@ -1,0 +1,347 @@
+"""Issue 20's campaigns: hostile input and media faults per interface, counted (run by robustness.py).
+
+Interfaces: data-set zips (``setup-box import`` and the store's list/show/export/delete around broken
+data sets), the kiosk's environment and settings, broker messages (to the leaderboard's model and its
+screen), hardware TOML with the new bounds, and journal media faults (bit flips and zeroed pages in the
+main file and the ``-wal`` file at every offset class). Counted, all of which must be 0:
+
+* ``tracebacks`` — an exception other than the interface's own clear error left it;
+* ``hangs`` — one input took longer than ``HANG_SECONDS``;
+* ``accepted`` — a bad input was silently accepted (imported, loaded, drawn as given, no warning);
+* ``lost`` — acknowledged journal commands vanished without the journal reporting it;
+* ``outside`` — bytes changed outside the state directory (or inside the store, after a refused import).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import os
+import random
+import sys
+import tempfile
+import time
+import zipfile
+from collections import Counter
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+HANG_SECONDS = 2.0
+
+
+@dataclass
+class Tally:
+    """The counts of one interface."""
+
+    interface: str
+    inputs: int = 0
+    tracebacks: int = 0
+    hangs: int = 0
+    accepted: int = 0
+    lost: int = 0
+    outside: int = 0
+    classes: Counter[str] = field(default_factory=Counter)
+    examples: list[str] = field(default_factory=list)
+
+    def fail(self, kind: str, example: str) -> None:
+        setattr(self, kind, getattr(self, kind) + 1)
+        if len(self.examples) < 5:
+            self.examples.append(f"{kind}: {example[:300]}")
+
+    @property
+    def clean(self) -> bool:
+        return not (self.tracebacks or self.hangs or self.accepted or self.lost or self.outside)
+
+    def line(self) -> str:
+        return (
+            f"{self.interface:<22} inputs {self.inputs:>6}  tracebacks {self.tracebacks}  hangs {self.hangs}  "
+            f"accepted {self.accepted}  lost {self.lost}  outside {self.outside}  ({len(self.classes)} classes)"
+        )
+
+    def timed(self, kind: str, label: str, action: Callable[[], object]) -> tuple[bool, object]:
+        """Run one input: (True, result) or (False, exception); a slow one counts as a hang."""
+        self.inputs += 1
+        self.classes[kind] += 1
+        started = time.perf_counter()
+        try:
+            result: object = action()
+            ok = True
+        except Exception as exc:
+            result, ok = exc, False
+        if time.perf_counter() - started > HANG_SECONDS:
+            self.fail("hangs", f"{kind}: {label}: {time.perf_counter() - started:.1f} s")
+        return ok, result
+
+
+def tree_digest(root: Path) -> str:
+    """Every path and byte under ``root`` (symlinks as their target): equal digests, equal trees."""
+    digest = hashlib.sha256()
+    if not root.exists():
+        return "absent"
+    for path in sorted(root.rglob("*")):
+        digest.update(str(path.relative_to(root)).encode("utf-8", "surrogateescape"))
+        if path.is_symlink():
+            digest.update(b"->" + os.readlink(path).encode("utf-8", "surrogateescape"))
+        elif path.is_file():
+            digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+# -- data-set zips -------------------------------------------------------------------------------
+
+
+def _zip(members: list[tuple[str, bytes]], compression: int = zipfile.ZIP_DEFLATED) -> bytes:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", compression=compression) as archive:
+        for name, data in members:
+            archive.writestr(name, data)
+    return buffer.getvalue()
+
+
+def _manifest(game_name: str, name: str, files: dict[str, bytes], **changes: object) -> bytes:
+    manifest: dict[str, object] = {"format": 1, "kind": "companion data set", "game": game_name, "name": name,
+                                   "created": "2026-12-01T00:00:00Z",
+                                   "files": {n: hashlib.sha256(b).hexdigest() for n, b in files.items()}}  # fmt: skip
+    manifest.update(changes)
+    return json.dumps(manifest).encode()
+
+
+def _patch_flag(data: bytes, name: bytes, *, flag: int | None = None, method: int | None = None) -> bytes:
+    """Set the general-purpose flag or the compression method of member ``name`` in both headers."""
+    out = bytearray(data)
+    for signature, flag_at, method_at, name_len_at, name_at in ((b"PK\x03\x04", 6, 8, 26, 30),
+                                                                (b"PK\x01\x02", 8, 10, 28, 46)):  # fmt: skip
+        start = 0
+        while (start := out.find(signature, start)) >= 0:
+            length = int.from_bytes(out[start + name_len_at : start + name_len_at + 2], "little")
+            if bytes(out[start + name_at : start + name_at + length]) == name:
+                if flag is not None:
+                    out[start + flag_at : start + flag_at + 2] = flag.to_bytes(2, "little")
+                if method is not None:
+                    out[start + method_at : start + method_at + 2] = method.to_bytes(2, "little")
+            start += 4
+    return bytes(out)
+
+
+def bad_zips(game: str, good: dict[str, bytes], rng: random.Random) -> Iterator[tuple[str, bytes, str | None]]:
+    """(fault class, zip bytes, --game) for one round: every class once, with seeded variations."""
+    board = next(n for n in good if n.endswith(".board.toml"))
+    name = f"set {rng.randrange(10**6)}"
+
+    def members(files: dict[str, bytes], **changes: object) -> list[tuple[str, bytes]]:
+        return [("manifest.json", _manifest(game, name, files, **changes)), *files.items()]
+
+    def with_file(file_name: str, data: bytes) -> bytes:
+        files = dict(good)
+        files[file_name] = data
+        return _zip(members(files))
+
+    blob = rng.randbytes(rng.randrange(0, 4000))
+    yield "not a zip", blob, None
+    whole = _zip(members(good))
+    yield "truncated zip", whole[: rng.randrange(10, len(whole) - 1)], None
+    yield "no manifest", _zip(list(good.items())), None
+    yield "manifest not JSON", _zip([("manifest.json", rng.randbytes(200)), *good.items()]), None
+    depth = rng.choice([2000, 20_000, 60_000])
+    yield "deep JSON manifest", _zip([("manifest.json", b"[" * depth + b"]" * depth), *good.items()]), None
+    yield "manifest too large", _zip([("manifest.json", b" " * rng.randrange(70_000, 3_000_000) + b"{}"),
+                                      *good.items()]), None  # fmt: skip
+    yield "unlisted member", _zip([*members(good), (f"extra{rng.randrange(99)}.bin", rng.randbytes(4096))]), None
+    many = [*members(good), *((f"f{i}.toml", b"x") for i in range(rng.randrange(8, 40)))]
+    yield "too many members", _zip(many), None
+    yield "member too large", with_file(board, b"# " + b"x" * (4 * 1024 * 1024 + rng.randrange(1, 1000))), None
+    yield "encrypted member", _patch_flag(whole, board.encode(), flag=1), None
+    method = rng.choice([zipfile.ZIP_BZIP2, zipfile.ZIP_LZMA])
+    yield "unsupported compression", _zip(members(good), compression=method), None
+    yield "unknown compression method", _patch_flag(whole, board.encode(), method=rng.choice([1, 6, 97, 99])), None
+    long_name = "a" * rng.randrange(300, 5000) + ".toml"
+    yield "over-long member name", _zip([*members(good), (long_name, b"x")]), None
+    yield "over-long data set name", _zip([("manifest.json", _manifest(game, "n" * rng.randrange(81, 5000), good)),
+                                           *good.items()]), None  # fmt: skip
+    bad_name = rng.choice(["a\x00b", "x\u202ey", "z\u200bw", "", "   ", "line\nbreak", "reference", "Reference"])
+    yield "bad data set name", _zip([("manifest.json", _manifest(game, bad_name, good)), *good.items()]), None
+    traversal = rng.choice(["../evil.toml", "/etc/evil", "sub/evil.toml", ".hidden", "a\\b.toml", "nul\x00.toml"])
+    files = {**good, traversal: b"x"}
+    yield "path in member name", _zip(members(files)), None
+    files = dict(good)
+    yield "checksum mismatch", _zip([("manifest.json", _manifest(game, name, files)),
+                                     *((n, b + b"\n# changed") for n, b in files.items())]), None  # fmt: skip
+    for label, tags in (
+        ("tags not TOML", b"cards = = 5\n["),
+        ("tags wrong shape", rng.choice([b"cards = 5\n", b"readers = [1, 2]\n", b"[cards]\nx = 5\n", b"other = 1\n"])),
+        ("tags nested deep", b"cards = " + b"[" * 5000 + b"]" * 5000 + b"\n"),
+        ("tags unknown card", b'[cards]\n"04AA000000000F" = "no such card"\n'),
+        (
+            "tags bad characters",
+            rng.choice(
+                [
+                    '[cards]\n"04AA" = "a\\u0000b"\n',
+                    '[readers]\n"r\\u202e" = "x"\n',
+                    '[readers]\n"r" = "' + "c" * 5000 + '"\n',
+                ]
+            ).encode(),
+        ),
+        ("tags unknown city", b'[readers]\n"channel 1" = "Atlantis"\n'),
+    ):
+        yield label, with_file("tags.toml", tags), None
+    text = good[board].decode()
+    broken = rng.choice([text.replace("[board]", "[board"), text + "\n[[cities]]\nname = 5\n", "", "x = 1\n"])
+    yield "board fails check", with_file(board, broken.encode()), None
+    yield "board not UTF-8", with_file(board, b"\xff\xfe" + rng.randbytes(50)), None
+    yield "unknown game", _zip([("manifest.json", _manifest(rng.choice(["chess", "", "../x"]), name, good)),
+                                *good.items()]), None  # fmt: skip
+    yield "game not text", _zip([("manifest.json", _manifest(game, name, good, game=[game])), *good.items()]), None
+    yield "wrong format", _zip([("manifest.json", _manifest(game, name, good, format=rng.choice([0, 2, "1", None]))),
+                                *good.items()]), None  # fmt: skip
+    yield "missing member", _zip(members(good)[:-1]), None
+    yield "duplicate member", _zip([*members(good), (board, good[board])]), None
+    other = next(g for g in ("on-the-way", "auf-achse") if g != game)
+    yield "--game of another game", whole, other
+
+
+def _reference_files(game: str) -> dict[str, bytes]:
+    from companion.setup_box.datasets import DataSets
+
+    with tempfile.TemporaryDirectory() as temp:
+        path = DataSets(temp).export(game, "reference", Path(temp))
+        with zipfile.ZipFile(path) as archive:
+            return {n: archive.read(n) for n in archive.namelist() if n != "manifest.json"}
+
+
+def datasets_campaign(size: int, seed: int) -> Tally:
+    """``size`` hostile zips through ``import`` (half each game), then list/show/export/delete in a
+    store with broken data sets. A refused zip must leave the store and everything outside it as they were."""
+    from companion import games
+    from companion.setup_box.datasets import DataSetError, DataSets
+
+    tally = Tally("data-set zips")
+    rng = random.Random(seed)
+    package_data = [role.reference.parent for g in games.names() for role in games.get(g).data_roles]
+    package_before = {p: tree_digest(p) for p in set(package_data)}
+    with tempfile.TemporaryDirectory() as temp:
+        world = Path(temp)
+        state, inbox = world / "state", world / "inbox"
+        inbox.mkdir()
+        sets = DataSets(state)
+        goods = {g: _reference_files(g) for g in games.names()}
+        # A good store to keep intact: one imported data set per game.
+        for g, files in goods.items():
+            good_zip = inbox / f"good-{g}.zip"
+            good_zip.write_bytes(_zip([("manifest.json", _manifest(g, f"good {g}", files)), *files.items()]))
+            sets.import_file(good_zip)
+        done = 0
+        while done < size:
+            g = rng.choice(games.names())
+            for kind, data, only in bad_zips(g, goods[g], rng):
+                if done >= size:
+                    break
+                done += 1
+                path = inbox / f"bad{done}.zip"
+                path.write_bytes(data)
+                before, inbox_before = tree_digest(state), tree_digest(inbox)
+                ok, result = tally.timed(kind, path.name, lambda p=path, o=only: sets.import_file(p, game=o))
+                if ok:
+                    tally.fail("accepted", f"{kind}: imported as {result}")
+                    continue
+                if not isinstance(result, DataSetError):
+                    tally.fail("tracebacks", f"{kind}: {type(result).__name__}: {result}")
+                elif "Traceback" in str(result):
+                    tally.fail("tracebacks", f"{kind}: {result}")
+                if tree_digest(state) != before or tree_digest(inbox) != inbox_before:
+                    tally.fail("outside", f"{kind}: a refused import changed the store or the zip's folder")
+                path.unlink()
+        _broken_store_rounds(tally, sets, world, rng, max(4, size // 50))
+    for path, digest in package_before.items():
+        if tree_digest(path) != digest:
+            tally.fail("outside", f"the installed package's data {path} changed")
+    return tally
+
+
+def _broken_store_rounds(tally: Tally, sets: object, world: Path, rng: random.Random, rounds: int) -> None:
+    """A store holding broken data sets (damaged meta.json / tags.toml, a symlink out of the store, a
+    file where a folder belongs): the good data sets still list, show and export; delete removes only
+    folders the store made; ``reference`` is never deleted."""
+    from companion.cli import main as cli_main
+
+    state = world / "state"
+    outside = world / "outside"
+    outside.mkdir(exist_ok=True)
+    (outside / "precious.txt").write_text("keep me")
+    game_dir = state / "datasets" / "on-the-way"
+    damage: list[tuple[str, Callable[[Path], None]]] = [
+        ("meta not JSON", lambda f: (f / "meta.json").write_bytes(rng.randbytes(64))),
+        ("meta wrong game", lambda f: (f / "meta.json").write_text(json.dumps({"game": "auf-achse"}))),
+        ("meta deep", lambda f: (f / "meta.json").write_text("[" * 50_000 + "]" * 50_000)),
+        ("tags not TOML", lambda f: (f / "tags.toml").write_text("cards = = [")),
+        ("tags cards = 5", lambda f: (f / "tags.toml").write_text("cards = 5\n")),
+        ("board missing", lambda f: next(f.glob("*.board.toml")).unlink()),
+        ("meta is a folder", lambda f: ((f / "meta.json").unlink(), (f / "meta.json").mkdir())),
+    ]
+    good = [d.name for d in sets.list("on-the-way")]  # type: ignore[attr-defined]
+    for n in range(rounds):
+        kind, hurt = damage[n % len(damage)]
+        folder = game_dir / f"broken-{n}"
+        source = game_dir / good[0].replace(" ", "-")
+        folder.mkdir()
+        for item in source.iterdir():
+            (folder / item.name).write_bytes(item.read_bytes())
+        hurt(folder)
+        link = game_dir / f"link-{n}"
+        if not link.exists():
+            link.symlink_to(outside, target_is_directory=True)
+        before_outside = tree_digest(outside)
+        argv_sets = [
+            ("list", ["setup-box", "list"]),
+            ("show good", ["setup-box", "show", "--game", "on-the-way", good[0]]),
+            ("show broken", ["setup-box", "show", "--game", "on-the-way", f"broken-{n}"]),
+            ("export good", ["setup-box", "export", "--game", "on-the-way", good[0], str(world / "out.zip")]),
+            ("delete link", ["setup-box", "delete", "--game", "on-the-way", f"link-{n}"]),
+            ("delete reference", ["setup-box", "delete", "--game", "on-the-way", rng.choice(["reference", "Reference",
+                                                                                            " reference "])]),
+        ]  # fmt: skip
+        for label, argv in argv_sets:
+            buffer_out, buffer_err = io.StringIO(), io.StringIO()
+            with _redirect(buffer_out, buffer_err):
+                ok, result = tally.timed(f"store {label}", kind,
+                                         lambda a=argv: cli_main([*a, "--state-dir", str(state)]))  # fmt: skip
+            if not ok:
+                tally.fail("tracebacks", f"{label} with {kind}: {type(result).__name__}: {result}")
+                continue
+            good_run = label in ("list", "show good", "export good")
+            if good_run and result != 0:
+                tally.fail("tracebacks", f"{label} failed beside a broken data set ({kind}): {buffer_err.getvalue()}")
+            if label == "list" and good[0] not in buffer_out.getvalue():
+                tally.fail("accepted", f"list lost the good data set beside {kind}")
+            if not good_run and result == 0:
+                tally.fail("accepted", f"{label} succeeded ({kind})")
+        if tree_digest(outside) != before_outside or not (outside / "precious.txt").exists():
+            tally.fail("outside", f"a store command changed a folder outside the store ({kind})")
+        buffer_out, buffer_err = io.StringIO(), io.StringIO()
+        with _redirect(buffer_out, buffer_err):
+            ok, result = tally.timed(
+                "store delete broken",
+                kind,
+                lambda k=n: cli_main(
+                    ["setup-box", "delete", "--game", "on-the-way", f"broken-{k}", "--state-dir", str(state)]
+                ),
+            )
+        if not ok or result != 0 or folder.exists():
+            tally.fail("tracebacks", f"a broken data set ({kind}) was not deleted: {result} {buffer_err.getvalue()}")
+
+
+class _redirect:
+    def __init__(self, out: io.StringIO, err: io.StringIO) -> None:
+        self.out, self.err = out, err
+
+    def __enter__(self) -> None:
+        self.saved = sys.stdout, sys.stderr
+        sys.stdout, sys.stderr = self.out, self.err
+
+    def __exit__(self, *exc: object) -> None:
+        sys.stdout, sys.stderr = self.saved
