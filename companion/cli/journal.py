@@ -261,37 +261,34 @@ def _kiosk(args: argparse.Namespace, journal: Path, guard: StartGuard) -> int:
     from companion.kiosk.admin import LOCK_FILE, admin_pin
     from companion.kiosk.app import Frontend, HeadlessFrontend, KioskLeds, KioskLoop, LoggingLeds, safe_mode_notice
     from companion.kiosk.machine import KioskIntent
+    from companion.kiosk.settings import read_environment
     from companion.table.tags import TagDirectory
 
-    pin, source = admin_pin(os.environ, journal.parent)
+    environment = read_environment(os.environ, journal.parent)  # never raises: bad values -> defaults + warnings
+    pin, source = admin_pin({"COMPANION_ADMIN_PIN": environment.admin_pin or ""}, journal.parent)
     logging.getLogger(__name__).info("admin PIN: %s", source if pin else "none (only the admin card opens the menu)")
-    offered = tuple(n.strip() for n in os.environ.get("COMPANION_GAMES", "").split(",") if n.strip())
-    try:
-        for name in offered:
-            games.get(name)
-        settings = KioskSettings(
-            pin=pin,
-            admin_state_file=str(journal.parent / LOCK_FILE),
-            admin_requires_card=os.environ.get("COMPANION_ADMIN_REQUIRES_CARD", "").lower() in ("1", "yes", "true"),
-            state_dir=str(journal.parent),
-            games=offered,
-            game=offered[0] if offered else games.DEFAULT_GAME,
-            language=os.environ.get("COMPANION_LANGUAGE", "en"),
-            data_set=os.environ.get("COMPANION_DATA_SET") or None,
-        )
-    except ValueError as exc:  # an unknown game or language in the kiosk's environment file
-        print(f"companion kiosk: {exc}", file=sys.stderr)
-        guard.failed(str(exc))
-        return 2
+    offered = environment.games
+    settings = KioskSettings(
+        pin=pin,
+        admin_state_file=str(journal.parent / LOCK_FILE),
+        admin_requires_card=environment.admin_requires_card,
+        state_dir=str(journal.parent),
+        games=offered,
+        game=offered[0] if offered else games.DEFAULT_GAME,
+        language=environment.language,
+        data_set=environment.data_set,
+        warnings=environment.warnings,
+    )
     safe = guard.safe_mode
     notes: list[str] = []
     if safe:
         notes.append(safe_mode_notice(guard.previous))
         logging.getLogger(__name__).error("%s", notes[0])
+        notes += [f"Setting: {w}" for w in environment.warnings]  # in safe mode, on the screen itself
     intents: queue.Queue[KioskIntent] = queue.Queue()
     leds: KioskLeds | None = None
     tags: TagDirectory | None = None
-    hardware = args.hardware or os.environ.get("COMPANION_HARDWARE_FILE")
+    hardware = args.hardware or environment.hardware_file
     if hardware:
         from companion.kiosk.hardware import open_box
 
@@ -317,6 +314,11 @@ def _kiosk(args: argparse.Namespace, journal: Path, guard: StartGuard) -> int:
         frontend = HeadlessFrontend()
     else:
         opened = _open_screen(args.windowed)
+        if isinstance(opened, str) and safe and os.environ.get("SDL_VIDEODRIVER"):
+            # Safe mode must reach a screen: a wrong SDL_VIDEODRIVER gives way to the default driver.
+            notes.append(f"Setting: SDL_VIDEODRIVER={os.environ['SDL_VIDEODRIVER']!r} did not open the screen.")
+            del os.environ["SDL_VIDEODRIVER"]
+            opened = _open_screen(args.windowed)
         if isinstance(opened, str):
             print(f"companion kiosk: {opened}", file=sys.stderr)
             guard.failed(opened)
@@ -326,26 +328,22 @@ def _kiosk(args: argparse.Namespace, journal: Path, guard: StartGuard) -> int:
     store = JournalStore.open_or_temporary(journal)
     if safe:
         store.hold_resume(" ".join(notes))
-    publisher = _publisher(store, journal.parent)
+    publisher = _publisher(store, journal.parent, environment.mqtt_broker, environment.table_id)
     kiosk = Kiosk(store, tags, now=time.monotonic(), settings=settings, leds=leds, publisher=publisher)
     loop = KioskLoop(kiosk, frontend, intents=intents, leds=leds, on_stable=guard.succeeded)
     loop.install_signal_handlers()
     return loop.run()
 
 
-def _publisher(store: JournalStore, state_dir: Path) -> Any:
+def _publisher(store: JournalStore, state_dir: Path, url: str | None, table: str | None) -> Any:
     """The event leaderboard, when ``$COMPANION_MQTT_BROKER`` names a broker (docs/leaderboard.md): this
     box's table id is ``$COMPANION_TABLE_ID`` (default: the host name). Every finished game of the
     journal is published again at start (a result the broker already has is a no-op)."""
-    import socket
-
     from companion import games
     from companion.leaderboard import LeaderboardError, Publisher
 
-    url = os.environ.get("COMPANION_MQTT_BROKER", "").strip()
-    if not url:
+    if not url or not table:  # read_environment checked both (a bad one is a warning, and no leaderboard)
         return None
-    table = os.environ.get("COMPANION_TABLE_ID", "").strip() or socket.gethostname()
     try:
         publisher = Publisher(url, table, state_dir / "leaderboard-outbox.sqlite")
     except (LeaderboardError, OSError) as exc:  # the box plays on without the leaderboard
