@@ -17,11 +17,13 @@ from __future__ import annotations
 import hashlib
 import io
 import json
+import logging
 import os
 import random
 import sys
 import tempfile
 import time
+import warnings
 import zipfile
 from collections import Counter
 from collections.abc import Callable, Iterator
@@ -98,7 +100,8 @@ def tree_digest(root: Path) -> str:
 
 def _zip(members: list[tuple[str, bytes]], compression: int = zipfile.ZIP_DEFLATED) -> bytes:
     buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w", compression=compression) as archive:
+    with warnings.catch_warnings(), zipfile.ZipFile(buffer, "w", compression=compression) as archive:
+        warnings.simplefilter("ignore")  # a duplicate member is one of the faults
         for name, data in members:
             archive.writestr(name, data)
     return buffer.getvalue()
@@ -345,3 +348,133 @@ class _redirect:
 
     def __exit__(self, *exc: object) -> None:
         sys.stdout, sys.stderr = self.saved
+
+
+# -- hardware TOML with the new bounds -------------------------------------------------------------
+
+
+def set_key(text: str, section: str, key: str, literal: str) -> str:
+    """``text`` with ``key = literal`` in ``[section]`` (replacing the key's line if it is there)."""
+    lines = text.splitlines()
+    start = next((i for i, line in enumerate(lines) if line.split("#")[0].strip() == f"[{section}]"), None)
+    if start is None:
+        return text + f"\n[{section}]\n{key} = {literal}\n"
+    end = next((i for i in range(start + 1, len(lines)) if lines[i].lstrip().startswith("[")), len(lines))
+    for i in range(start + 1, end):
+        if lines[i].split("=")[0].strip().strip('"') == key:
+            lines[i] = f"{key} = {literal}"
+            return "\n".join(lines) + "\n"
+    lines.insert(start + 1, f"{key} = {literal}")
+    return "\n".join(lines) + "\n"
+
+
+BAD_NAMES = ['"a\\u0000b"', '"x\\u202ey"', '"z\\u200bw"', '"line\\nbreak"', '"' + "c" * 5000 + '"', '"\\u001b[2J"',
+             '"\\u2066iso"', '"\\ufeffbom"']  # fmt: skip
+
+
+def bad_hardware(text: str, rng: random.Random) -> Iterator[tuple[str, str]]:
+    """(fault class, hardware TOML) for one round: every bound and name class once."""
+    tiny, huge = rng.choice(["1e-300", "0.0001", "0.004"]), rng.choice(["1e300", "1e9", "3600.0"])
+    yield "poll_interval tiny", set_key(text, "hardware", "poll_interval", tiny)
+    yield "poll_interval huge", set_key(text, "hardware", "poll_interval", huge)
+    yield "retry_interval huge", set_key(text, "hardware", "retry_interval", huge)
+    yield "long_press huge", set_key(text, "buttons", "long_press", huge)
+    yield "long_press tiny", set_key(text, "buttons", "long_press", rng.choice(["0.01", "1e-300", "0.2"]))
+    yield "bounce huge", set_key(text, "buttons", "bounce", rng.choice(["1.0", "1e300", "0.5"]))
+    yield "baudrate", set_key(text, "serial", "baudrate", rng.choice(["1", "0", "-9600", "300", str(10**12)]))
+    yield "serial retry", set_key(text, "serial", "retry_interval", rng.choice(["1e-300", "1e300", "0.01"]))
+    for key in ("window", "place_votes", "lift_misses", "reverify_every"):
+        yield f"debounce {key}", set_key(text, "debounce", key, rng.choice(["0", "-1", str(10**9), str(10**18)]))
+    yield "card channel", set_key(text, "card_reader", "channel", rng.choice(["-1", "-5", str(10**9), "256"]))
+    yield "spi bus", set_key(text, "spi", "bus", rng.choice(["-1", "-100", "7", str(10**9)]))
+    yield "receive timeout", set_key(text, "spi", "receive_timeout_ms", rng.choice(["1e9", "1e-300", "500"]))
+    yield "reader channel", set_key(text, "readers", rng.choice(['"-1"', '"²"', '"٣"', '"99999"', '"256"', '"1e3"']),
+                                    '"Nowhere"')  # fmt: skip
+    yield "reader name", set_key(text, "readers", str(rng.randrange(0, 40)), rng.choice(BAD_NAMES))
+    yield "card id", set_key(text, "cards", f'"04AA{rng.randrange(16**10):010X}"', rng.choice(BAD_NAMES))
+    yield "bank colour", set_key(text, "bank_cards", f'"04BB{rng.randrange(16**10):010X}"', rng.choice(BAD_NAMES))
+    colour = rng.choice(BAD_NAMES)
+    yield "marker colour", set_key(text, "markers", f'"04CC{rng.randrange(16**10):010X}"',
+                                   f"{{ colour = {colour}, number = 1 }}")  # fmt: skip
+    yield "marker number", set_key(text, "markers", f'"04DD{rng.randrange(16**10):010X}"',
+                                   f'{{ colour = "red", number = {rng.choice([0, -1, 100, 10**9])} }}')  # fmt: skip
+    yield "serial url", set_key(text, "serial", "url", rng.choice(['"/dev/tty\\u0000"', '"/dev/\\u202ex"']))
+
+
+def hardware_campaign(size: int, seed: int) -> Tally:
+    """``size`` hardware TOML files, each with one value out of its range or one unreadable name: each
+    must be a ``ConfigError`` naming the field (file:line: [table] key), never accepted."""
+    from companion.hardware.config import REFERENCE, parse
+    from companion.hardware.errors import ConfigError
+
+    tally = Tally("hardware TOML")
+    rng = random.Random(seed)
+    text = REFERENCE.read_text(encoding="utf-8")
+    parse(text, "reference.toml", env={})  # the reference passes: the campaign's mutations are the faults
+    done = 0
+    while done < size:
+        for kind, bad in bad_hardware(text, rng):
+            if done >= size:
+                break
+            done += 1
+            ok, result = tally.timed(kind, kind, lambda b=bad: parse(b, "hw.toml", env={}))
+            if ok:
+                tally.fail("accepted", f"{kind}: loaded")
+            elif not isinstance(result, ConfigError):
+                tally.fail("tracebacks", f"{kind}: {type(result).__name__}: {result}")
+            elif "hw.toml:" not in str(result):
+                tally.fail("accepted", f"{kind}: the error names no line: {result}")
+    return tally
+
+
+# -- the kiosk's environment ------------------------------------------------------------------------
+
+BAD_ENV: dict[str, list[str]] = {
+    "COMPANION_MQTT_BROKER": ["mqtt://[::1", "mqtt://host\n.evil", "mqtt://h:99999", "ftp://x", "mqtt://", "mqtt://a b",
+                              "mqtt://h/path", "mqtt://h#frag", "mqtt://h?x=1", "mqtt://:pw@h", "mqtt://h:0",
+                              "mqtt://u%00:p@h", "mqtt://-bad-.host", "mqtt://h:port"],
+    "COMPANION_LANGUAGE": ["xx", "e\u202en", "EN-us", "\x00", "de\n", "klingon"],
+    "COMPANION_GAMES": ["chess", "on-the-way,chess", " , ", "on\u200b-the-way"],
+    "COMPANION_ADMIN_PIN": ["٣٣٣٣٣٣", "12", "1234567890123", "12a4", "²³⁴⁵", "2468", "1234\x00"],
+    "COMPANION_ADMIN_REQUIRES_CARD": ["ture", "2", "\x00", "yes please"],
+    "COMPANION_TABLE_ID": ["a/b", "x" * 100, "t+", "#", "\u202etable", "tab le"],
+    "COMPANION_DATA_SET": ["no such set", "reference\x00", "a" * 5000, "../../etc"],
+    "COMPANION_HARDWARE_FILE": ["/dev/null\x00x", "a" * 5000],
+    "COMPANION_LANGAUGE": ["de"],
+}  # fmt: skip
+
+
+def environment_campaign(size: int, seed: int) -> Tally:
+    """``size`` kiosk environments with one to three bad settings each: ``read_environment`` never
+    raises, names every bad setting in a warning and keeps none of the bad values."""
+    from companion.kiosk.settings import read_environment
+
+    logging.getLogger("companion").setLevel(logging.CRITICAL)  # the warnings are counted, not printed
+    tally = Tally("kiosk environment")
+    rng = random.Random(seed)
+    names = sorted(BAD_ENV)
+    with tempfile.TemporaryDirectory() as temp:
+        state = Path(temp) / "state"
+        state.mkdir()
+        before = tree_digest(state)
+        for _ in range(size):
+            chosen = rng.sample(names, rng.randint(1, 3))
+            env = {name: rng.choice(BAD_ENV[name]) for name in chosen}
+            kind = "+".join(sorted(chosen))
+            ok, result = tally.timed(kind, repr(env)[:200], lambda e=env: read_environment(e, state))
+            if not ok:
+                tally.fail("tracebacks", f"{kind}: {type(result).__name__}: {result}")
+                continue
+            warnings = " | ".join(result.warnings)  # type: ignore[attr-defined]
+            for name in chosen:
+                if name not in warnings:
+                    tally.fail("accepted", f"{name}={env[name]!r} passed without a warning")
+            kept = {v for v in vars(result).values() if isinstance(v, str)}
+            if any(value in kept for value in env.values() if value not in ("de",)):
+                tally.fail("accepted", f"a bad value was kept: {env}")
+        if tree_digest(state) != before:
+            tally.fail("outside", "reading the environment wrote to the state directory")
+    return tally
+
+
+CAMPAIGNS: list[Callable[[int, int], Tally]] = [datasets_campaign, environment_campaign, hardware_campaign]

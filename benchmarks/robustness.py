@@ -47,6 +47,7 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from companion import games  # noqa: E402
 from companion.cli.play import run_script  # noqa: E402
@@ -54,6 +55,7 @@ from companion.engine.errors import DataError  # noqa: E402
 from companion.games.setup import GameSetup  # noqa: E402
 
 HANG_SECONDS = 2.0
+QUICK_SIZE, QUICK_HOSTILE_SIZE = 25, 40  # --quick: every campaign, every fault class at least once
 GOLDEN: dict[str, tuple[Path, tuple[str, ...], dict[str, Any]]] = {
     "on-the-way": (ROOT / "tests/otw/golden/three-players-end-at-4.jsonl", ("red", "blue", "green"), {"end_at": 4}),
     "auf-achse": (ROOT / "tests/aa/golden/two-players.jsonl", ("red", "blue"), {"seed": 7}),
@@ -529,14 +531,28 @@ def run(size: int, seed: int = 1, cli: bool = True) -> list[Tally]:
     return tallies
 
 
+def run_hostile(size: int, seed: int = 1) -> list[Any]:
+    """Issue 20's campaigns (``benchmarks/hostile.py``): data-set zips, the kiosk's environment,
+    hardware TOML bounds, broker messages, journal media faults."""
+    import hostile
+
+    return [campaign(size, seed + 20 + n) for n, campaign in enumerate(hostile.CAMPAIGNS)]
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--size", type=int, default=10_000, help="bad inputs per interface (default 10000)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--no-cli", action="store_true", help="skip the subprocess run of companion play")
+    parser.add_argument("--hostile-size", type=int, default=None,
+                        help="inputs per issue-20 campaign (default: --size / 5)")  # fmt: skip
+    parser.add_argument("--quick", action="store_true", help="every campaign at a small size, in < 15 s")
     args = parser.parse_args(argv)
+    if args.quick:
+        args.size, args.no_cli, args.hostile_size = QUICK_SIZE, True, QUICK_HOSTILE_SIZE
     started = time.perf_counter()
-    tallies = run(args.size, args.seed, cli=not args.no_cli)
+    tallies: list[Any] = run(args.size, args.seed, cli=not args.no_cli)
+    tallies += run_hostile(args.hostile_size or max(args.size // 5, 1), args.seed)
     for tally in tallies:
         print(tally.line())
         for example in tally.examples:

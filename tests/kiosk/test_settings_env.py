@@ -16,7 +16,7 @@ from companion.kiosk.admin import PIN_FILE, load_or_create_pin, valid_pin
 from companion.kiosk.settings import SETTINGS as ENVIRONMENT
 from companion.kiosk.settings import read_environment
 from tests.kiosk.conftest import SETTINGS, Box
-from tests.kiosk.test_safe_mode import notify_socket, running, start_kiosk, stop  # noqa: F401, F811 - a fixture
+from tests.kiosk.test_safe_mode import notify_socket, running, start_kiosk, stop  # noqa: F401 - a fixture
 
 BAD = {
     "COMPANION_MQTT_BROKER": ["mqtt://[::1", "mqtt://host\n.evil:1883", "mqtt://h:99999", "ftp://x", "mqtt://"],

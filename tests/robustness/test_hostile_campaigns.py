@@ -28,3 +28,15 @@ def test_data_set_zips(hostile: ModuleType) -> None:
     tally = hostile.datasets_campaign(size=60, seed=21)
     assert tally.clean, "\n".join([tally.line(), *tally.examples])
     assert len(tally.classes) >= 30
+
+
+def test_kiosk_environment(hostile: ModuleType) -> None:
+    tally = hostile.environment_campaign(size=150, seed=22)
+    assert tally.clean, "\n".join([tally.line(), *tally.examples])
+    assert len(tally.classes) >= 40
+
+
+def test_hardware_toml_bounds_and_names(hostile: ModuleType) -> None:
+    tally = hostile.hardware_campaign(size=120, seed=23)
+    assert tally.clean, "\n".join([tally.line(), *tally.examples])
+    assert len(tally.classes) >= 20
