@@ -345,7 +345,7 @@ def _publisher(store: JournalStore, state_dir: Path, url: str | None, table: str
     if not url or not table:  # read_environment checked both (a bad one is a warning, and no leaderboard)
         return None
     try:
-        publisher = Publisher(url, table, state_dir / "leaderboard-outbox.sqlite")
+        publisher = Publisher(url, table, state_dir / "leaderboard-outbox.sqlite", journal_id=store.journal_id)
     except (LeaderboardError, OSError) as exc:  # the box plays on without the leaderboard
         logging.getLogger(__name__).error("no leaderboard: %s", exc)
         return None

@@ -21,7 +21,6 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TextIO
 
-from companion.data.text import printable
 from companion.games.digitise.model import CityMoved, FieldTapped, NameTyped, SpaceTapped, Step
 from companion.games.digitise.profile import profile, profiles
 from companion.intents import ButtonName, ButtonPressed, CardScanned, CityTapped, Intent, TagPlaced
@@ -29,6 +28,7 @@ from companion.setup_box.datasets import DataSetError, DataSets
 from companion.setup_box.machine import WizardIntent
 from companion.setup_box.runner import WizardSession, default_name
 from companion.setup_box.view import Prompt
+from companion.text import printable
 
 # Per-action times for the estimate (seconds): a marker put on a city (find it, put it down), a card
 # taken from the pile and scanned, a button press, a touch on the screen.

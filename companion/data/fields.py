@@ -7,16 +7,10 @@ from typing import Any
 
 from companion.data.problems import Problem
 from companion.data.source import SourceFile, nfc
-from companion.data.text import bad_character
+from companion.text import bad_character, shown
 
 MAX_BLOCKS = 1000  # [[cities]], [[contracts]]... per file: the printed games have fewer than 100
 MAX_TEXT = 200  # characters of a name, id or card text: a printed card has far fewer
-
-
-def shown(value: object, limit: int = 60) -> str:
-    """``repr(value)`` for a message, cut short: a 1 MB string does not belong in a report line."""
-    text = repr(value)
-    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 class TableReader:

@@ -17,13 +17,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
-from companion.data.fields import shown
-from companion.data.text import text_problem
 from companion.hardware.debounce import CARD_DEBOUNCE, DebounceSettings
 from companion.hardware.errors import ConfigError
 from companion.hardware.leds import LedMap
 from companion.intents import ButtonName, normalise_uid
 from companion.ledframe import EVENT_KINDS, TIME_TRACK_LENGTH
+from companion.text import shown, text_problem
 
 BACKENDS = ("spi", "serial", "emulated")
 LED_BACKENDS = ("shift_register", "gpio", "serial", "none")

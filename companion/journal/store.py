@@ -40,6 +40,8 @@ import contextlib
 import json
 import logging
 import os
+import re
+import secrets
 import sqlite3
 import time
 import urllib.parse
@@ -63,6 +65,7 @@ SQLITE_MAGIC = b"SQLite format 3\x00"
 STATUSES = frozenset({"playing", "finished", "ended", "abandoned", "broken"})
 PLAYING, FINISHED, ENDED, ABANDONED, BROKEN = "playing", "finished", "ended", "abandoned", "broken"
 DONE = (FINISHED, ENDED)  # kept and listed until an admin clears them
+_JOURNAL_ID = re.compile(r"[0-9a-f]{12}")
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -207,6 +210,7 @@ class JournalStore:
         self.report: CorruptionReport | JournalNotice | None = None
         self.temporary = False  # True: an in-memory journal, its games do not survive a restart
         self.resume_held = False  # True: ``unfinished()`` offers nothing (the kiosk's safe mode)
+        self._journal_id: str | None = None
 
     # -- opening ---------------------------------------------------------------------------
     @classmethod
@@ -298,6 +302,26 @@ class JournalStore:
 
     def __exit__(self, t: type[BaseException] | None, e: BaseException | None, tb: TracebackType | None) -> None:
         self.close()
+
+    @property
+    def journal_id(self) -> str | None:
+        """This journal's random id (12 hex digits), made when the journal is first opened for writing:
+        "game 7" of this journal is never "game 7" of the journal that replaced it (the leaderboard's
+        result ids, the acknowledgement log). None: a read-only journal that never had one."""
+        if self._journal_id is None:
+            try:
+                with self._reading("the journal's id") as conn:
+                    row = conn.execute("SELECT value FROM meta WHERE key='journal_id'").fetchone()
+                if row is None and not self.read_only:
+                    with self._transaction() as conn:
+                        conn.execute("INSERT OR IGNORE INTO meta(key, value) VALUES ('journal_id', ?)",
+                                     (secrets.token_hex(6),))  # fmt: skip
+                    return self.journal_id
+                text = None if row is None else _text(row[0])
+                self._journal_id = text if text is not None and _JOURNAL_ID.fullmatch(text) else None
+            except (JournalError, ValueError, TypeError) as exc:
+                log.error("the journal's id cannot be read: %s", exc)
+        return self._journal_id
 
     @property
     def conn(self) -> sqlite3.Connection:

@@ -21,8 +21,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from companion import games
-from companion.data.text import printable, text_problem
 from companion.table.messages import LANGUAGES
+from companion.text import printable, text_problem
 
 log = logging.getLogger(__name__)
 

@@ -16,8 +16,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import parse_qs, parse_qsl, unquote, urlsplit
 
-from companion.data.text import bad_character, printable
 from companion.leaderboard.errors import BadBrokerUrl
+from companion.text import bad_character, printable
 
 if TYPE_CHECKING:
     import paho.mqtt.client as mqtt

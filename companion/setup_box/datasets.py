@@ -49,9 +49,9 @@ from pathlib import Path
 from typing import Any
 
 from companion import games
-from companion.data.text import text_problem
 from companion.games.setup import GameSetup
 from companion.setup_box.store import fsync_dir
+from companion.text import text_problem
 
 EXPORT_FORMAT = 1
 MANIFEST = "manifest.json"

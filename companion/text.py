@@ -47,3 +47,9 @@ def printable(text: str, limit: int = MAX_NAME) -> str:
     (an ellipsis marks the cut): safe to draw, whatever it held."""
     cut = text if len(text) <= limit else text[: max(limit - 1, 0)] + "…"
     return "".join("\ufffd" if unicodedata.category(c) in REFUSED_CATEGORIES else c for c in cut)
+
+
+def shown(value: object, limit: int = 60) -> str:
+    """``repr(value)`` for a message, cut short: a 1 MB string does not belong in a report line."""
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
