@@ -478,3 +478,137 @@ def environment_campaign(size: int, seed: int) -> Tally:
 
 
 CAMPAIGNS: list[Callable[[int, int], Tally]] = [datasets_campaign, environment_campaign, hardware_campaign]
+
+
+# -- broker messages: to the board's model and its screen -------------------------------------------
+
+EVIL_TEXT = ["a\x00b", "\u200b", "x\u202ey", "\u2066", "\ud800", "\x1b[2J", "line\nbreak", " ", "\ufeff",
+             "c" * 5000, "\U000e0001", "\u0000" * 40, "é" * 200]  # fmt: skip
+# Values no field of that kind may hold: out of every bound, or not a number of that kind at all.
+EVIL_NUMBERS: list[object] = [10**300, -(10**13), 2**64, 1.5, True, None, "7", [], {}, 1e308]
+EVIL_TIMES: list[object] = [1e308, -1.0, 5e9, -(10**13), True, None, "7", [], 10**300]
+
+
+def _good_messages(table: str, n: int) -> list[tuple[str, dict[str, object]]]:
+    player = {"place": 1, "colour": "red", "score": 12, "money": 340, "money_text": "340 R"}
+    second = {"place": 2, "colour": "blue", "score": 9, "money": 120, "money_text": "120 R"}
+    game = {"game": "on-the-way", "title": "On The Way", "score_label": "VP", "currency": "R"}
+    result = {"v": 1, "kind": "result", "id": f"{table}/{n}", "table": table, **game, "finished_at": 1764547200.0,
+              "standings": [player, second]}  # fmt: skip
+    live = {"v": 1, "kind": "live", "table": table, "session": "s1", "seq": n, "at": 1764547100.5,
+            "game": {"id": f"{table}/{n}", **game, "round": 3, "turn": "red", "finished": False,
+                     "players": [player, second]}}  # fmt: skip
+    online = {"v": 1, "kind": "online", "table": table, "online": True}
+    return [(f"companion/v1/results/{table}/{n}", result), (f"companion/v1/tables/{table}/live", live),
+            (f"companion/v1/tables/{table}/online", online)]  # fmt: skip
+
+
+def _paths(data: object, prefix: tuple[object, ...] = ()) -> Iterator[tuple[tuple[object, ...], object]]:
+    if isinstance(data, dict):
+        for key, value in data.items():
+            yield (*prefix, key), value
+            yield from _paths(value, (*prefix, key))
+    elif isinstance(data, list):
+        for i, value in enumerate(data):
+            yield (*prefix, i), value
+            yield from _paths(value, (*prefix, i))
+
+
+def _set(data: object, path: tuple[object, ...], value: object) -> None:
+    for key in path[:-1]:
+        data = data[key]  # type: ignore[index]
+    data[path[-1]] = value  # type: ignore[index]
+
+
+def bad_messages(rng: random.Random, n: int) -> Iterator[tuple[str, str, bytes]]:
+    """(fault class, topic, payload): one field of a good message made hostile, or the frame itself."""
+    table = rng.choice(["A", "table-1", "t.9"])
+    for topic, message in _good_messages(table, n):
+        kind = str(message["kind"])
+        texts = [(p, v) for p, v in _paths(message) if isinstance(v, str) and p[-1] not in ("kind",)]
+        path, _ = rng.choice(texts)
+        bad = json.loads(json.dumps(message))
+        _set(bad, path, rng.choice(EVIL_TEXT))
+        yield f"{kind} text {path[-1]}", topic, json.dumps(bad).encode()
+        numbers = [(p, v) for p, v in _paths(message) if isinstance(v, int | float) and not isinstance(v, bool)
+                   and p[-1] != "v"]  # fmt: skip
+        if numbers:
+            path, _ = rng.choice(numbers)
+            bad = json.loads(json.dumps(message))
+            evil = EVIL_TIMES if path[-1] in ("at", "finished_at") else EVIL_NUMBERS
+            _set(bad, path, rng.choice([v for v in evil if not (v is None and path[-1] == "round")]))  # null: no round
+            if json.dumps(bad) != json.dumps(message):
+                yield f"{kind} number {path[-1]}", topic, json.dumps(bad).encode()
+        bad = json.loads(json.dumps(message))
+        rows = bad.get("standings") or (bad.get("game") or {}).get("players")
+        if rows:
+            change = rng.choice(["same colour", "places 2,2", "place 13", "13 players"])
+            if change == "same colour":
+                rows[1]["colour"] = rows[0]["colour"]
+            elif change == "places 2,2":
+                rows[0]["place"] = 2
+            elif change == "place 13":
+                rows[1]["place"] = 13
+            else:
+                rows.extend(dict(rows[0], colour=f"c{i}", place=1) for i in range(12))
+            yield f"{kind} ranking {change}", topic, json.dumps(bad).encode()
+        level = rng.choice([f"{table}\n", f"{table}\x00", "", "a" * 40, f"{table}+", "\u202e"])
+        yield f"{kind} topic level", topic.replace(f"/{table}/", f"/{level}/"), json.dumps(message).encode()
+        yield f"{kind} deep JSON", topic, b"[" * 100_000 + b"]" * 100_000
+        nan = json.dumps(message).replace('"online": true', '"online": NaN').replace("1764547", 'NaN, "x": 1764547')
+        yield f"{kind} NaN", topic, nan.encode()
+
+
+def broker_campaign(size: int, seed: int) -> Tally:
+    """``size`` hostile messages to the board's model (each must be dropped and counted, never raise)
+    and, every few messages, the whole screen drawn from the model (never raise, no part failing),
+    with hostile text also put straight into the model (the screen's own filter)."""
+    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    import pygame
+
+    from companion.leaderboard import screen
+    from companion.leaderboard.model import BoardModel
+    from companion.leaderboard.topics import GameInfo, PlayerLine, Result
+
+    logging.getLogger("companion").setLevel(logging.CRITICAL)
+    tally = Tally("broker messages")
+    rng = random.Random(seed)
+    pygame.font.init()
+    surface = pygame.Surface(screen.SIZE)
+    fonts = screen.default_fonts()
+    model = BoardModel()
+    for topic, message in _good_messages("good", 1):
+        model.apply(topic, json.dumps(message).encode(), 0.0)
+    good = len(model.results)
+    done = n = 0
+    while done < size:
+        n += 1
+        for kind, topic, payload in bad_messages(rng, n):
+            if done >= size:
+                break
+            done += 1
+            before = (dict(model.results), dict(model.tables), dict(model.online))
+            ok, changed = tally.timed(kind, topic, lambda t=topic, p=payload: model.apply(t, p, 1.0))
+            if not ok:
+                tally.fail("tracebacks", f"{kind}: {type(changed).__name__}: {changed}")
+            elif changed or (dict(model.results), dict(model.tables), dict(model.online)) != before:
+                tally.fail("accepted", f"{kind}: {topic!r} {payload[:200]!r}")
+            if done % 25 == 0:
+                evil = rng.choice(EVIL_TEXT)
+                line = PlayerLine(1, evil, 10**9, -(10**9), evil)
+                info = GameInfo(evil, evil, evil, evil)
+                model.results[f"x/{done}"] = Result(f"x/{done}", evil, info, 0.0, (line,))
+                getattr(screen, "_FAILED", set()).clear()
+                ok, error = tally.timed("screen", kind, lambda: screen.render(surface, model, screen.BoardView(
+                    event=evil, connected=True, broker=evil, now=1764547200.0), fonts))  # fmt: skip
+                if not ok:
+                    tally.fail("tracebacks", f"screen: {type(error).__name__}: {error}")
+                elif getattr(screen, "_FAILED", None):
+                    tally.fail("tracebacks", f"screen: a part failed to draw ({sorted(screen._FAILED)}) with {evil!r}")
+                del model.results[f"x/{done}"]
+    if len(model.results) != good:
+        tally.fail("accepted", "the good result was replaced or withdrawn by bad messages")
+    return tally
+
+
+CAMPAIGNS.append(broker_campaign)

@@ -40,3 +40,9 @@ def test_hardware_toml_bounds_and_names(hostile: ModuleType) -> None:
     tally = hostile.hardware_campaign(size=120, seed=23)
     assert tally.clean, "\n".join([tally.line(), *tally.examples])
     assert len(tally.classes) >= 20
+
+
+def test_broker_messages_to_the_model_and_the_screen(hostile: ModuleType) -> None:
+    tally = hostile.broker_campaign(size=400, seed=24)
+    assert tally.clean, "\n".join([tally.line(), *tally.examples])
+    assert len(tally.classes) >= 40
