@@ -599,7 +599,7 @@ def broker_campaign(size: int, seed: int) -> Tally:
                 info = GameInfo(evil, evil, evil, evil)
                 model.results[f"x/{done}"] = Result(f"x/{done}", evil, info, 0.0, (line,))
                 getattr(screen, "_FAILED", set()).clear()
-                ok, error = tally.timed("screen", kind, lambda: screen.render(surface, model, screen.BoardView(
+                ok, error = tally.timed("screen", kind, lambda evil=evil: screen.render(surface, model, screen.BoardView(
                     event=evil, connected=True, broker=evil, now=1764547200.0), fonts))  # fmt: skip
                 if not ok:
                     tally.fail("tracebacks", f"screen: {type(error).__name__}: {error}")

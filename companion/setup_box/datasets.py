@@ -218,7 +218,6 @@ class DataSets:
         """Every data set (of ``game``) that reads, oldest first (``broken``: the others)."""
         return self.scan(game)[0]
 
-
     def _folders(self, game: str) -> Iterator[Path]:
         """The data set folders the store made for ``game``: real folders holding a meta.json."""
         try:

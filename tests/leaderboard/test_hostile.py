@@ -48,7 +48,7 @@ def test_board_places_agree_with_each_tables_ranking() -> None:
             entry("C/1", "red", 1, 7),
             entry("C/1", "blue", 1, 7),
             entry("C/1", "green", 3, 2),
-        ],  # fmt: skip
+        ],
         key=lambda e: (-e.score, e.place, e.result_id, e.colour),
     )
     places = {(e.result_id, e.colour): e.rank for e in ranked(entries)}
