@@ -599,8 +599,8 @@ def broker_campaign(size: int, seed: int) -> Tally:
                 info = GameInfo(evil, evil, evil, evil)
                 model.results[f"x/{done}"] = Result(f"x/{done}", evil, info, 0.0, (line,))
                 getattr(screen, "_FAILED", set()).clear()
-                ok, error = tally.timed("screen", kind, lambda evil=evil: screen.render(surface, model, screen.BoardView(
-                    event=evil, connected=True, broker=evil, now=1764547200.0), fonts))  # fmt: skip
+                view = screen.BoardView(event=evil, connected=True, broker=evil, now=1764547200.0)
+                ok, error = tally.timed("screen", kind, lambda v=view: screen.render(surface, model, v, fonts))
                 if not ok:
                     tally.fail("tracebacks", f"screen: {type(error).__name__}: {error}")
                 elif getattr(screen, "_FAILED", None):
