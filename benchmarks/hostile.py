@@ -612,3 +612,154 @@ def broker_campaign(size: int, seed: int) -> Tally:
 
 
 CAMPAIGNS.append(broker_campaign)
+
+
+# -- journal media faults -----------------------------------------------------------------------------
+
+PAGE = 4096  # SQLite's default page size (the journal does not change it)
+WAL_HEADER, FRAME_HEADER = 32, 24  # sqlite.org/fileformat2.html#walformat
+
+
+def _offset(kind: str, size: int, rng: random.Random) -> int:
+    """A byte offset of one class in a file of ``size`` bytes (main file: pages; WAL: frames)."""
+    if kind == "main header":
+        return rng.randrange(0, 100)
+    if kind == "main page header":
+        return rng.randrange(1, max(size // PAGE, 2)) * PAGE + rng.randrange(0, 12)
+    if kind == "main page body":
+        return rng.randrange(0, max(size // PAGE, 1)) * PAGE + rng.randrange(100, PAGE)
+    frames = max((size - WAL_HEADER) // (FRAME_HEADER + PAGE), 1)
+    frame = WAL_HEADER + rng.randrange(frames) * (FRAME_HEADER + PAGE)
+    if kind == "wal header":
+        return rng.randrange(0, WAL_HEADER)
+    if kind == "wal frame header":
+        return frame + rng.randrange(FRAME_HEADER)
+    if kind == "wal frame body":
+        return frame + FRAME_HEADER + rng.randrange(PAGE)
+    return WAL_HEADER + (frames - 1) * (FRAME_HEADER + PAGE) + rng.randrange(FRAME_HEADER + PAGE)  # last frame
+
+
+OFFSET_CLASSES = {"main": ("main header", "main page header", "main page body"),
+                  "wal": ("wal header", "wal frame header", "wal frame body", "wal last frame")}  # fmt: skip
+
+
+def _make_journal(folder: Path, rng: random.Random) -> tuple[dict[int, list[str]], Path]:
+    """A journal with games in its main file and more commands only in its WAL, left open as at a
+    power cut: the files are copied while the store holds them. Returns what was acknowledged."""
+    import shutil
+
+    from companion.games.setup import GameSetup
+    from companion.journal import JournalStore
+
+    live = folder / "live" / "journal.sqlite"
+    live.parent.mkdir(parents=True)
+    acked: dict[int, list[str]] = {}
+
+    def play(store: JournalStore, games: int, commands: int) -> None:
+        for _ in range(games):
+            game = store.create_game(GameSetup("on-the-way", ("red", "blue")))
+            acked[game] = []
+        for game in list(acked):
+            for _ in range(rng.randrange(1, commands)):
+                command = {"player": "red", "action": "move", "to": f"city {rng.randrange(10**6)}", "pad": "x" * 300}
+                store.append(game, len(acked[game]), command)
+                acked[game].append(json.dumps(command, ensure_ascii=False, separators=(",", ":")))
+
+    with JournalStore.open(live) as store:
+        play(store, rng.randint(1, 3), 30)  # checkpointed into the main file at close
+    store = JournalStore.open(live)
+    play(store, rng.randint(1, 3), 30)  # these stay in the WAL
+    snapshot = folder / "snapshot"
+    snapshot.mkdir()
+    for suffix in ("", "-wal", "-acks"):
+        if live.with_name(live.name + suffix).exists():
+            shutil.copyfile(live.with_name(live.name + suffix), snapshot / f"journal.sqlite{suffix}")
+    store.close()
+    return acked, snapshot
+
+
+def journal_campaign(size: int, seed: int) -> Tally:
+    """``size`` faulted journals: one bit flipped or one page zeroed in the main file or the WAL at one
+    offset class. Opening must never raise anything but a journal error, and every acknowledged
+    command must read back as it was written or be reported (a loss, a damaged command, a journal
+    moved aside)."""
+    import shutil
+
+    from companion.journal import JournalError, JournalStore
+    from companion.journal.store import CorruptionReport
+
+    logging.getLogger("companion").setLevel(logging.CRITICAL)
+    tally = Tally("journal media faults")
+    rng = random.Random(seed)
+    with tempfile.TemporaryDirectory() as temp:
+        base = Path(temp)
+        done = 0
+        while done < size:
+            round_dir = base / f"round{done}"
+            round_dir.mkdir()
+            acked, snapshot = _make_journal(round_dir, rng)
+            for _ in range(20):
+                if done >= size:
+                    break
+                done += 1
+                target = rng.choice(["main", "wal"])
+                source = snapshot / ("journal.sqlite" + ("-wal" if target == "wal" else ""))
+                if not source.exists() or source.stat().st_size == 0:
+                    continue
+                offset_class = rng.choice(OFFSET_CLASSES[target])
+                fault = rng.choice(["bit flip", "zeroed page"])
+                case = round_dir / f"case{done}"
+                shutil.copytree(snapshot, case)
+                path = case / source.name
+                data = bytearray(path.read_bytes())
+                at = min(_offset(offset_class, len(data), rng), len(data) - 1)
+                if fault == "bit flip":
+                    data[at] ^= 1 << rng.randrange(8)
+                else:
+                    start = at - at % PAGE if target == "main" else at
+                    data[start : start + PAGE] = bytes(min(PAGE, len(data) - start))
+                path.write_bytes(bytes(data))
+                kind = f"{fault} / {offset_class}"
+                journal = case / "journal.sqlite"
+                ok, store = tally.timed(kind, str(case), lambda j=journal: JournalStore.open(j))
+                if not ok:
+                    if not isinstance(store, JournalError):
+                        tally.fail("tracebacks", f"{kind}: {type(store).__name__}: {store}")
+                    continue  # refused to open, and said why: reported
+                assert isinstance(store, JournalStore)
+                try:
+                    if isinstance(store.report, CorruptionReport):
+                        continue  # moved aside whole, reported; nothing in it was deleted
+                    lost_games = {x.game_id for x in store.losses}
+                    for game_id, commands in acked.items():
+                        try:
+                            read, problem = store.readable_commands(game_id)
+                        except Exception as exc:
+                            if not isinstance(exc, JournalError):
+                                tally.fail("tracebacks", f"{kind}: reading game {game_id}: {type(exc).__name__}")
+                            continue
+                        texts = [json.dumps(c, ensure_ascii=False, separators=(",", ":")) for c in read]
+                        if texts != commands[: len(texts)]:
+                            reported = problem is not None or game_id in lost_games
+                            if not reported:
+                                tally.fail("lost", f"{kind}: game {game_id} reads other commands, unreported")
+                        elif len(texts) < len(commands) and problem is None and game_id not in lost_games:
+                            tally.fail("lost", f"{kind}: game {game_id} has {len(texts)} of {len(commands)} "
+                                               "acknowledged commands, unreported")  # fmt: skip
+                    try:
+                        store.games()
+                    except JournalError:
+                        pass
+                    except Exception as exc:
+                        tally.fail("tracebacks", f"{kind}: listing: {type(exc).__name__}: {exc}")
+                finally:
+                    store.close()
+                outside = {p.name for p in case.iterdir()} - {"journal.sqlite", "journal.sqlite-wal",
+                                                              "journal.sqlite-shm", "journal.sqlite-acks"}  # fmt: skip
+                if any(not name.startswith("journal.sqlite.corrupt-") for name in outside):
+                    tally.fail("outside", f"{kind}: unexpected files {sorted(outside)}")
+            shutil.rmtree(round_dir)
+    return tally
+
+
+CAMPAIGNS.append(journal_campaign)

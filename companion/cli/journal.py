@@ -8,6 +8,7 @@ same final state.
 from __future__ import annotations
 
 import argparse
+import json
 import logging
 import os
 import shlex
@@ -26,7 +27,6 @@ from companion.journal import (
     JournalMissing,
     JournalStore,
     default_journal_path,
-    export_lines,
 )
 
 
@@ -127,11 +127,14 @@ def run_export(args: argparse.Namespace) -> int:
             if record is None:
                 print(f"companion export: there is no game {args.game} in {store.path}", file=sys.stderr)
                 return 2
-            lines = export_lines(store, record.id)
-            commands = store.commands(record.id) if args.stats else []
+            commands, problem = store.readable_commands(record.id)  # a broken game: the commands that read
+            lines = [json.dumps(c, ensure_ascii=False) for c in commands]
         except JournalError as exc:
             print(f"companion export: {exc}", file=sys.stderr)
             return 1
+    if problem is not None and args.stats:
+        print(f"companion export: game {record.id} is damaged ({problem}): no figures", file=sys.stderr)
+        return 1
     if args.stats:
         base = Path(f"game-{record.id}-stats") if output is None else output
         return _export_stats(record, commands, base, getattr(args, "language", "en"))
@@ -150,13 +153,15 @@ def run_export(args: argparse.Namespace) -> int:
         print(f"companion export: game {record.id}'s set-up is damaged ({record.damage})", file=sys.stderr)
     replay = shlex.join(["companion", "play", *record.setup.play_args(), "--script", script])
     print(f"game {record.id}: {len(lines)} commands ({record.status}); replay with:\n  {replay}", file=sys.stderr)
+    if problem is not None:  # written what reads, and said what does not: never a silent short export
+        print(f"companion export: game {record.id} is damaged: exported the {len(lines)} commands before it "
+              f"({problem})", file=sys.stderr)  # fmt: skip
+        return 1
     return 0
 
 
 def _export_stats(record: Any, commands: list[Any], base: Path, language: str = "en") -> int:
     """The game in figures (``companion.engine.stats``) as BASE.json and a picture BASE.png."""
-    import json
-
     from companion import games
     from companion.engine.errors import GameError
     from companion.games.stats import stats_of_record
@@ -197,6 +202,10 @@ def _when(timestamp: float | None) -> str:
 
 def run_games(args: argparse.Namespace) -> int:
     clearing = args.action == "clear"
+    if clearing and not _journal_path(args).is_file():  # clearing never creates a journal or its folder
+        print(f"companion games: there is no game journal at {_journal_path(args)}: nothing to clear "
+              "(nothing was created)", file=sys.stderr)  # fmt: skip
+        return 1
     opened = _open(args, "games", read_only=not clearing)
     if isinstance(opened, int):
         if opened == 3:

@@ -46,3 +46,9 @@ def test_broker_messages_to_the_model_and_the_screen(hostile: ModuleType) -> Non
     tally = hostile.broker_campaign(size=400, seed=24)
     assert tally.clean, "\n".join([tally.line(), *tally.examples])
     assert len(tally.classes) >= 40
+
+
+def test_journal_media_faults(hostile: ModuleType) -> None:
+    tally = hostile.journal_campaign(size=60, seed=25)
+    assert tally.clean, "\n".join([tally.line(), *tally.examples])
+    assert len(tally.classes) >= 10
