@@ -564,6 +564,7 @@ def broker_campaign(size: int, seed: int) -> Tally:
     and, every few messages, the whole screen drawn from the model (never raise, no part failing),
     with hostile text also put straight into the model (the screen's own filter)."""
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     import pygame
 
     from companion.leaderboard import screen
@@ -661,12 +662,12 @@ def _make_journal(folder: Path, rng: random.Random) -> tuple[dict[int, list[str]
             acked[game] = []
         for game in list(acked):
             for _ in range(rng.randrange(1, commands)):
-                command = {"player": "red", "action": "move", "to": f"city {rng.randrange(10**6)}", "pad": "x" * 300}
+                command = {"player": "red", "action": "move", "to": f"city {rng.randrange(10**6)}", "pad": "x" * 900}
                 store.append(game, len(acked[game]), command)
                 acked[game].append(json.dumps(command, ensure_ascii=False, separators=(",", ":")))
 
     with JournalStore.open(live) as store:
-        play(store, rng.randint(1, 3), 30)  # checkpointed into the main file at close
+        play(store, rng.randint(1, 3), 16)  # checkpointed into the main file at close
     store = JournalStore.open(live)
     play(store, rng.randint(1, 3), 30)  # these stay in the WAL
     snapshot = folder / "snapshot"
@@ -763,3 +764,6 @@ def journal_campaign(size: int, seed: int) -> Tally:
 
 
 CAMPAIGNS.append(journal_campaign)
+# ``robustness.py --quick``: each campaign's size for a run of a few seconds (every class at least once).
+QUICK = {"datasets_campaign": 40, "environment_campaign": 40, "hardware_campaign": 40, "broker_campaign": 60,
+         "journal_campaign": 16}  # fmt: skip

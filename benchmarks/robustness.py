@@ -55,7 +55,7 @@ from companion.engine.errors import DataError  # noqa: E402
 from companion.games.setup import GameSetup  # noqa: E402
 
 HANG_SECONDS = 2.0
-QUICK_SIZE, QUICK_HOSTILE_SIZE = 25, 40  # --quick: every campaign, every fault class at least once
+QUICK_SIZE = 15  # --quick: every campaign small (the issue-20 ones: hostile.QUICK), in < 15 s
 GOLDEN: dict[str, tuple[Path, tuple[str, ...], dict[str, Any]]] = {
     "on-the-way": (ROOT / "tests/otw/golden/three-players-end-at-4.jsonl", ("red", "blue", "green"), {"end_at": 4}),
     "auf-achse": (ROOT / "tests/aa/golden/two-players.jsonl", ("red", "blue"), {"seed": 7}),
@@ -531,12 +531,13 @@ def run(size: int, seed: int = 1, cli: bool = True) -> list[Tally]:
     return tallies
 
 
-def run_hostile(size: int, seed: int = 1) -> list[Any]:
+def run_hostile(size: int | None, seed: int = 1) -> list[Any]:
     """Issue 20's campaigns (``benchmarks/hostile.py``): data-set zips, the kiosk's environment,
-    hardware TOML bounds, broker messages, journal media faults."""
+    hardware TOML bounds, broker messages, journal media faults. ``size`` None: the quick sizes."""
     import hostile
 
-    return [campaign(size, seed + 20 + n) for n, campaign in enumerate(hostile.CAMPAIGNS)]
+    return [campaign(hostile.QUICK[campaign.__name__] if size is None else size, seed + 20 + n)
+            for n, campaign in enumerate(hostile.CAMPAIGNS)]  # fmt: skip
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -549,10 +550,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="every campaign at a small size, in < 15 s")
     args = parser.parse_args(argv)
     if args.quick:
-        args.size, args.no_cli, args.hostile_size = QUICK_SIZE, True, QUICK_HOSTILE_SIZE
+        args.size, args.no_cli = QUICK_SIZE, True
     started = time.perf_counter()
     tallies: list[Any] = run(args.size, args.seed, cli=not args.no_cli)
-    tallies += run_hostile(args.hostile_size or max(args.size // 5, 1), args.seed)
+    tallies += run_hostile(None if args.quick else args.hostile_size or max(args.size // 5, 1), args.seed)
     for tally in tallies:
         print(tally.line())
         for example in tally.examples:
