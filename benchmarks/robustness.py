@@ -548,11 +548,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--hostile-size", type=int, default=None,
                         help="inputs per issue-20 campaign (default: --size / 5)")  # fmt: skip
     parser.add_argument("--quick", action="store_true", help="every campaign at a small size, in < 15 s")
+    parser.add_argument("--hostile-only", action="store_true", help="only issue 20's campaigns (hostile.py)")
     args = parser.parse_args(argv)
     if args.quick:
         args.size, args.no_cli = QUICK_SIZE, True
     started = time.perf_counter()
-    tallies: list[Any] = run(args.size, args.seed, cli=not args.no_cli)
+    tallies: list[Any] = [] if args.hostile_only else run(args.size, args.seed, cli=not args.no_cli)
     tallies += run_hostile(None if args.quick else args.hostile_size or max(args.size // 5, 1), args.seed)
     for tally in tallies:
         print(tally.line())

@@ -286,7 +286,7 @@ def _kiosk(args: argparse.Namespace, journal: Path, guard: StartGuard) -> int:
         game=offered[0] if offered else games.DEFAULT_GAME,
         language=environment.language,
         data_set=environment.data_set,
-        warnings=environment.warnings,
+        warnings=environment.screen_lines(),
     )
     safe = guard.safe_mode
     notes: list[str] = []

@@ -57,6 +57,14 @@ class KioskEnvironment:
     table_id: str | None = None
     warnings: tuple[str, ...] = field(default=())
 
+    def screen_lines(self, limit: int = 2) -> tuple[str, ...]:
+        """The warnings short enough for the admin screen (at most ``limit`` lines; the log has them whole)."""
+        short = [w.split(" ", 1)[0].split("=", 1)[0] + " → " + w.rsplit(": using ", 1)[-1] if ": using " in w
+                 else w for w in self.warnings]  # fmt: skip
+        if len(short) <= limit:
+            return tuple(short)
+        return (*short[: limit - 1], f"+ {len(short) - limit + 1} more bad settings (journalctl -u companion)")
+
 
 def _shown(value: str) -> str:
     return repr(printable(value, 60))
