@@ -219,7 +219,10 @@ class DataSets:
         return self.scan(game)[0]
 
     def _folders(self, game: str) -> Iterator[Path]:
-        """The data set folders the store made for ``game``: real folders holding a meta.json."""
+        """The data set folders the store made for ``game``: real folders holding a meta.json, in a
+        real ``datasets/<game>`` folder (a symlink there could lead the store out of the state directory)."""
+        if self.root.is_symlink() or (self.root / game).is_symlink():
+            return
         try:
             entries = sorted(os.scandir(self.root / game), key=lambda e: e.name)
         except OSError:
