@@ -338,6 +338,8 @@ class DataSets:
     def _staging(self, game: str) -> Iterator[Path]:
         """A temporary folder beside the data sets of ``game`` (a rename into place is atomic). On
         failure it is removed, and so is every folder made for it: the store is as it was."""
+        if self.root.is_symlink() or (self.root / game).is_symlink():
+            raise DataSetError(f"{self.root / game} is a symlink: the store writes only inside the state directory")
         made: list[Path] = []
         for folder in (self.root.parent, self.root, self.root / game):
             if not folder.exists():
