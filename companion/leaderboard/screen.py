@@ -180,7 +180,9 @@ def _ranking(
                 table.render(where, True, DIM), (x + img.get_width() + 12, y + img.get_height() - table.get_height())
             )
         if tall:
-            money = fonts(20, False).render(_clean(entry.money_text) or " ", True, FAINT)
+            money = fonts(20, False).render(
+                _fit(entry.money_text, fonts(20, False), inner.width // 3) or " ", True, FAINT
+            )
             surface.blit(money, (inner.right - money.get_width(), y + score.get_height() - 2))
         y += row_h
 
@@ -263,7 +265,7 @@ def _player_row(surface: pygame.Surface, p: PlayerLine, label: str, fonts: FontS
     _text(surface, p.colour.capitalize(), fonts(24, False), TEXT, (rect.left + 80, rect.top), rect.width // 3)
     score = fonts(24, True).render(_clean(f"{p.score} {label}".strip()), True, TEXT)
     surface.blit(score, (rect.right - score.get_width(), rect.top))
-    money = fonts(20, False).render(_clean(p.money_text) or " ", True, FAINT)
+    money = fonts(20, False).render(_fit(p.money_text, fonts(20, False), rect.width // 4) or " ", True, FAINT)
     surface.blit(money, (rect.right - score.get_width() - 24 - money.get_width(), rect.top + 4))
 
 

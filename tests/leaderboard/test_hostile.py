@@ -67,3 +67,19 @@ def test_a_replaced_journal_gets_a_new_id(tmp_path: Path) -> None:
     path.rename(tmp_path / "moved-aside.sqlite")
     with JournalStore.open(path) as fresh:
         assert fresh.journal_id is not None and fresh.journal_id != old
+
+
+def test_a_result_number_carries_the_journal_id(tmp_path: Path) -> None:
+    from companion.leaderboard import Publisher
+    from companion.leaderboard.errors import BadMessage
+
+    with Publisher("mqtt://127.0.0.1:1", "A", tmp_path / "o.sqlite", journal_id="3f9a2b7c01de") as box:
+        assert box._number(7) == "3f9a2b7c01de-7"  # the next journal's game 7 is another result
+    with Publisher("mqtt://127.0.0.1:1", "A", tmp_path / "p.sqlite") as plain:
+        assert plain._number(7) == "7"
+    try:
+        Publisher("mqtt://127.0.0.1:1", "A", tmp_path / "q.sqlite", journal_id="a/b")
+    except BadMessage:
+        pass
+    else:
+        raise AssertionError("a journal id that cannot be a topic level was taken")
