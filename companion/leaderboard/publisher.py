@@ -35,6 +35,7 @@ from companion.leaderboard.topics import (
     TableLive,
     TableOnline,
     check_table_id,
+    check_topic_root,
     encode,
     live_topic,
     online_topic,
@@ -154,7 +155,7 @@ class Publisher:
         if journal_id is not None and not _GAME_NUMBER.fullmatch(f"{journal_id}-1"):
             raise BadMessage("field", f"journal id {journal_id!r} cannot be part of a topic level")
         self.journal_id = journal_id
-        self.root = topic_root.rstrip("/")
+        self.root = check_topic_root(topic_root)
         self.outbox_path = Path(outbox_path)
         self.keepalive = keepalive
         self.resend_window = resend_window

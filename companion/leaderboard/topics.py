@@ -22,7 +22,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from companion.leaderboard.errors import BadMessage, BadTableId
+from companion.leaderboard.errors import BadMessage, BadTableId, BadTopicRoot
 from companion.text import bad_character, shown
 
 VERSION = 1
@@ -32,6 +32,7 @@ MAX_PLAYERS = 12
 # Topic levels are matched whole (``fullmatch``: "$" would let a trailing newline through).
 _TABLE_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,31}")
 _GAME_NUMBER = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
+_ROOT_LEVEL = re.compile(r"[A-Za-z0-9_.-]{1,64}")
 # Bounds of the numbers a message carries (every one: a board never draws or sorts an absurd value).
 MAX_SCORE = 10**9  # VP or money: a printed game's totals are far below
 MAX_ROUND = 10_000
@@ -45,6 +46,17 @@ def check_table_id(table: str) -> str:
             f"table id {table!r}: use 1-32 letters, digits, '-', '_' or '.' (it is a topic level: no '/', '+', '#')"
         )
     return table
+
+
+def check_topic_root(root: str) -> str:
+    """The event's topic root without its trailing "/": levels of letters, digits and ``-_.``, no
+    wildcard, no empty level, no ``$`` (the broker's own topics). ``BadTopicRoot`` names what is wrong."""
+    text = root.rstrip("/") if isinstance(root, str) else ""
+    levels = text.split("/")
+    if not text or len(text) > 100 or not all(_ROOT_LEVEL.fullmatch(level) for level in levels):
+        raise BadTopicRoot(f"topic root {shown(root)}: use levels of letters, digits, '-', '_' or '.' separated by "
+                           "'/' (at most 100 characters; no '+', '#', '$' or empty level)")  # fmt: skip
+    return text
 
 
 def result_topic(root: str, table: str, number: str) -> str:

@@ -438,6 +438,16 @@ def read_export(path: Path | str) -> tuple[dict[str, Any], dict[str, bytes]]:
     """The manifest and the files of an export, every limit and checksum verified. Raises DataSetError."""
     label = str(path)
     try:
+        found = os.stat(path)
+    except FileNotFoundError:
+        raise DataSetError(f"{label}: no such file") from None
+    except (OSError, ValueError) as exc:  # a symlink loop, no permission, a NUL in the name
+        raise DataSetError(f"{label}: cannot be read ({getattr(exc, 'strerror', None) or exc})") from None
+    if not stat.S_ISREG(found.st_mode):  # a FIFO would block, a device never end
+        raise DataSetError(f"{label}: not a data set file (not a regular file)")
+    if found.st_size > MAX_TOTAL + MAX_MANIFEST + 64 * 1024:
+        raise DataSetError(f"{label}: not a data set file ({found.st_size} bytes; a data set is far smaller)")
+    try:
         archive = zipfile.ZipFile(path)
     except FileNotFoundError:
         raise DataSetError(f"{label}: no such file") from None

@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 
 import pygame
+import pytest
 
 from companion.journal import JournalStore
 from companion.leaderboard import BoardModel
@@ -77,9 +78,15 @@ def test_a_result_number_carries_the_journal_id(tmp_path: Path) -> None:
         assert box._number(7) == "3f9a2b7c01de-7"  # the next journal's game 7 is another result
     with Publisher("mqtt://127.0.0.1:1", "A", tmp_path / "p.sqlite") as plain:
         assert plain._number(7) == "7"
-    try:
+    with pytest.raises(BadMessage):
         Publisher("mqtt://127.0.0.1:1", "A", tmp_path / "q.sqlite", journal_id="a/b")
-    except BadMessage:
-        pass
-    else:
-        raise AssertionError("a journal id that cannot be a topic level was taken")
+
+
+@pytest.mark.parametrize("root", ["", "/", "a/+/b", "a/#", "$SYS", "a//b", "a/b\x00", "x" * 200, "a\u202e"])
+def test_a_topic_root_that_cannot_root_the_topics_is_refused(root: str) -> None:
+    from companion.leaderboard.errors import BadTopicRoot
+    from companion.leaderboard.topics import check_topic_root
+
+    with pytest.raises(BadTopicRoot):
+        check_topic_root(root)
+    assert check_topic_root("event-7/companion/v1/") == "event-7/companion/v1"

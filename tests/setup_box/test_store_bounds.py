@@ -134,3 +134,14 @@ def test_one_broken_data_set_never_takes_the_others_down(tmp_path: Path, capsys:
     assert main(["setup-box", "export", "--game", "on-the-way", "good one", str(tmp_path), *args]) == 0
     assert main(["setup-box", "delete", "--game", "on-the-way", "bad one", *args]) == 0
     assert [p.name for p in (state / "datasets" / "on-the-way").iterdir()] == ["good-one"]
+
+
+def test_a_fifo_or_a_device_is_refused_without_waiting(tmp_path: Path) -> None:
+    import os
+
+    fifo = tmp_path / "fifo.zip"
+    os.mkfifo(fifo)
+    for path in (fifo, Path("/dev/zero"), tmp_path):
+        with pytest.raises(DataSetError, match="not a regular file"):
+            DataSets(tmp_path / "state").import_file(path)
+    assert not (tmp_path / "state").exists()
