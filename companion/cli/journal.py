@@ -418,7 +418,12 @@ def _open_screen(windowed: str | None) -> KioskScreen | str:
         surface = open_fullscreen(pygame)
         disable_console_blanking()
     else:
-        w, h = (int(v) for v in windowed.lower().split("x"))
+        try:
+            w, h = (int(v) for v in windowed.lower().split("x"))
+            if not (160 <= w <= 7680 and 120 <= h <= 4320):  # a window a screen can show
+                raise ValueError(f"{w}x{h}")
+        except ValueError:
+            return f"--windowed {windowed!r}: expected WxH from 160x120 to 7680x4320, e.g. 800x480"
         surface = pygame.display.set_mode((w, h))
         pygame.display.set_caption("companion kiosk")
     return KioskScreen(surface)
