@@ -767,3 +767,30 @@ CAMPAIGNS.append(journal_campaign)
 # ``robustness.py --quick``: each campaign's size for a run of a few seconds (every class at least once).
 QUICK = {"datasets_campaign": 40, "environment_campaign": 40, "hardware_campaign": 40, "broker_campaign": 60,
          "journal_campaign": 16}  # fmt: skip
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python benchmarks/hostile.py [--size N] [--seed S] [--quick]``: issue 20's campaigns alone
+    (``robustness.py`` runs them too, after its own)."""
+    import argparse
+
+    parser = argparse.ArgumentParser(description=main.__doc__)
+    parser.add_argument("--size", type=int, default=1000, help="inputs per campaign (default 1000)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--quick", action="store_true", help="every campaign small: a few seconds")
+    args = parser.parse_args(argv)
+    started = time.perf_counter()
+    tallies = [c(QUICK[c.__name__] if args.quick else args.size, args.seed + n) for n, c in enumerate(CAMPAIGNS)]
+    for tally in tallies:
+        print(tally.line())
+        for example in tally.examples:
+            print("    " + example)
+    failures = sum(t.tracebacks + t.hangs + t.accepted + t.lost + t.outside for t in tallies)
+    print(f"hostile_inputs: {sum(t.inputs for t in tallies)} inputs")
+    print(f"hostile_failures: {failures} inputs")
+    print(f"hostile_seconds: {time.perf_counter() - started:.1f} s")
+    return 0 if failures == 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
