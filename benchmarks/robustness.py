@@ -26,6 +26,13 @@ module at a small size.
 Last full run (``--size 10000 --seed 1``, CLI included): 40 000 bad inputs in 407 s; for each of the
 four interfaces tracebacks 0, hangs 0, accepted 0, internal 0, diverged 0, mislocated 0 (18-32
 fault classes each).
+
+Issue 20's campaigns (``benchmarks/hostile.py``: data-set zips, the kiosk's environment, hardware TOML
+bounds, broker messages to the board's model and screen, journal media faults) run after these,
+``--hostile-size`` inputs each (default ``--size`` / 5); ``--hostile-only`` runs only them and
+``--quick`` runs everything small in about 10 s. Last runs (2026-12-01, a loaded 2-core machine):
+``--hostile-only --hostile-size 1000 --seed 1``: 5 180 inputs in 155 s, every count 0 on all five
+interfaces; environment, hardware and broker campaigns at 10 000 inputs each (seed 2): every count 0.
 """
 
 from __future__ import annotations
@@ -47,6 +54,7 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from companion import games  # noqa: E402
 from companion.cli.play import run_script  # noqa: E402
@@ -54,6 +62,7 @@ from companion.engine.errors import DataError  # noqa: E402
 from companion.games.setup import GameSetup  # noqa: E402
 
 HANG_SECONDS = 2.0
+QUICK_SIZE = 15  # --quick: every campaign small (the issue-20 ones: hostile.QUICK), in < 15 s
 GOLDEN: dict[str, tuple[Path, tuple[str, ...], dict[str, Any]]] = {
     "on-the-way": (ROOT / "tests/otw/golden/three-players-end-at-4.jsonl", ("red", "blue", "green"), {"end_at": 4}),
     "auf-achse": (ROOT / "tests/aa/golden/two-players.jsonl", ("red", "blue"), {"seed": 7}),
@@ -529,14 +538,30 @@ def run(size: int, seed: int = 1, cli: bool = True) -> list[Tally]:
     return tallies
 
 
+def run_hostile(size: int | None, seed: int = 1) -> list[Any]:
+    """Issue 20's campaigns (``benchmarks/hostile.py``): data-set zips, the kiosk's environment,
+    hardware TOML bounds, broker messages, journal media faults. ``size`` None: the quick sizes."""
+    import hostile
+
+    return [campaign(hostile.QUICK[campaign.__name__] if size is None else size, seed + 20 + n)
+            for n, campaign in enumerate(hostile.CAMPAIGNS)]  # fmt: skip
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--size", type=int, default=10_000, help="bad inputs per interface (default 10000)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--no-cli", action="store_true", help="skip the subprocess run of companion play")
+    parser.add_argument("--hostile-size", type=int, default=None,
+                        help="inputs per issue-20 campaign (default: --size / 5)")  # fmt: skip
+    parser.add_argument("--quick", action="store_true", help="every campaign at a small size, in < 15 s")
+    parser.add_argument("--hostile-only", action="store_true", help="only issue 20's campaigns (hostile.py)")
     args = parser.parse_args(argv)
+    if args.quick:
+        args.size, args.no_cli = QUICK_SIZE, True
     started = time.perf_counter()
-    tallies = run(args.size, args.seed, cli=not args.no_cli)
+    tallies: list[Any] = [] if args.hostile_only else run(args.size, args.seed, cli=not args.no_cli)
+    tallies += run_hostile(None if args.quick else args.hostile_size or max(args.size // 5, 1), args.seed)
     for tally in tallies:
         print(tally.line())
         for example in tally.examples:

@@ -25,27 +25,28 @@ GAMES = sorted(p.name for p in (ROOT / "games").iterdir() if (p / "plugin.py").e
 # Who may import whom. A game's layer may import the same game's lower layers and the platform's
 # layers named here; no game imports another game.
 PLATFORM_ALLOWED: dict[str, set[str]] = {
-    "engine": set(),
-    "data": {"engine"},
-    "intents": set(),
-    "ledframe": set(),
-    "hardware": {"intents", "ledframe", "hardware"},
-    "table": {"engine", "intents", "ledframe", "table"},
-    "display": {"engine", "intents", "ledframe", "table.ui", "table.messages", "display"},
-    "games": {"engine", "data", "intents", "ledframe", "table", "display", "hardware", "games"},
-    "journal": {"engine", "games", "journal"},
+    "engine": {"text"},
+    "text": set(),  # what a name may hold (companion/text.py): a leaf every layer may use
+    "data": {"engine", "text"},
+    "intents": {"text"},
+    "ledframe": {"text"},
+    "hardware": {"intents", "ledframe", "hardware", "text"},
+    "table": {"engine", "intents", "ledframe", "table", "text"},
+    "display": {"engine", "intents", "ledframe", "table.ui", "table.messages", "display", "text"},
+    "games": {"engine", "data", "intents", "ledframe", "table", "display", "hardware", "games", "text"},
+    "journal": {"engine", "games", "journal", "text"},
     "simulator": {
         *("engine", "intents", "ledframe", "table", "display", "hardware", "games", "simulator"),
-        *("journal", "setup_box"),  # where the box's state lives; the data set to play
+        *("journal", "setup_box", "text"),  # where the box's state lives; the data set to play
     },
     "kiosk": {
         *("engine", "intents", "ledframe", "table", "display", "hardware", "games", "journal", "kiosk"),
-        *("leaderboard", "setup_box"),
+        *("leaderboard", "setup_box", "text"),
     },
-    "leaderboard": {"leaderboard"},  # the big screen needs no game: every message carries what it shows
-    "setup_box": {"engine", "intents", "ledframe", "display", "games", "setup_box"},
+    "leaderboard": {"leaderboard", "text"},  # the big screen needs no game: every message carries what it shows
+    "setup_box": {"engine", "intents", "ledframe", "display", "games", "setup_box", "text"},
     # Reads the kiosk's settings, hardware and journal through their own code (read-only).
-    "doctor": {"intents", "ledframe", "hardware", "journal", "kiosk", "leaderboard", "doctor"},
+    "doctor": {"intents", "ledframe", "hardware", "journal", "kiosk", "leaderboard", "doctor", "text"},
     "cli": {"*"},
     "__main__": {"*"},
 }

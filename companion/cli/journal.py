@@ -8,6 +8,7 @@ same final state.
 from __future__ import annotations
 
 import argparse
+import json
 import logging
 import os
 import shlex
@@ -26,7 +27,6 @@ from companion.journal import (
     JournalMissing,
     JournalStore,
     default_journal_path,
-    export_lines,
 )
 
 
@@ -129,11 +129,14 @@ def run_export(args: argparse.Namespace) -> int:
             if record is None:
                 print(f"companion export: there is no game {args.game} in {store.path}", file=sys.stderr)
                 return 2
-            lines = export_lines(store, record.id)
-            commands = store.commands(record.id) if args.stats else []
+            commands, problem = store.readable_commands(record.id)  # a broken game: the commands that read
+            lines = [json.dumps(c, ensure_ascii=False) for c in commands]
         except JournalError as exc:
             print(f"companion export: {exc}", file=sys.stderr)
             return 1
+    if problem is not None and args.stats:
+        print(f"companion export: game {record.id} is damaged ({problem}): no figures", file=sys.stderr)
+        return 1
     if args.stats:
         base = Path(f"game-{record.id}-stats") if output is None else output
         return _export_stats(record, commands, base, getattr(args, "language", "en"))
@@ -152,13 +155,15 @@ def run_export(args: argparse.Namespace) -> int:
         print(f"companion export: game {record.id}'s set-up is damaged ({record.damage})", file=sys.stderr)
     replay = shlex.join(["companion", "play", *record.setup.play_args(), "--script", script])
     print(f"game {record.id}: {len(lines)} commands ({record.status}); replay with:\n  {replay}", file=sys.stderr)
+    if problem is not None:  # written what reads, and said what does not: never a silent short export
+        print(f"companion export: game {record.id} is damaged: exported the {len(lines)} commands before it "
+              f"({problem})", file=sys.stderr)  # fmt: skip
+        return 1
     return 0
 
 
 def _export_stats(record: Any, commands: list[Any], base: Path, language: str = "en") -> int:
     """The game in figures (``companion.engine.stats``) as BASE.json and a picture BASE.png."""
-    import json
-
     from companion import games
     from companion.engine.errors import GameError
     from companion.games.stats import stats_of_record
@@ -199,6 +204,10 @@ def _when(timestamp: float | None) -> str:
 
 def run_games(args: argparse.Namespace) -> int:
     clearing = args.action == "clear"
+    if clearing and not _journal_path(args).is_file():  # clearing never creates a journal or its folder
+        print(f"companion games: there is no game journal at {_journal_path(args)}: nothing to clear "
+              "(nothing was created)", file=sys.stderr)  # fmt: skip
+        return 1
     opened = _open(args, "games", read_only=not clearing)
     if isinstance(opened, int):
         if opened == 3:
@@ -263,37 +272,34 @@ def _kiosk(args: argparse.Namespace, journal: Path, guard: StartGuard) -> int:
     from companion.kiosk.admin import LOCK_FILE, admin_pin
     from companion.kiosk.app import Frontend, HeadlessFrontend, KioskLeds, KioskLoop, LoggingLeds, safe_mode_notice
     from companion.kiosk.machine import KioskIntent
+    from companion.kiosk.settings import read_environment
     from companion.table.tags import TagDirectory
 
-    pin, source = admin_pin(os.environ, journal.parent)
+    environment = read_environment(os.environ, journal.parent)  # never raises: bad values -> defaults + warnings
+    pin, source = admin_pin({"COMPANION_ADMIN_PIN": environment.admin_pin or ""}, journal.parent)
     logging.getLogger(__name__).info("admin PIN: %s", source if pin else "none (only the admin card opens the menu)")
-    offered = tuple(n.strip() for n in os.environ.get("COMPANION_GAMES", "").split(",") if n.strip())
-    try:
-        for name in offered:
-            games.get(name)
-        settings = KioskSettings(
-            pin=pin,
-            admin_state_file=str(journal.parent / LOCK_FILE),
-            admin_requires_card=os.environ.get("COMPANION_ADMIN_REQUIRES_CARD", "").lower() in ("1", "yes", "true"),
-            state_dir=str(journal.parent),
-            games=offered,
-            game=offered[0] if offered else games.DEFAULT_GAME,
-            language=os.environ.get("COMPANION_LANGUAGE", "en"),
-            data_set=os.environ.get("COMPANION_DATA_SET") or None,
-        )
-    except ValueError as exc:  # an unknown game or language in the kiosk's environment file
-        print(f"companion kiosk: {exc}", file=sys.stderr)
-        guard.failed(str(exc))
-        return 2
+    offered = environment.games
+    settings = KioskSettings(
+        pin=pin,
+        admin_state_file=str(journal.parent / LOCK_FILE),
+        admin_requires_card=environment.admin_requires_card,
+        state_dir=str(journal.parent),
+        games=offered,
+        game=offered[0] if offered else games.DEFAULT_GAME,
+        language=environment.language,
+        data_set=environment.data_set,
+        warnings=environment.screen_lines(),
+    )
     safe = guard.safe_mode
     notes: list[str] = []
     if safe:
         notes.append(safe_mode_notice(guard.previous))
         logging.getLogger(__name__).error("%s", notes[0])
+        notes += [f"Setting: {w}" for w in environment.warnings]  # in safe mode, on the screen itself
     intents: queue.Queue[KioskIntent] = queue.Queue()
     leds: KioskLeds | None = None
     tags: TagDirectory | None = None
-    hardware = args.hardware or os.environ.get("COMPANION_HARDWARE_FILE")
+    hardware = args.hardware or environment.hardware_file
     if hardware:
         from companion.kiosk.hardware import open_box
 
@@ -303,7 +309,9 @@ def _kiosk(args: argparse.Namespace, journal: Path, guard: StartGuard) -> int:
                 neighbours.setdefault(city, set()).update(near)
         try:
             tags, leds = open_box(Path(hardware), intents, neighbours)
-        except (HardwareError, OSError) as exc:
+        except Exception as exc:  # in safe mode whatever the hardware raises: the screen must come up
+            if not (safe or isinstance(exc, HardwareError | OSError)):
+                raise
             print(f"companion kiosk: {exc}", file=sys.stderr)
             if not safe:
                 guard.failed(f"the hardware did not start: {exc}")
@@ -319,6 +327,11 @@ def _kiosk(args: argparse.Namespace, journal: Path, guard: StartGuard) -> int:
         frontend = HeadlessFrontend()
     else:
         opened = _open_screen(args.windowed)
+        if isinstance(opened, str) and safe and os.environ.get("SDL_VIDEODRIVER"):
+            # Safe mode must reach a screen: a wrong SDL_VIDEODRIVER gives way to the default driver.
+            notes.append(f"Setting: SDL_VIDEODRIVER={os.environ['SDL_VIDEODRIVER']!r} did not open the screen.")
+            del os.environ["SDL_VIDEODRIVER"]
+            opened = _open_screen(args.windowed)
         if isinstance(opened, str):
             print(f"companion kiosk: {opened}", file=sys.stderr)
             guard.failed(opened)
@@ -328,28 +341,24 @@ def _kiosk(args: argparse.Namespace, journal: Path, guard: StartGuard) -> int:
     store = JournalStore.open_or_temporary(journal)
     if safe:
         store.hold_resume(" ".join(notes))
-    publisher = _publisher(store, journal.parent)
+    publisher = _publisher(store, journal.parent, environment.mqtt_broker, environment.table_id)
     kiosk = Kiosk(store, tags, now=time.monotonic(), settings=settings, leds=leds, publisher=publisher)
     loop = KioskLoop(kiosk, frontend, intents=intents, leds=leds, on_stable=guard.succeeded)
     loop.install_signal_handlers()
     return loop.run()
 
 
-def _publisher(store: JournalStore, state_dir: Path) -> Any:
+def _publisher(store: JournalStore, state_dir: Path, url: str | None, table: str | None) -> Any:
     """The event leaderboard, when ``$COMPANION_MQTT_BROKER`` names a broker (docs/leaderboard.md): this
     box's table id is ``$COMPANION_TABLE_ID`` (default: the host name). Every finished game of the
     journal is published again at start (a result the broker already has is a no-op)."""
-    import socket
-
     from companion import games
     from companion.leaderboard import LeaderboardError, Publisher
 
-    url = os.environ.get("COMPANION_MQTT_BROKER", "").strip()
-    if not url:
+    if not url or not table:  # read_environment checked both (a bad one is a warning, and no leaderboard)
         return None
-    table = os.environ.get("COMPANION_TABLE_ID", "").strip() or socket.gethostname()
     try:
-        publisher = Publisher(url, table, state_dir / "leaderboard-outbox.sqlite")
+        publisher = Publisher(url, table, state_dir / "leaderboard-outbox.sqlite", journal_id=store.journal_id)
     except (LeaderboardError, OSError) as exc:  # the box plays on without the leaderboard
         logging.getLogger(__name__).error("no leaderboard: %s", exc)
         return None
@@ -411,7 +420,12 @@ def _open_screen(windowed: str | None) -> KioskScreen | str:
         surface = open_fullscreen(pygame)
         disable_console_blanking()
     else:
-        w, h = (int(v) for v in windowed.lower().split("x"))
+        try:
+            w, h = (int(v) for v in windowed.lower().split("x"))
+            if not (160 <= w <= 7680 and 120 <= h <= 4320):  # a window a screen can show
+                raise ValueError(f"{w}x{h}")
+        except ValueError:
+            return f"--windowed {windowed!r}: expected WxH from 160x120 to 7680x4320, e.g. 800x480"
         surface = pygame.display.set_mode((w, h))
         pygame.display.set_caption("companion kiosk")
     return KioskScreen(surface)

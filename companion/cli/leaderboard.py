@@ -39,11 +39,14 @@ def run_leaderboard(args: argparse.Namespace) -> int:
     from companion.leaderboard import DEFAULT_ROOT, BrokerSettings, LeaderboardError
     from companion.leaderboard.app import run
     from companion.leaderboard.screen import SIZE
+    from companion.leaderboard.topics import check_topic_root
+    from companion.text import printable
 
     try:
         settings = BrokerSettings.from_url(
             args.broker, ca_file=args.ca_file, cert_file=args.cert_file, key_file=args.key_file
         )
+        check_topic_root(args.topic_root or DEFAULT_ROOT)
     except LeaderboardError as exc:
         print(f"companion leaderboard: {exc}", file=sys.stderr)
         return 2
@@ -59,7 +62,7 @@ def run_leaderboard(args: argparse.Namespace) -> int:
     stats = run(
         settings,
         topic_root=args.topic_root or DEFAULT_ROOT,
-        event=args.event,
+        event=printable(args.event, 100),  # drawn and a window title: nothing that cannot be shown
         fonts=lambda size, bold: font(size, bold=bold),
         size=size,
         fullscreen=not args.windowed,

@@ -27,7 +27,7 @@ from companion.engine.game import Game
 from companion.engine.jsonio import MAX_LINE_BYTES, parse_command_line
 from companion.games.base import unknown_field
 from companion.games.protocol import GamePlugin
-from companion.games.seats import BotPlayer, bot_player, check_bots, parse_seats
+from companion.games.seats import BotPlayer, bot_player, check_bots, check_seats, parse_seats
 from companion.games.setup import GameSetup
 
 log = logging.getLogger(__name__)
@@ -76,17 +76,34 @@ def setup_from_args(args: argparse.Namespace) -> GameSetup:
     """The ``GameSetup`` the flags describe (data paths made absolute, as the journal keeps them),
     with the seats the box plays (``red,blue:bot-hard``)."""
     colours, bots = parse_seats(args.players)
+    check_seats(games.get(args.game), colours)
     return GameSetup.with_files(
         args.game,
         colours,
-        board=args.board,
-        contracts=args.contracts,
-        events=args.events,
+        board=data_file("--board", args.board),
+        contracts=data_file("--contracts", args.contracts),
+        events=data_file("--events", args.events),
         end_at=args.end_at,
         rules=house_rules(args),
         seed=args.seed,
         bots=bots,
     )
+
+
+def data_file(flag: str, path: Path | None) -> Path | None:
+    """A data file option: it must be a readable regular file (not a symlink loop, a directory, a
+    device). ValueError says which option and why, as ``board check`` does."""
+    if path is None:
+        return None
+    try:
+        mode = os.stat(path).st_mode
+        resolved = Path(path).resolve(strict=True)
+    except (OSError, RuntimeError) as exc:  # ELOOP, ENOENT, EACCES; RuntimeError: a symlink loop (pathlib)
+        why = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        raise ValueError(f"{flag} {path}: cannot read it ({why})") from None
+    if not stat.S_ISREG(mode):
+        raise ValueError(f"{flag} {path}: cannot read it (not a regular file)")
+    return resolved
 
 
 def _query(plugin: GamePlugin, game: Game[Any], data: Mapping[str, Any], seed: int = 0) -> dict[str, Any] | None:
@@ -250,7 +267,7 @@ def open_script(name: str) -> BinaryIO:
 
 def run(args: argparse.Namespace) -> int:
     try:
-        plugin = games.get(args.game)
+        plugin = games.get(args.game)  # an unknown game: ValueError naming the games there are
         setup = setup_from_args(args)
         check_bots(plugin, setup.bots)
         game = plugin.new_game(setup)

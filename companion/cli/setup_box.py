@@ -3,7 +3,7 @@
     companion setup-box run --game on-the-way --name "my 2014 edition"    # on the box (readers, buttons)
     companion setup-box run --game auf-achse --input window               # at a desk: mouse and keyboard
     companion setup-box run --game auf-achse --input text                 # typed lines (ssh, scripts)
-    companion setup-box list | export | import | delete | count
+    companion setup-box list | show | export | import | delete | count
 
 ``run`` resumes where the last run stopped (the progress is saved after every intent); ``--new``
 starts over. See docs/setup-box.md.
@@ -28,6 +28,7 @@ from companion.setup_box.datasets import DataSetError, DataSets
 from companion.setup_box.machine import WizardIntent
 from companion.setup_box.runner import WizardSession, default_name
 from companion.setup_box.view import Prompt
+from companion.text import printable
 
 # Per-action times for the estimate (seconds): a marker put on a city (find it, put it down), a card
 # taken from the pile and scanned, a button press, a touch on the screen.
@@ -185,11 +186,29 @@ def _run(args: argparse.Namespace) -> int:
 
 def _list(args: argparse.Namespace) -> int:
     sets = DataSets(_state_dir(args))
-    found = sets.list(args.game)
+    found, broken = sets.scan(args.game)
     for data_set in found:
-        print(f"{data_set.game:<12} {data_set.name:<30} {data_set.created}  {data_set.folder}")
+        print(f"{data_set.game:<12} {printable(data_set.name):<30} {data_set.created}  {data_set.folder}")
+    for bad in broken:  # listed, so it can be deleted; never in the way of the others
+        print(f"{bad.game:<12} {'(broken)':<30} {'':<27}  {bad.folder}: {printable(bad.reason, 300)}")
     if not found:
         print("no data sets: the kiosk and the simulator use the reference data", file=sys.stderr)
+    return 0
+
+
+def _show(args: argparse.Namespace) -> int:
+    try:
+        data_set = DataSets(_state_dir(args)).get(args.game, args.name)
+    except DataSetError as exc:
+        print(printable(str(exc), 2000), file=sys.stderr)
+        return 1
+    print(f"name:     {printable(data_set.name)}")
+    print(f"game:     {data_set.game}")
+    print(f"created:  {data_set.created or '(ships with companion)'}")
+    print(f"folder:   {data_set.folder}")
+    for role, path in data_set.files.items():
+        print(f"{role + ':':<9} {path.name}")
+    print(f"tags:     {len(data_set.tags)} cards, {len(data_set.readers)} readers")
     return 0
 
 
@@ -197,7 +216,7 @@ def _export(args: argparse.Namespace) -> int:
     try:
         path = DataSets(_state_dir(args)).export(args.game, args.name, Path(args.file))
     except DataSetError as exc:
-        print(exc, file=sys.stderr)
+        print(printable(str(exc), 2000), file=sys.stderr)
         return 1
     print(path)
     return 0
@@ -205,11 +224,12 @@ def _export(args: argparse.Namespace) -> int:
 
 def _import(args: argparse.Namespace) -> int:
     try:
-        data_set = DataSets(_state_dir(args)).import_file(args.file, name=args.name, replace=args.replace)
+        data_set = DataSets(_state_dir(args)).import_file(args.file, name=args.name, replace=args.replace,
+                                                          game=args.game)  # fmt: skip
     except DataSetError as exc:
-        print(f"not imported: {exc}", file=sys.stderr)
+        print(f"not imported: {printable(str(exc), 2000)}", file=sys.stderr)
         return 1
-    print(f"imported {data_set.game} data set {data_set.name!r} into {data_set.folder}")
+    print(f"imported {data_set.game} data set {printable(data_set.name)!r} into {data_set.folder}")
     return 0
 
 
@@ -217,7 +237,7 @@ def _delete(args: argparse.Namespace) -> int:
     try:
         DataSets(_state_dir(args)).delete(args.game, args.name)
     except DataSetError as exc:
-        print(exc, file=sys.stderr)
+        print(f"not deleted: {printable(str(exc), 2000)}", file=sys.stderr)
         return 1
     return 0
 
@@ -275,7 +295,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     importing.add_argument("--name", help="keep it under another name")
     importing.add_argument("--replace", action="store_true", help="replace a data set of the same name")
     importing.set_defaults(handler=_import)
-    delete = box_sub.add_parser("delete", help="delete a data set")
+    showing = box_sub.add_parser("show", help="one data set: its files and tags, or why it does not read")
+    common(showing, game_required=True)
+    showing.add_argument("name", help="the data set ('reference': the shipped data)")
+    showing.set_defaults(handler=_show)
+    delete = box_sub.add_parser("delete", help="delete a data set this box made (never the reference data)")
     common(delete, game_required=True)
     delete.add_argument("name")
     delete.set_defaults(handler=_delete)

@@ -7,15 +7,10 @@ from typing import Any
 
 from companion.data.problems import Problem
 from companion.data.source import SourceFile, nfc
+from companion.text import bad_character, shown
 
 MAX_BLOCKS = 1000  # [[cities]], [[contracts]]... per file: the printed games have fewer than 100
 MAX_TEXT = 200  # characters of a name, id or card text: a printed card has far fewer
-
-
-def shown(value: object, limit: int = 60) -> str:
-    """``repr(value)`` for a message, cut short: a 1 MB string does not belong in a report line."""
-    text = repr(value)
-    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 class TableReader:
@@ -68,6 +63,10 @@ class TableReader:
             return None
         if len(value.strip()) > MAX_TEXT:
             self.problem(key, f"must be at most {MAX_TEXT} characters, not {len(value.strip())}")
+            return None
+        bad = bad_character(value.strip())
+        if bad is not None:  # a NUL, a newline, a zero-width or bidi character: it cannot be shown or typed
+            self.problem(key, f"must not hold {bad}: it cannot be shown or typed")
             return None
         return value.strip()
 
@@ -123,6 +122,10 @@ class TableReader:
             return None
         if any(len(v.strip()) > MAX_TEXT for v in value):
             self.problem(key, f"a city name must be at most {MAX_TEXT} characters")
+            return None
+        bad = next((b for v in value if (b := bad_character(v.strip())) is not None), None)
+        if bad is not None:
+            self.problem(key, f"a city name must not hold {bad}: it cannot be shown or typed")
             return None
         if length is not None and len(value) != length:
             self.problem(key, f"must name {length} cities, not {len(value)}")

@@ -21,14 +21,33 @@ def parse_seats(players: str) -> tuple[tuple[str, ...], dict[str, str]]:
     bots: dict[str, str] = {}
     for item in (s.strip() for s in players.split(",")):
         if not item:
-            continue
+            raise ValueError(f"--players {players!r}: an empty seat (a seat is COLOUR or COLOUR:bot)")
         colour, sep, kind = (part.strip() for part in item.partition(":"))
+        if not colour:
+            raise ValueError(f"--players: {item!r}: the seat has no colour (COLOUR or COLOUR:bot)")
         if sep:
             if kind != "bot" and not kind.startswith("bot-"):
                 raise ValueError(f"--players: {item!r}: a seat is COLOUR or COLOUR:bot[-easy|-medium|-hard]")
             bots[colour] = kind.removeprefix("bot").removeprefix("-") or "medium"
         colours.append(colour)
     return tuple(colours), bots
+
+
+def check_seats(plugin: GamePlugin, colours: tuple[str, ...]) -> None:
+    """ValueError unless ``colours`` are as many seats as the game seats, each a colour of its box
+    (spelt as the game spells it: "red", not "Red"), none twice."""
+    counts = sorted(plugin.player_counts)
+    if len(colours) not in counts:
+        allowed = f"{counts[0]}-{counts[-1]}" if counts == list(range(counts[0], counts[-1] + 1)) else str(counts)
+        raise ValueError(f"--players: {plugin.title} is played by {allowed} players, not {len(colours)}")
+    for colour in colours:
+        if colour not in plugin.colours:
+            near = [c for c in plugin.colours if c.lower() == colour.lower()]
+            hint = f" (did you mean {near[0]!r}?)" if near else ""
+            raise ValueError(f"--players: {colour!r} is not a colour of {plugin.title} "
+                             f"({', '.join(plugin.colours)}){hint}")  # fmt: skip
+    if len(set(colours)) != len(colours):
+        raise ValueError(f"--players: player colours must differ: {', '.join(colours)}")
 
 
 def check_bots(plugin: GamePlugin, bots: Mapping[str, str]) -> None:

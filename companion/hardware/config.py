@@ -22,6 +22,7 @@ from companion.hardware.errors import ConfigError
 from companion.hardware.leds import LedMap
 from companion.intents import ButtonName, normalise_uid
 from companion.ledframe import EVENT_KINDS, TIME_TRACK_LENGTH
+from companion.text import shown, text_problem
 
 BACKENDS = ("spi", "serial", "emulated")
 LED_BACKENDS = ("shift_register", "gpio", "serial", "none")
@@ -35,6 +36,19 @@ SPI0_CE = {0: 8, 1: 7}  # spidev0.<device> drives this CE pin on every transfer
 # reserved whenever the SPI backend is used.
 SPI0_CE_PINS = {8: "SPI0 CE0", 7: "SPI0 CE1"}
 RESERVED_PINS = {0: "ID EEPROM SDA", 1: "ID EEPROM SCL"}
+MAX_CHANNEL = 255  # 8 address lines of decoders select 256 readers: more than any board has cities
+MAX_NAME = 100  # characters of a city, card id or colour: it must fit a line of the screen
+# Ranges of the numbers the box depends on, each with its reason (docs/hardware.md repeats them).
+POLL_RANGE = (0.005, 1.0, "below 5 ms the poll thread only spins (a reader scan takes about 1 ms); "
+              "above 1 s a placed marker takes seconds to register")  # fmt: skip
+RETRY_RANGE = (0.1, 60.0, "a lost device is retried at most 10 times a second and at least once a minute")
+LONG_PRESS_RANGE = (0.3, 5.0, "shorter, a normal press counts as long; longer, nobody holds a button "
+                    "that long and the admin menu is out of reach")  # fmt: skip
+BOUNCE_RANGE = (0.001, 0.2, "contacts settle within milliseconds; more than 0.2 s swallows real presses")
+RECEIVE_RANGE = (0.1, 100.0, "an MFRC522 answers within 5 ms (ISO/IEC 14443-3 frame delay); 100 ms stalls every reader")
+BAUD_RANGE = (9600, 4_000_000, "the bridge's frames need at least 9600 baud; an RP2040 UART runs up to "
+              "about 7.8 Mbaud (RP2040 datasheet 4.2), 4 Mbaud is what a Pi's UART takes reliably")  # fmt: skip
+VOTES_RANGE = (1, 50, "samples of one reader: 50 polls at 20 Hz are 2.5 s, already a slow marker")
 
 T = TypeVar("T")
 
@@ -223,6 +237,28 @@ class _Reader:
             raise self.fail(section, key, f"must be a positive finite number, not {value}")
         return float(value)
 
+    def bounded(self, section: str, key: str, default: float, low: float, high: float, reason: str) -> float:
+        """A finite number from ``low`` to ``high`` (``reason``: why the box needs that range)."""
+        value = self.positive(section, key, default)
+        if not low <= value <= high:
+            raise self.fail(section, key, f"must be from {low:g} to {high:g}, not {value:g}: {reason}")
+        return value
+
+    def whole(self, section: str, key: str, default: int, low: int, high: int, reason: str) -> int:
+        """A whole number from ``low`` to ``high`` (``reason``: why the box needs that range)."""
+        value = self.get(section, key, int, default)
+        if not low <= value <= high:
+            raise self.fail(section, key, f"must be from {low} to {high}, not {shown(value)}: {reason}")
+        return value
+
+    def name(self, section: str, key: str, value: object, what: str) -> str:
+        """A name a person reads on the screen: text without control, zero-width or bidi characters."""
+        problem = text_problem(value, limit=MAX_NAME, what=what)
+        if problem is not None:
+            raise self.fail(section, key, problem)
+        assert isinstance(value, str)
+        return value
+
     def uid(self, section: str, key: str) -> str:
         try:
             uid = normalise_uid(key)
@@ -295,22 +331,22 @@ def parse(text: str, path: str = "<string>", *, env: Mapping[str, str] | None = 
 
     try:
         debounce = DebounceSettings(
-            r.get("debounce", "place_votes", int, 4),
-            r.get("debounce", "window", int, 5),
-            r.get("debounce", "lift_misses", int, 3),
+            r.whole("debounce", "place_votes", 4, *VOTES_RANGE),
+            r.whole("debounce", "window", 5, *VOTES_RANGE),
+            r.whole("debounce", "lift_misses", 3, *VOTES_RANGE),
         )
     except ValueError as exc:
         raise r.fail("debounce", None, str(exc)) from None
 
     spi = SpiSettings(
-        bus=r.get("spi", "bus", int, 0),
+        bus=r.whole("spi", "bus", 0, 0, 6, "spidev bus numbers: SPI0 to SPI6 (a Pi 4 has the most)"),
         device=r.get("spi", "device", int, 0),
         speed_hz=r.get("spi", "speed_hz", int, 1_000_000),
         reset_pin=_with_default(r.pin("spi", "reset_pin", 25), 25),  # BCM 0 is a valid pin: not "or 25"
         chip_select=r.choice("spi", "chip_select", ("decoder", "gpio"), "decoder"),
         address_pins=r.pins("spi", "address_pins"),
         cs_pins=r.pins("spi", "cs_pins"),
-        receive_timeout_s=r.positive("spi", "receive_timeout_ms", 1.0) / 1000,
+        receive_timeout_s=r.bounded("spi", "receive_timeout_ms", 1.0, *RECEIVE_RANGE) / 1000,
     )
     if spi.device not in SPI0_CE:
         raise r.fail("spi", "device", f"SPI0 has CE0 and CE1 (device 0 or 1), not {spi.device}")
@@ -319,15 +355,17 @@ def parse(text: str, path: str = "<string>", *, env: Mapping[str, str] | None = 
 
     readers: dict[int, str] = {}
     for key, city in r.table("readers").items():
-        if not key.isdigit():
-            raise r.fail("readers", key, "keys are reader channel numbers (0, 1, ...)")
+        if not (key.isascii() and key.isdigit()) or len(key) > 3 or int(key) > MAX_CHANNEL:
+            raise r.fail("readers", key, f"keys are reader channel numbers 0 to {MAX_CHANNEL}, not {shown(key)}")
         if not isinstance(city, str) or not city:
-            raise r.fail("readers", key, f"must be a city name, not {city!r}")
+            raise r.fail("readers", key, f"must be a city name, not {shown(city)}")
+        r.name("readers", key, city, "a city name")
         if city in readers.values():
             raise r.fail("readers", key, f"{city} already has a reader")
         readers[int(key)] = city
-    card_channel = r.get("card_reader", "channel", int, -1)
-    card = None if card_channel < 0 else card_channel
+    card = None
+    if "channel" in r.table("card_reader"):
+        card = r.whole("card_reader", "channel", 0, 0, MAX_CHANNEL, "a reader channel (leave it out: no card reader)")
     if card is not None and card in readers:
         raise r.fail("card_reader", "channel", f"channel {card} is also the reader of {readers[card]}")
     channels = [*readers, *([card] if card is not None else [])]
@@ -346,9 +384,9 @@ def parse(text: str, path: str = "<string>", *, env: Mapping[str, str] | None = 
     rf = _rf(r, [*readers.values(), *(["card"] if card is not None else [])])
 
     serial = SerialSettings(
-        url=r.get("serial", "url", str, "/dev/ttyACM0"),
-        baudrate=r.get("serial", "baudrate", int, 115200),
-        retry_interval_s=r.positive("serial", "retry_interval", 2.0),
+        url=r.name("serial", "url", r.get("serial", "url", str, "/dev/ttyACM0"), "a serial port"),
+        baudrate=r.whole("serial", "baudrate", 115200, *BAUD_RANGE),
+        retry_interval_s=r.bounded("serial", "retry_interval", 2.0, *RETRY_RANGE),
     )
     leds = _leds(r, [readers[ch] for ch in sorted(readers)])
     buttons = _buttons(r)
@@ -364,8 +402,11 @@ def parse(text: str, path: str = "<string>", *, env: Mapping[str, str] | None = 
         colour, number = value["colour"].strip(), value["number"]
         if not colour:
             raise r.fail("markers", key, "colour must not be empty")
-        if isinstance(number, bool) or number < 1:
-            raise r.fail("markers", key, f"number counts from 1, not {number!r}")
+        r.name("markers", key, colour, "a colour")
+        if isinstance(number, bool) or not 1 <= number <= 99:
+            raise r.fail(
+                "markers", key, f"number counts from 1 to 99 (a box has a few markers a colour), not {number!r}"
+            )
         if uid in markers:  # the same UID written twice (e.g. in another case): never silently replaced
             raise r.fail("markers", key, f"this UID is already marker {markers[uid].colour} {markers[uid].number}")
         markers[uid] = Marker(colour, number)
@@ -373,7 +414,8 @@ def parse(text: str, path: str = "<string>", *, env: Mapping[str, str] | None = 
     for key, value in r.table("cards").items():
         uid = r.uid("cards", key)
         if not isinstance(value, str) or not value:
-            raise r.fail("cards", key, f"must be a card id string, not {value!r}")
+            raise r.fail("cards", key, f"must be a card id string, not {shown(value)}")
+        r.name("cards", key, value, "a card id")
         if uid in markers:
             raise r.fail("cards", key, "this UID is already a marker")
         if uid in cards:
@@ -388,6 +430,7 @@ def parse(text: str, path: str = "<string>", *, env: Mapping[str, str] | None = 
             raise r.fail("bank_cards", key, "this UID is already a marker, a card or a bank card")
         if not value.strip():
             raise r.fail("bank_cards", key, "the player colour must not be empty")
+        r.name("bank_cards", key, value, "a player colour")
         bank[uid] = value
     admin_list = r.get("admin", "cards", list, [])
     admin: set[str] = set()
@@ -402,10 +445,10 @@ def parse(text: str, path: str = "<string>", *, env: Mapping[str, str] | None = 
     return HardwareConfig(
         path=path,
         backend=backend,
-        poll_interval_s=r.positive("hardware", "poll_interval", 0.05),
+        poll_interval_s=r.bounded("hardware", "poll_interval", 0.05, *POLL_RANGE),
         debounce=debounce,
-        reverify_every=r.get("debounce", "reverify_every", int, 10),
-        retry_interval_s=r.positive("hardware", "retry_interval", 5.0),
+        reverify_every=r.whole("debounce", "reverify_every", 10, 1, 1000, "polls between re-reads of a settled tag"),
+        retry_interval_s=r.bounded("hardware", "retry_interval", 5.0, *RETRY_RANGE),
         spi=spi,
         rf=rf,
         serial=serial,
@@ -520,7 +563,11 @@ def _buttons(r: _Reader) -> ButtonSettings:
     for key in table:
         if key not in {b.value for b in ButtonName} | {"long_press", "bounce"}:
             raise r.fail("buttons", key, f"unknown button; buttons are {', '.join(b.value for b in ButtonName)}")
-    return ButtonSettings(pins, r.positive("buttons", "long_press", 1.5), r.positive("buttons", "bounce", 0.02))
+    return ButtonSettings(
+        pins,
+        r.bounded("buttons", "long_press", 1.5, *LONG_PRESS_RANGE),
+        r.bounded("buttons", "bounce", 0.02, *BOUNCE_RANGE),
+    )
 
 
 def _check_pins(r: _Reader, backend: str, spi: SpiSettings, leds: LedSettings, buttons: ButtonSettings) -> None:

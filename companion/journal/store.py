@@ -40,6 +40,8 @@ import contextlib
 import json
 import logging
 import os
+import re
+import secrets
 import sqlite3
 import time
 import urllib.parse
@@ -52,6 +54,8 @@ from types import TracebackType
 from typing import Any
 
 from companion.games.setup import GameSetup
+from companion.journal.acks import SUFFIX as ACKS_SUFFIX
+from companion.journal.acks import AckLog, Loss, chain_of, link, verify
 from companion.journal.paths import JOURNAL_NAME
 
 log = logging.getLogger(__name__)
@@ -63,6 +67,7 @@ SQLITE_MAGIC = b"SQLite format 3\x00"
 STATUSES = frozenset({"playing", "finished", "ended", "abandoned", "broken"})
 PLAYING, FINISHED, ENDED, ABANDONED, BROKEN = "playing", "finished", "ended", "abandoned", "broken"
 DONE = (FINISHED, ENDED)  # kept and listed until an admin clears them
+_JOURNAL_ID = re.compile(r"[0-9a-f]{12}")
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -207,6 +212,10 @@ class JournalStore:
         self.report: CorruptionReport | JournalNotice | None = None
         self.temporary = False  # True: an in-memory journal, its games do not survive a restart
         self.resume_held = False  # True: ``unfinished()`` offers nothing (the kiosk's safe mode)
+        self._journal_id: str | None = None
+        self.acks: AckLog | None = None  # the acknowledgement log (acks.py); None: a journal in memory
+        self.losses: list[Loss] = []  # acknowledged commands this journal no longer has (found at open)
+        self._chains: dict[int, tuple[int, str]] = {}  # game id -> (commands acknowledged, hash chain)
 
     # -- opening ---------------------------------------------------------------------------
     @classmethod
@@ -226,14 +235,16 @@ class JournalStore:
         path = Path(path)
         if read_only:
             try:
-                return cls(_connect(path, read_only=True, timeout=busy_timeout), path, clock, read_only=True)
+                store = cls(_connect(path, read_only=True, timeout=busy_timeout), path, clock, read_only=True)
+                store._check_acknowledged(AckLog(path))
+                return store
             except _Damaged as exc:
                 if not (exc.ours or path.name == JOURNAL_NAME):
                     raise NotAJournal(f"{path} is not a companion game journal ({exc}); it was left as it is") from exc
                 raise
         _ensure_directory(path.parent)
         try:
-            return cls(_connect(path, read_only=False, timeout=busy_timeout), path, clock)
+            store = cls(_connect(path, read_only=False, timeout=busy_timeout), path, clock)
         except _Damaged as exc:
             if not (exc.ours or path.name == JOURNAL_NAME):
                 raise NotAJournal(
@@ -249,7 +260,8 @@ class JournalStore:
             log.error("%s", report)
             store = cls(_connect(path, read_only=False, timeout=busy_timeout), path, clock)
             store.report = report
-            return store
+        store._check_acknowledged(AckLog(path))
+        return store
 
     @classmethod
     def open_or_temporary(
@@ -280,6 +292,68 @@ class JournalStore:
             store.report = JournalNotice(f"Games are NOT being saved: {exc}")
             return store
 
+    def _check_acknowledged(self, acks: AckLog) -> None:
+        """Compare the acknowledgement log with the journal (``losses``, reported); a writable journal
+        then keeps the log: losses recorded for good, one line per game."""
+        records = acks.read()
+        journal_id = self.journal_id
+        try:
+            games = self._raw_commands({g for (j, g) in records.acked if j == journal_id})
+        except JournalError as exc:  # unreadable now: the read that meets it reports it
+            log.error("the acknowledged commands cannot be checked: %s", exc)
+            games = None
+        if games is not None:
+            self.losses = verify(records, journal_id, games)
+        if self.losses:
+            text = "; ".join(str(x) for x in self.losses[:5]) + (f"; and {len(self.losses) - 5} more"
+                                                                   if len(self.losses) > 5 else "")  # fmt: skip
+            log.error("the game journal %s lost acknowledged commands: %s", self.path, text)
+            notice = f"The game journal lost acknowledged commands ({text}). What still reads is kept."
+            self.report = JournalNotice(notice if self.report is None else f"{self.report} {notice}")
+        if records.damaged_lines:
+            log.error("the acknowledgement log %s has %d damaged lines: a loss in those games may go unnoticed",
+                      acks.path, records.damaged_lines)  # fmt: skip
+        if self.read_only or journal_id is None:
+            return
+        self.acks = acks
+        for loss in self.losses:
+            records.losses[(loss.journal_id, loss.game_id)] = loss
+        acks.rewrite(records)
+
+    def _raw_commands(self, game_ids: set[int]) -> dict[int, list[bytes]]:
+        """Each game's commands' JSON as stored, in order (a game that is not in the journal: absent)."""
+        out: dict[int, list[bytes]] = {}
+        with self._reading("the commands to check") as conn:
+            present = {row[0] for row in conn.execute("SELECT id FROM games").fetchall()}
+            for game_id in sorted(game_ids & present):
+                rows = conn.execute("SELECT seq, json FROM commands WHERE game_id=? ORDER BY seq", (game_id,))
+                commands: list[bytes] = []
+                for expected, (seq, raw) in enumerate(rows.fetchall()):
+                    if seq != expected or not isinstance(raw, bytes):
+                        break  # a gap or a damaged row: the chain stops where the game stops reading
+                    commands.append(raw)
+                out[game_id] = commands
+        return out
+
+    def _acknowledge(self, game_id: int, seq: int, command_json: str) -> None:
+        """After a commit: the command is acknowledged; write it to the log (never raises)."""
+        if self.acks is None or self._journal_id is None:
+            return
+        if seq < 0:
+            self._chains[game_id] = (0, "")
+            self.acks.acknowledge(self._journal_id, game_id, -1, "")
+            return
+        known = self._chains.get(game_id)
+        if known is None or known[0] != seq:
+            try:
+                before = self._raw_commands({game_id}).get(game_id, [])[:seq]
+            except JournalError:
+                before = []
+            known = (len(before), chain_of(before))
+        chain = link(known[1], command_json.encode("utf-8"))
+        self._chains[game_id] = (seq + 1, chain)
+        self.acks.acknowledge(self._journal_id, game_id, seq, chain)
+
     def hold_resume(self, reason: str) -> None:
         """Safe mode: offer no unfinished game (it stays recorded and playing), and say why."""
         self.resume_held = True
@@ -298,6 +372,26 @@ class JournalStore:
 
     def __exit__(self, t: type[BaseException] | None, e: BaseException | None, tb: TracebackType | None) -> None:
         self.close()
+
+    @property
+    def journal_id(self) -> str | None:
+        """This journal's random id (12 hex digits), made when the journal is first opened for writing:
+        "game 7" of this journal is never "game 7" of the journal that replaced it (the leaderboard's
+        result ids, the acknowledgement log). None: a read-only journal that never had one."""
+        if self._journal_id is None:
+            try:
+                with self._reading("the journal's id") as conn:
+                    row = conn.execute("SELECT value FROM meta WHERE key='journal_id'").fetchone()
+                if row is None and not self.read_only:
+                    with self._transaction() as conn:
+                        conn.execute("INSERT OR IGNORE INTO meta(key, value) VALUES ('journal_id', ?)",
+                                     (secrets.token_hex(6),))  # fmt: skip
+                    return self.journal_id
+                text = None if row is None else _text(row[0])
+                self._journal_id = text if text is not None and _JOURNAL_ID.fullmatch(text) else None
+            except (JournalError, ValueError, TypeError) as exc:
+                log.error("the journal's id cannot be read: %s", exc)
+        return self._journal_id
 
     @property
     def conn(self) -> sqlite3.Connection:
@@ -344,7 +438,9 @@ class JournalStore:
                 (now, setup.game, json.dumps(list(setup.players)), json.dumps(setup.to_json()), PLAYING, now),
             )
             assert cur.lastrowid is not None
-            return cur.lastrowid
+            game_id = cur.lastrowid
+        self._acknowledge(game_id, -1, "")
+        return game_id
 
     def append(
         self,
@@ -361,11 +457,9 @@ class JournalStore:
         ``seq`` must be the next number: a gap or a repeat raises ``JournalWriteError``.
         """
         now = self.clock()
+        text = json.dumps(command, ensure_ascii=False, separators=(",", ":"))
         with self._transaction() as conn:
-            conn.execute(
-                "INSERT INTO commands(game_id, seq, json, at) VALUES (?,?,?,?)",
-                (game_id, seq, json.dumps(command, ensure_ascii=False, separators=(",", ":")), now),
-            )
+            conn.execute("INSERT INTO commands(game_id, seq, json, at) VALUES (?,?,?,?)", (game_id, seq, text, now))
             if (
                 seq > 0
                 and conn.execute("SELECT 1 FROM commands WHERE game_id=? AND seq=?", (game_id, seq - 1)).fetchone()
@@ -378,6 +472,7 @@ class JournalStore:
             )
             if status is not None:
                 self._set_status(conn, game_id, status, result, now)
+        self._acknowledge(game_id, seq, text)
 
     def set_status(self, game_id: int, status: str, result: list[dict[str, object]] | None = None) -> None:
         with self._transaction() as conn:
@@ -417,6 +512,24 @@ class JournalStore:
             out.append(data)
         return out
 
+    def readable_commands(self, game_id: int) -> tuple[list[dict[str, Any]], str | None]:
+        """The game's commands up to the first that is missing or damaged, and what stopped the reading
+        (None: every command read). What a broken game still has (``companion export``)."""
+        try:
+            return self.commands(game_id), None
+        except JournalCorrupt as exc:
+            problem = str(exc)
+        out: list[dict[str, Any]] = []
+        try:
+            for raw in self._raw_commands({game_id}).get(game_id, []):
+                data = json.loads(raw.decode("utf-8"))
+                if not isinstance(data, dict):
+                    break
+                out.append(data)
+        except (JournalError, ValueError):
+            pass
+        return out, problem
+
     def game(self, game_id: int) -> GameRecord | None:
         rows = self._games("WHERE g.id=?", (game_id,))
         return rows[0] if rows else None
@@ -455,6 +568,13 @@ class JournalStore:
             else:
                 cur = conn.execute("DELETE FROM games")
             deleted = cur.rowcount
+            kept = {row[0] for row in conn.execute("SELECT id FROM games").fetchall()}
+        if self.acks is not None:  # the cleared games' acknowledgements (and losses) go with them
+            records = self.acks.read()
+            records.acked = {k: v for k, v in records.acked.items() if k[0] == self._journal_id and k[1] in kept}
+            records.losses = {k: v for k, v in records.losses.items() if k[0] == self._journal_id and k[1] in kept}
+            self.acks.rewrite(records)
+            self.losses = [x for x in self.losses if x.journal_id == self._journal_id and x.game_id in kept]
         with contextlib.suppress(sqlite3.Error, UnicodeDecodeError):  # else the space is reclaimed later
             self.conn.execute("VACUUM")
         return deleted
@@ -816,11 +936,12 @@ def _move_aside(path: Path, reason: str, now: float) -> CorruptionReport:
         return CorruptionReport(path, None, reason)
     except OSError as exc:
         return CorruptionReport(path, None, f"{reason}; moving it failed: {exc}")
-    for suffix in ("-wal", "-shm"):
+    for suffix in ("-wal", "-shm", ACKS_SUFFIX):
         side = path.with_name(path.name + suffix)
         if side.exists():
             try:
-                side.rename(target.with_name(target.name + suffix))
+                side.rename(target.with_name(target.name + suffix))  # the acknowledgements go with their journal
             except OSError:
-                side.unlink(missing_ok=True)  # never apply an old WAL to the fresh file
+                if suffix != ACKS_SUFFIX:
+                    side.unlink(missing_ok=True)  # never apply an old WAL to the fresh file
     return CorruptionReport(path, target, reason)

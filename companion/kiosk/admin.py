@@ -21,6 +21,7 @@ opens it within ``card_window_s`` after the card (PIN + card).
 
 from __future__ import annotations
 
+import contextlib
 import hmac
 import json
 import logging
@@ -43,8 +44,12 @@ def generate_pin(length: int = 6) -> str:
     return "".join(str(secrets.randbelow(10)) for _ in range(length))
 
 
+PIN_LENGTHS = (4, 12)  # digits: 4 is the least worth having; 12 is as many as anyone enters with PLUS/MINUS
+
+
 def valid_pin(pin: str) -> bool:
-    return pin.isdigit() and len(pin) >= 4
+    """4-12 ASCII digits: only 0-9 can be entered with PLUS / MINUS / OK (a "٣" or "²" never can)."""
+    return pin.isascii() and pin.isdigit() and PIN_LENGTHS[0] <= len(pin) <= PIN_LENGTHS[1]
 
 
 @dataclass
@@ -88,7 +93,7 @@ class AdminLock:
         card_window_s: float = 60.0,
     ) -> None:
         if not valid_pin(pin):
-            raise ValueError("the admin PIN must be at least 4 digits")
+            raise ValueError("the admin PIN must be 4-12 digits 0-9")
         self._pin = pin
         self.attempts = attempts
         self.lockout_s = lockout_s
@@ -176,34 +181,65 @@ class AdminLock:
 def load_or_create_pin(state_dir: Path) -> str | None:
     """The box's PIN from ``state_dir/admin-pin``, generated (6 digits, mode 0600) if there is none.
 
-    None if it can neither be read nor stored (then only the admin card opens the menu; logged).
+    The new PIN is written to a temporary file, fsynced, then linked into place (atomic, and never
+    over a PIN another start made first): a full disk or a power cut leaves either no PIN file (the
+    next start tries again) or a whole one — never an empty file that would lock the PIN route out
+    for good. An empty file left by an older version counts as none. None if the PIN can neither be
+    read nor stored (then only the admin card opens the menu; logged).
     """
     path = state_dir / PIN_FILE
     try:
         pin = path.read_text(encoding="ascii").strip()
     except FileNotFoundError:
-        pin = generate_pin()
-        try:
-            state_dir.mkdir(parents=True, exist_ok=True)
-            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-            with os.fdopen(fd, "w", encoding="ascii") as f:
-                f.write(pin + "\n")
-                f.flush()
-                os.fsync(f.fileno())
-        except FileExistsError:  # another start made it first
-            return load_or_create_pin(state_dir)
-        except OSError as exc:
-            log.error("cannot store a new admin PIN in %s (%s): only the admin card opens the admin menu", path, exc)
-            return None
-        log.warning("a new admin PIN was generated: show it with `companion kiosk --show-pin` (as the kiosk user)")
-        return pin
+        return _store_new_pin(state_dir, path, replace_empty=False)
     except (OSError, UnicodeDecodeError) as exc:
         log.error("cannot read the admin PIN %s (%s): only the admin card opens the admin menu", path, exc)
         return None
+    if not pin:
+        log.error("the admin PIN file %s is empty (a write cut short): a new PIN is generated", path)
+        return _store_new_pin(state_dir, path, replace_empty=True)
     if not valid_pin(pin):
-        log.error("the admin PIN in %s is not 4+ digits: only the admin card opens the admin menu", path)
+        log.error("the admin PIN in %s is not 4-12 digits 0-9: only the admin card opens the admin menu", path)
         return None
     return pin
+
+
+def _store_new_pin(state_dir: Path, path: Path, *, replace_empty: bool) -> str | None:
+    pin = generate_pin()
+    temp = path.with_name(f".{PIN_FILE}.{os.getpid()}.tmp")
+    try:
+        state_dir.mkdir(parents=True, exist_ok=True)
+        fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "w", encoding="ascii") as f:
+            f.write(pin + "\n")
+            f.flush()
+            os.fsync(f.fileno())
+        if replace_empty:
+            os.replace(temp, path)
+        else:
+            try:
+                os.link(temp, path)  # fails if another start made the PIN first
+            except FileExistsError:
+                return load_or_create_pin(state_dir)
+            except OSError:  # a file system without hard links: a rename (the last start wins)
+                os.replace(temp, path)
+        _fsync_dir(state_dir)
+    except OSError as exc:
+        log.error("cannot store a new admin PIN in %s (%s): only the admin card opens the admin menu", path, exc)
+        return None
+    finally:
+        with contextlib.suppress(OSError):
+            temp.unlink()
+    log.warning("a new admin PIN was generated: show it with `companion kiosk --show-pin` (as the kiosk user)")
+    return pin
+
+
+def _fsync_dir(folder: Path) -> None:
+    fd = os.open(folder, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
 
 
 def admin_pin(environ: Mapping[str, str], state_dir: Path) -> tuple[str | None, str]:
@@ -214,7 +250,7 @@ def admin_pin(environ: Mapping[str, str], state_dir: Path) -> tuple[str | None, 
         if env_pin in PUBLISHED_PINS:
             log.warning("COMPANION_ADMIN_PIN is the published example PIN %s: ignored", env_pin)
         elif not valid_pin(env_pin):
-            log.warning("COMPANION_ADMIN_PIN is not 4+ digits: ignored")
+            log.warning("COMPANION_ADMIN_PIN is not 4-12 digits 0-9: ignored")
         else:
             return env_pin, "COMPANION_ADMIN_PIN (the unit's EnvironmentFile, /etc/companion/kiosk.env)"
     return load_or_create_pin(state_dir), str(state_dir / PIN_FILE)

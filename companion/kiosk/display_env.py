@@ -30,14 +30,23 @@ CAGE_HINT = (
 )
 
 
+# SDL 2's video drivers (SDL_video.c's bootstrap list) that can show the kiosk; anything else is a typo.
+VIDEO_DRIVERS = ("kmsdrm", "wayland", "x11", "dummy", "offscreen", "evdev", "directfb", "rpi", "vivante")
+
+
 def kiosk_environment(environ: Mapping[str, str]) -> dict[str, str]:
-    """SDL settings for the kiosk: an explicit ``SDL_VIDEODRIVER`` wins; under cage, wayland; else kmsdrm."""
+    """SDL settings for the kiosk: an explicit ``SDL_VIDEODRIVER`` wins (if SDL has such a driver: a
+    typo is logged and ignored); under cage, wayland; else kmsdrm."""
     env: dict[str, str] = {
         "SDL_VIDEO_ALLOW_SCREENSAVER": "0",  # never let SDL blank the screen at a convention
         "PYGAME_HIDE_SUPPORT_PROMPT": "1",
     }
-    if environ.get("SDL_VIDEODRIVER"):
-        env["SDL_VIDEODRIVER"] = environ["SDL_VIDEODRIVER"]
+    asked = environ.get("SDL_VIDEODRIVER", "").strip()
+    if asked and asked not in VIDEO_DRIVERS:
+        log.warning("SDL_VIDEODRIVER=%r is not a video driver of SDL (%s): using the default", asked[:40],
+                    ", ".join(VIDEO_DRIVERS))  # fmt: skip
+    if asked in VIDEO_DRIVERS:
+        env["SDL_VIDEODRIVER"] = asked
     elif environ.get("WAYLAND_DISPLAY"):
         env["SDL_VIDEODRIVER"] = "wayland"  # inside cage
     else:

@@ -117,6 +117,7 @@ class KioskSettings:
     events: str | None = None
     rules: dict[str, str] = field(default_factory=dict)
     language: str = "en"  # the admin default: the attract screen's language, preselected for each game
+    warnings: tuple[str, ...] = ()  # settings that were bad and replaced by defaults (kiosk.settings): admin screen
 
 
 def how_to(plugin: GamePlugin, language: str = "en") -> tuple[str, ...]:
@@ -929,7 +930,7 @@ class Kiosk:
                     hint=t.text("admin.pin_hint"),
                 )
             case Screen.ADMIN:
-                return replace(base, title=t.text("admin.title"), hint=t.text("admin.hint"))
+                return replace(base, title=t.text("admin.title"), lines=s.warnings, hint=t.text("admin.hint"))
             case Screen.ADMIN_CONFIRM:
                 detail = t.get(f"admin.confirm_{self._confirm}_detail")  # what it does, under the question
                 return replace(base, title=t.text(f"admin.confirm_{self._confirm}"), lines=(detail,) if detail else (),

@@ -44,7 +44,7 @@ class SystemdNotifier:
                 # Never block the main loop on a receiver that does not read (a full datagram queue).
                 self._sock.setblocking(False)
             self._sock.sendto("\n".join(fields).encode(), self._address)
-        except OSError as exc:
+        except (OSError, ValueError, UnicodeError) as exc:  # ValueError: a NUL inside a path address
             if not self._warned:  # once: a missing socket must not flood the log every watchdog tick
                 log.warning("sd_notify to %r failed: %s", self._address, exc)
                 self._warned = True
@@ -88,8 +88,10 @@ class Watchdog:
         self._notifier = notifier
         usec = env.get("WATCHDOG_USEC", "")
         pid = env.get("WATCHDOG_PID", "")
-        mine = not pid or (pid.isdigit() and int(pid) == os.getpid())
-        self.interval: float | None = int(usec) / 1e6 if usec.isdigit() and int(usec) > 0 and mine else None
+        # ASCII digits only ("²".isdigit() is True, int("²") fails); at most a day (a wider value is a typo).
+        mine = not pid or (pid.isascii() and pid.isdigit() and int(pid) == os.getpid())
+        valid = usec.isascii() and usec.isdigit() and 0 < int(usec) <= 86_400_000_000
+        self.interval: float | None = int(usec) / 1e6 if valid and mine else None
         self._last: float | None = None
 
     @property

@@ -7,19 +7,23 @@ does not show in the process list. The paho client is built here and only here.
 
 from __future__ import annotations
 
+import ipaddress
 import os
+import re
 import ssl
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
-from urllib.parse import parse_qs, unquote, urlsplit
+from urllib.parse import parse_qs, parse_qsl, unquote, urlsplit
 
 from companion.leaderboard.errors import BadBrokerUrl
+from companion.text import bad_character, printable
 
 if TYPE_CHECKING:
     import paho.mqtt.client as mqtt
 
 PASSWORD_ENV = "COMPANION_MQTT_PASSWORD"
+MAX_URL = 2048  # characters: a broker URL with a user, password and CA path is far shorter
 SCHEMES = {"mqtt": (False, 1883), "tcp": (False, 1883), "mqtts": (True, 8883), "ssl": (True, 8883)}
 
 
@@ -49,26 +53,47 @@ class BrokerSettings:
         Raises ``BadBrokerUrl`` naming the URL (without its password) and what is wrong.
         """
         env = os.environ if environ is None else environ
+        if not isinstance(url, str) or len(url) > MAX_URL:
+            raise BadBrokerUrl(f"a broker URL is text of at most {MAX_URL} characters")
+        # Checked before urlsplit, which silently drops tabs and newlines (a host "a\nb" would become "ab").
+        bad = next((c for c in url if c.isspace() or bad_character(c)), None)
+        if bad is not None:
+            raise BadBrokerUrl(f"broker URL {printable(url, 80)!r}: holds {bad!r}, which no URL may hold")
         if "://" not in url:
             url = f"mqtt://{url}"  # a bare "host[:port]" means plain MQTT
-        parts = urlsplit(url)
-        shown = _without_password(url)
+        shown = printable(url, 200)
+        try:
+            parts = urlsplit(url)
+            shown = _without_password(url)
+            hostname = parts.hostname
+            port = parts.port
+        except ValueError as exc:  # "Invalid IPv6 URL", a port out of range or not a number
+            raise BadBrokerUrl(f"broker URL {shown}: {exc}") from None
         scheme = parts.scheme.lower()
         if scheme not in SCHEMES:
             raise BadBrokerUrl(f"broker URL {shown}: scheme {parts.scheme!r} is not one of mqtt, mqtts")
         tls, default_port = SCHEMES[scheme]
-        if not parts.hostname:
+        if not hostname:
             raise BadBrokerUrl(f"broker URL {shown}: no host")
-        try:
-            port = parts.port or default_port
-        except ValueError as exc:
-            raise BadBrokerUrl(f"broker URL {shown}: {exc}") from exc
+        if not _valid_host(hostname):
+            raise BadBrokerUrl(f"broker URL {shown}: {hostname!r} is not a host name or IP address")
+        if port == 0:
+            raise BadBrokerUrl(f"broker URL {shown}: port 0 is no port")
+        port = port or default_port
         if parts.path not in ("", "/"):
             raise BadBrokerUrl(f"broker URL {shown}: a path ({parts.path}) means nothing to MQTT")
+        if parts.fragment:
+            raise BadBrokerUrl(f"broker URL {shown}: a fragment (#...) means nothing to MQTT")
+        try:
+            pairs = parse_qsl(parts.query, keep_blank_values=True, strict_parsing=bool(parts.query))
+        except ValueError as exc:
+            raise BadBrokerUrl(f"broker URL {shown}: options: {exc}") from None
         query = parse_qs(parts.query)
-        unknown = set(query) - {"ca", "cert", "key"}
+        unknown = {k for k, _ in pairs} - {"ca", "cert", "key"}
         if unknown:
             raise BadBrokerUrl(f"broker URL {shown}: unknown option(s) {', '.join(sorted(unknown))}")
+        if len(pairs) != len({k for k, _ in pairs}) or any(not v for _, v in pairs):
+            raise BadBrokerUrl(f"broker URL {shown}: each option once, with a value")
         ca = ca_file or (query["ca"][0] if "ca" in query else None)
         cert = cert_file or (query["cert"][0] if "cert" in query else None)
         key = key_file or (query["key"][0] if "key" in query else None)
@@ -79,10 +104,15 @@ class BrokerSettings:
                 raise BadBrokerUrl(f"broker URL {shown}: the {label} {path} does not exist")
         username = unquote(parts.username) if parts.username else None
         password = unquote(parts.password) if parts.password is not None else env.get(PASSWORD_ENV) or None
+        for label, value in (("user name", username), ("password", password)):
+            if value is not None and (len(value) > 256 or bad_character(value)):
+                raise BadBrokerUrl(
+                    f"broker URL {shown}: the {label} holds a character no user name or password may hold"
+                )
         if password and not username:
             raise BadBrokerUrl(f"broker URL {shown}: a password needs a user name")
         return cls(
-            host=parts.hostname,
+            host=hostname,
             port=port,
             tls=tls,
             username=username,
@@ -117,6 +147,20 @@ class BrokerSettings:
             )
         client.reconnect_delay_set(min_delay=1, max_delay=8)
         return client
+
+
+_LABEL = re.compile(r"^(?!-)[A-Za-z0-9-]{1,63}(?<!-)$")
+
+
+def _valid_host(host: str) -> bool:
+    """A DNS name (letters, digits, '-', dots; at most 253 characters) or an IPv4/IPv6 address."""
+    try:
+        ipaddress.ip_address(host)
+        return True
+    except ValueError:
+        pass
+    name = host[:-1] if host.endswith(".") else host
+    return 0 < len(name) <= 253 and all(_LABEL.match(label) for label in name.split("."))
 
 
 def _without_password(url: str) -> str:

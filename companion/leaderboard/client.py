@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 from companion.leaderboard.broker import BrokerSettings
 from companion.leaderboard.model import BoardModel
-from companion.leaderboard.topics import DEFAULT_ROOT, subscription
+from companion.leaderboard.topics import DEFAULT_ROOT, check_topic_root, subscription
 
 if TYPE_CHECKING:
     import paho.mqtt.client as mqtt
@@ -51,7 +51,7 @@ class BoardClient:
         clock: Callable[[], float] = time.time,
     ) -> None:
         self.settings = broker if isinstance(broker, BrokerSettings) else BrokerSettings.from_url(broker)
-        self.root = topic_root.rstrip("/")
+        self.root = check_topic_root(topic_root)
         self.clock = clock
         self.connected = False
         self.connections = 0

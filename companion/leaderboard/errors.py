@@ -25,3 +25,7 @@ class BadMessage(LeaderboardError, ValueError):
 
 class BadTableId(LeaderboardError, ValueError):
     """A table id that cannot be a topic level."""
+
+
+class BadTopicRoot(LeaderboardError, ValueError):
+    """A topic root that cannot root the event's topics (a wildcard, an empty level, ...)."""

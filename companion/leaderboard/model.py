@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import logging
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from companion.leaderboard.errors import BadMessage
 from companion.leaderboard.topics import (
@@ -39,6 +39,7 @@ class RankEntry:
     score: int
     money_text: str
     finished_at: float
+    rank: int = 0  # the place on the event's board (ties share it; see ``BoardModel.rankings``)
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,7 +132,7 @@ class BoardModel:
                 for p in r.standings
             ]
             entries.sort(key=lambda e: (-e.score, e.place, e.finished_at, e.result_id, e.colour))
-            out.append(GameRanking(results[-1].game, len(results), tuple(entries[:limit])))
+            out.append(GameRanking(results[-1].game, len(results), tuple(ranked(entries)[:limit])))
         return out
 
     def live_tables(self) -> list[LiveTable]:
@@ -144,6 +145,30 @@ class BoardModel:
     @property
     def dropped(self) -> int:
         return sum(self.rejected.values())
+
+
+def ranked(entries: list[RankEntry]) -> list[RankEntry]:
+    """Board places that agree with every table's own ranking. Sorted best score first (then the place
+    at the table), an entry shares the place of the entries before it when its score is equal and
+    none of them is from its own game with a better place there: two players a table ranked apart
+    (a tie broken by money, OTW-33; by deliveries, AA-24) stay apart, a tie the table kept is kept,
+    and equal scores of different tables share the place (the board knows no tie-break across
+    tables). Places count like a table's: 1, 1, 3."""
+    out: list[RankEntry] = []
+    group: list[RankEntry] = []
+    for i, entry in enumerate(entries):
+        same = (
+            bool(group)
+            and entry.score == group[0].score
+            and not any(other.result_id == entry.result_id and other.place < entry.place for other in group)
+        )
+        if not same:
+            group = []
+        rank = group[0].rank if group else i + 1
+        entry = replace(entry, rank=rank)
+        group.append(entry)
+        out.append(entry)
+    return out
 
 
 __all__ = ["BoardModel", "GameRanking", "LiveTable", "PlayerLine", "RankEntry"]

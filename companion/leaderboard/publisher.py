@@ -35,6 +35,7 @@ from companion.leaderboard.topics import (
     TableLive,
     TableOnline,
     check_table_id,
+    check_topic_root,
     encode,
     live_topic,
     online_topic,
@@ -144,10 +145,17 @@ class Publisher:
         keepalive: int = 15,
         resend_window: float = DAY,
         clock: Callable[[], float] = time.time,
+        journal_id: str | None = None,
     ) -> None:
         self.settings = broker if isinstance(broker, BrokerSettings) else BrokerSettings.from_url(broker)
         self.table = check_table_id(table_id)
-        self.root = topic_root.rstrip("/")
+        # The journal's own random id (``JournalStore.journal_id``) goes into every result's number, so
+        # a new journal (the old one moved aside) restarting its game ids at 1 never overwrites the
+        # event's earlier results: a result id cannot repeat.
+        if journal_id is not None and not _GAME_NUMBER.fullmatch(f"{journal_id}-1"):
+            raise BadMessage("field", f"journal id {journal_id!r} cannot be part of a topic level")
+        self.journal_id = journal_id
+        self.root = check_topic_root(topic_root)
         self.outbox_path = Path(outbox_path)
         self.keepalive = keepalive
         self.resend_window = resend_window
@@ -167,9 +175,7 @@ class Publisher:
         """A finished game: ``game_id`` is the journal's id (the result's id is "<table>/<game_id>"),
         ``game`` its plug-in, ``standings`` the journal's ``result`` rows (or ``Standing`` objects)."""
         try:
-            number = str(game_id)
-            if not _GAME_NUMBER.match(number):
-                raise BadMessage("field", f"game id {number!r} cannot be a topic level")
+            number = self._number(game_id)
             info = _info(game)
             lines = player_lines(standings, game.money)
             if not lines:
@@ -188,7 +194,7 @@ class Publisher:
         """The table's game now: ``progress`` is the plug-in's ``progress(state)`` (``round``, ``player``),
         ``standings`` its ``standings(state)``. Only the newest state per table is kept and sent."""
         try:
-            number = str(game_id)
+            number = self._number(game_id)
             round_ = progress.get("round")
             turn = progress.get("player")
             live = LiveGame(
@@ -209,6 +215,13 @@ class Publisher:
             self._intents.put(_Live(None, self.clock()))
         except Exception as exc:  # pragma: no cover - a SimpleQueue put does not fail
             self._refuse("idle", None, exc)
+
+    def _number(self, game_id: int | str) -> str:
+        """The result's topic level: "<journal id>-<game id>" (just the game id without a journal id)."""
+        number = str(game_id) if self.journal_id is None else f"{self.journal_id}-{game_id}"
+        if not _GAME_NUMBER.fullmatch(number):
+            raise BadMessage("field", f"game id {number!r} cannot be a topic level")
+        return number
 
     def _refuse(self, what: str, game_id: object, exc: Exception) -> None:
         self._refused += 1

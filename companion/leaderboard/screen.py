@@ -8,6 +8,9 @@ with the colour's initial and written out: colour is never the only cue.
 
 from __future__ import annotations
 
+import contextlib
+import functools
+import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
@@ -16,6 +19,9 @@ import pygame
 
 from companion.leaderboard.model import BoardModel, GameRanking, LiveTable
 from companion.leaderboard.topics import PlayerLine
+from companion.text import printable
+
+log = logging.getLogger(__name__)
 
 RGB = tuple[int, int, int]
 FontSource = Callable[[int, bool], pygame.font.Font]
@@ -72,15 +78,37 @@ class BoardView:
 
 
 def render(surface: pygame.Surface, model: BoardModel, view: BoardView, fonts: FontSource) -> None:
+    """Every part is drawn on its own (``_guarded``): whatever one message holds, a part it breaks
+    shows "cannot be shown" and the rest of the board is still drawn."""
     w, h = surface.get_size()
     surface.fill(BACKGROUND)
-    _header(surface, model, view, fonts, pygame.Rect(40, 24, w - 80, 90))
     right_w = max(420, w * 30 // 100)
     rankings = pygame.Rect(40, 130, w - 80 - right_w - 30, h - 130 - 70)
     live = pygame.Rect(rankings.right + 30, 130, right_w, h - 130 - 70)
-    _rankings(surface, model.rankings(limit=10), fonts, rankings)
-    _live(surface, model.live_tables(), view, fonts, live)
-    _footer(surface, model, view, fonts, pygame.Rect(40, h - 56, w - 80, 40))
+    header, footer = pygame.Rect(40, 24, w - 80, 90), pygame.Rect(40, h - 56, w - 80, 40)
+    _guarded(surface, fonts, header, "the header", lambda: _header(surface, model, view, fonts, header))
+    _guarded(surface, fonts, rankings, "the rankings",
+             lambda: _rankings(surface, model.rankings(limit=10), fonts, rankings))  # fmt: skip
+    _guarded(surface, fonts, live, "the live tables", lambda: _live(surface, model.live_tables(), view, fonts, live))
+    _guarded(surface, fonts, footer, "the footer", lambda: _footer(surface, model, view, fonts, footer))
+
+
+_FAILED: set[str] = set()  # parts whose failure was logged already (a broken message is drawn every frame)
+
+
+def _guarded(
+    surface: pygame.Surface, fonts: FontSource, rect: pygame.Rect, part: str, draw: Callable[[], None]
+) -> None:
+    try:
+        draw()
+    except Exception as exc:  # one message's text or number must never take the whole screen down
+        if part not in _FAILED:
+            _FAILED.add(part)
+            log.exception("leaderboard: %s cannot be drawn (%s)", part, exc)
+        with contextlib.suppress(Exception):
+            pygame.draw.rect(surface, PANEL, rect, border_radius=16)
+            _text(surface, f"{part}: cannot be shown", fonts(24, False), BAD, (rect.left + 20, rect.top + 16),
+                  rect.width - 40)  # fmt: skip
 
 
 # -- parts ----------------------------------------------------------------------------------------
@@ -90,7 +118,7 @@ def _header(surface: pygame.Surface, model: BoardModel, view: BoardView, fonts: 
     games = len(model.results)
     summary = f"{tables} table{'s' * (tables != 1)} · {games} game{'s' * (games != 1)} finished"
     f = fonts(30, False)
-    img = f.render(summary, True, DIM)
+    img = f.render(_clean(summary), True, DIM)
     surface.blit(img, (rect.right - img.get_width(), rect.top + 4))
     link = "live" if view.connected else "no connection to the broker — showing what came before"
     colour = GOOD if view.connected else BAD
@@ -114,7 +142,8 @@ def _rankings(surface: pygame.Surface, rankings: list[GameRanking], fonts: FontS
         top, bottom = _split_rows(area, 2)
         cells = [*_split_columns(top, 2), *_split_columns(bottom, 2)][: len(shown)]
     for ranking, cell in zip(shown, cells, strict=True):
-        _ranking(surface, ranking, fonts, cell, tall=len(shown) <= 2)
+        _guarded(surface, fonts, cell, f"the ranking of {_clean(ranking.game.title)}",
+                 functools.partial(_ranking, surface, ranking, fonts, cell, tall=len(shown) <= 2))  # fmt: skip
 
 
 def _ranking(
@@ -130,21 +159,19 @@ def _ranking(
     y += 40
     row_h = 70 if tall else 44
     size = 34 if tall else 24
-    for i, entry in enumerate(ranking.entries):
+    for entry in ranking.entries:
         if y + row_h > inner.bottom:
             break
-        place = i + 1
-        if i and entry.score == ranking.entries[i - 1].score:  # ties share the place
-            place = _shared_place(ranking, i)
+        place = entry.rank  # ties share it, as the tables rank them (model.ranked)
         medal = MEDALS[place - 1] if place <= 3 else DIM
         _text(surface, f"{place}.", fonts(size, True), medal, (inner.left, y), 60)
         _swatch(surface, entry.colour, fonts, pygame.Rect(inner.left + 64, y + 2, row_h - 16, row_h - 16))
-        score = fonts(size, True).render(f"{entry.score} {label}".strip(), True, TEXT)
+        score = fonts(size, True).render(_clean(f"{entry.score} {label}".strip()), True, TEXT)
         surface.blit(score, (inner.right - score.get_width(), y))
         x = inner.left + 64 + row_h
         room = inner.right - score.get_width() - 16 - x
         name = _fit(entry.colour.capitalize(), fonts(size, False), room)
-        img = fonts(size, False).render(name, True, TEXT)
+        img = fonts(size, False).render(name or " ", True, TEXT)
         surface.blit(img, (x, y))
         table = fonts(max(16, size * 2 // 3), False)
         where = _fit(f"table {entry.table}", table, room - img.get_width() - 12)
@@ -153,15 +180,11 @@ def _ranking(
                 table.render(where, True, DIM), (x + img.get_width() + 12, y + img.get_height() - table.get_height())
             )
         if tall:
-            money = fonts(20, False).render(entry.money_text, True, FAINT)
+            money = fonts(20, False).render(
+                _fit(entry.money_text, fonts(20, False), inner.width // 3) or " ", True, FAINT
+            )
             surface.blit(money, (inner.right - money.get_width(), y + score.get_height() - 2))
         y += row_h
-
-
-def _shared_place(ranking: GameRanking, i: int) -> int:
-    while i and ranking.entries[i - 1].score == ranking.entries[i].score:
-        i -= 1
-    return i + 1
 
 
 def _live(
@@ -183,7 +206,9 @@ def _live(
                 surface, f"+ {more} more table{'s' * (more != 1)}", fonts(24, False), DIM, (inner.left, y), inner.width
             )
             break
-        _card(surface, table, fonts, pygame.Rect(inner.left, y, inner.width, needed - 12), compact=compact)
+        card = pygame.Rect(inner.left, y, inner.width, needed - 12)
+        _guarded(surface, fonts, card, f"table {_clean(table.table)}",
+                 functools.partial(_card, surface, table, fonts, card, compact=compact))  # fmt: skip
         y += needed
 
 
@@ -238,9 +263,9 @@ def _player_row(surface: pygame.Surface, p: PlayerLine, label: str, fonts: FontS
     _text(surface, f"{p.place}.", fonts(24, False), DIM, rect.topleft, 40)
     _swatch(surface, p.colour, fonts, pygame.Rect(rect.left + 40, rect.top + 2, 28, 28))
     _text(surface, p.colour.capitalize(), fonts(24, False), TEXT, (rect.left + 80, rect.top), rect.width // 3)
-    score = fonts(24, True).render(f"{p.score} {label}".strip(), True, TEXT)
+    score = fonts(24, True).render(_clean(f"{p.score} {label}".strip()), True, TEXT)
     surface.blit(score, (rect.right - score.get_width(), rect.top))
-    money = fonts(20, False).render(p.money_text, True, FAINT)
+    money = fonts(20, False).render(_fit(p.money_text, fonts(20, False), rect.width // 4) or " ", True, FAINT)
     surface.blit(money, (rect.right - score.get_width() - 24 - money.get_width(), rect.top + 4))
 
 
@@ -280,16 +305,25 @@ def seat_rgb(colour: str) -> RGB:
 def _text(
     surface: pygame.Surface, text: str, font: pygame.font.Font, colour: RGB, pos: tuple[int, int], width: int
 ) -> None:
-    surface.blit(font.render(_fit(text, font, width), True, colour), pos)
+    fitted = _fit(text, font, width)
+    if fitted:
+        surface.blit(font.render(fitted, True, colour), pos)
 
 
 def _centred(surface: pygame.Surface, text: str, font: pygame.font.Font, colour: RGB, centre: tuple[int, int]) -> None:
-    img = font.render(text, True, colour)
+    img = font.render(_clean(text) or " ", True, colour)
     surface.blit(img, img.get_rect(center=centre))
+
+
+def _clean(text: str) -> str:
+    """What may be drawn: no NUL, control, zero-width or bidi character (each becomes U+FFFD), at most
+    100 characters. The decoder refuses such text already; this holds whatever else reaches here."""
+    return printable(str(text), 100)
 
 
 def _fit(text: str, font: pygame.font.Font, width: int) -> str:
     """``text`` cut with an ellipsis to ``width`` pixels ("" if not even "x…" fits)."""
+    text = _clean(text)
     if font.size(text)[0] <= width:
         return text
     if font.size(text[:1] + "…")[0] > width:

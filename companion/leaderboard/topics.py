@@ -22,22 +22,41 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from companion.leaderboard.errors import BadMessage, BadTableId
+from companion.leaderboard.errors import BadMessage, BadTableId, BadTopicRoot
+from companion.text import bad_character, shown
 
 VERSION = 1
 DEFAULT_ROOT = "companion/v1"
 MAX_PAYLOAD = 64 * 1024
 MAX_PLAYERS = 12
-_TABLE_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,31}$")
-_GAME_NUMBER = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
+# Topic levels are matched whole (``fullmatch``: "$" would let a trailing newline through).
+_TABLE_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,31}")
+_GAME_NUMBER = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
+_ROOT_LEVEL = re.compile(r"[A-Za-z0-9_.-]{1,64}")
+# Bounds of the numbers a message carries (every one: a board never draws or sorts an absurd value).
+MAX_SCORE = 10**9  # VP or money: a printed game's totals are far below
+MAX_ROUND = 10_000
+MAX_SEQ = 2**53  # a JSON number every reader holds exactly
+LATEST_TIME = 4_102_444_800.0  # 2100-01-01: a finished_at/at beyond is a wrong clock or a forgery
 
 
 def check_table_id(table: str) -> str:
-    if not isinstance(table, str) or not _TABLE_ID.match(table):
+    if not isinstance(table, str) or not _TABLE_ID.fullmatch(table):
         raise BadTableId(
             f"table id {table!r}: use 1-32 letters, digits, '-', '_' or '.' (it is a topic level: no '/', '+', '#')"
         )
     return table
+
+
+def check_topic_root(root: str) -> str:
+    """The event's topic root without its trailing "/": levels of letters, digits and ``-_.``, no
+    wildcard, no empty level, no ``$`` (the broker's own topics). ``BadTopicRoot`` names what is wrong."""
+    text = root.rstrip("/") if isinstance(root, str) else ""
+    levels = text.split("/")
+    if not text or len(text) > 100 or not all(_ROOT_LEVEL.fullmatch(level) for level in levels):
+        raise BadTopicRoot(f"topic root {shown(root)}: use levels of letters, digits, '-', '_' or '.' separated by "
+                           "'/' (at most 100 characters; no '+', '#', '$' or empty level)")  # fmt: skip
+    return text
 
 
 def result_topic(root: str, table: str, number: str) -> str:
@@ -163,7 +182,7 @@ def decode(root: str, topic: str, payload: bytes) -> Message:
         raise BadMessage("topic", f"{topic} is not under {root}")
     levels = topic[len(root) + 1 :].split("/")
     match levels:
-        case ["results", table, number] if _TABLE_ID.match(table) and _GAME_NUMBER.match(number):
+        case ["results", table, number] if _TABLE_ID.fullmatch(table) and _GAME_NUMBER.fullmatch(number):
             if not payload:
                 return ResultWithdrawn(f"{table}/{number}", table)
             data = _object(topic, payload, "result")
@@ -171,7 +190,7 @@ def decode(root: str, topic: str, payload: bytes) -> Message:
             if result.table != table or result.id != f"{table}/{number}":
                 raise BadMessage("topic", f"{topic}: carries result {result.id!r} of table {result.table!r}")
             return result
-        case ["tables", table, "live"] if _TABLE_ID.match(table):
+        case ["tables", table, "live"] if _TABLE_ID.fullmatch(table):
             if not payload:
                 raise BadMessage("empty", f"{topic}: empty payload")
             data = _object(topic, payload, "live")
@@ -179,7 +198,7 @@ def decode(root: str, topic: str, payload: bytes) -> Message:
             if live.table != table:
                 raise BadMessage("topic", f"{topic}: carries table {live.table!r}")
             return live
-        case ["tables", table, "online"] if _TABLE_ID.match(table):
+        case ["tables", table, "online"] if _TABLE_ID.fullmatch(table):
             if not payload:
                 raise BadMessage("empty", f"{topic}: empty payload")
             data = _object(topic, payload, "online")
@@ -217,7 +236,7 @@ def _result(data: Mapping[str, Any], topic: str) -> Result:
         id=_str(data, "id", topic, 100),
         table=_str(data, "table", topic),
         game=_game(data, topic),
-        finished_at=_number(data, "finished_at", topic),
+        finished_at=_time(data, "finished_at", topic),
         standings=standings,
     )
 
@@ -229,8 +248,8 @@ def _live(data: Mapping[str, Any], topic: str) -> TableLive:
     return TableLive(
         table=_str(data, "table", topic),
         session=_str(data, "session", topic),
-        seq=_int(data, "seq", topic),
-        at=_number(data, "at", topic),
+        seq=_int(data, "seq", topic, 0, MAX_SEQ),
+        at=_time(data, "at", topic),
         game=None if game is None else _live_game(game, topic),
     )
 
@@ -239,7 +258,7 @@ def _live_game(data: Mapping[str, Any], topic: str) -> LiveGame:
     round_ = data.get("round")
     turn = data.get("turn")
     if round_ is not None:
-        round_ = _int(data, "round", topic)
+        round_ = _int(data, "round", topic, 0, MAX_ROUND)
     if turn is not None:
         turn = _str(data, "turn", topic)
     return LiveGame(
@@ -270,40 +289,54 @@ def _players(data: Mapping[str, Any], key: str, topic: str) -> tuple[PlayerLine,
         if not isinstance(row, dict):
             raise BadMessage("field", f"{topic}: {key}[{i}]: not an object")
         where = f"{topic}: {key}[{i}]"
-        place = _int(row, "place", where)
-        if place < 1:
-            raise BadMessage("field", f"{where}: place {place} < 1")
-        money = _int(row, "money", where)
-        out.append(PlayerLine(place, _str(row, "colour", where), _int(row, "score", where), money,
-                              _str(row, "money_text", where, 32)))  # fmt: skip
+        place = _int(row, "place", where, 1, MAX_PLAYERS)
+        money = _int(row, "money", where, -MAX_SCORE, MAX_SCORE)
+        out.append(PlayerLine(place, _str(row, "colour", where), _int(row, "score", where, -MAX_SCORE, MAX_SCORE),
+                              money, _str(row, "money_text", where, 32)))  # fmt: skip
+    colours = [p.colour for p in out]
+    if len(set(colours)) != len(colours):
+        raise BadMessage("field", f"{topic}: {key}: a colour twice")
+    places = sorted(p.place for p in out)
+    if any(place > n + 1 or (n and place != places[n - 1] and place != n + 1) for n, place in enumerate(places)):
+        raise BadMessage("field", f"{topic}: {key}: places {places} are not a ranking (1, 1, 3, ...)")
     return tuple(out)
 
 
 def _str(data: Mapping[str, Any], key: str, where: str, limit: int = 32, *, empty: bool = False) -> str:
     value = data.get(key)
     if not isinstance(value, str) or len(value) > limit or (not value and not empty):
-        raise BadMessage("field", f"{where}: {key}: {value!r} is not a text of 1-{limit} characters")
+        raise BadMessage("field", f"{where}: {key}: {shown(value)} is not a text of 1-{limit} characters")
+    bad = bad_character(value)
+    if bad is not None or (value and not value.strip()):  # NUL, zero-width, bidi: never drawn
+        raise BadMessage("text", f"{where}: {key}: holds {bad or 'only spaces'}, which cannot be shown")
     return value
 
 
-def _int(data: Mapping[str, Any], key: str, where: str) -> int:
+def _int(data: Mapping[str, Any], key: str, where: str, low: int = -(10**12), high: int = 10**12) -> int:
     value = data.get(key)
-    if not isinstance(value, int) or isinstance(value, bool) or abs(value) > 10**12:
-        raise BadMessage("field", f"{where}: {key}: {value!r} is not a whole number")
+    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+        raise BadMessage("field", f"{where}: {key}: {shown(value)} is not a whole number from {low} to {high}")
+    return value
+
+
+def _time(data: Mapping[str, Any], key: str, where: str) -> float:
+    value = _number(data, key, where)
+    if not 0.0 <= value <= LATEST_TIME:
+        raise BadMessage("field", f"{where}: {key}: {value!r} is not a time from 1970 to 2100")
     return value
 
 
 def _number(data: Mapping[str, Any], key: str, where: str) -> float:
     value = data.get(key)
     if not isinstance(value, int | float) or isinstance(value, bool) or not math.isfinite(value):
-        raise BadMessage("field", f"{where}: {key}: {value!r} is not a number")
+        raise BadMessage("field", f"{where}: {key}: {shown(value)} is not a number")
     return float(value)
 
 
 def _bool(data: Mapping[str, Any], key: str, where: str) -> bool:
     value = data.get(key)
     if not isinstance(value, bool):
-        raise BadMessage("field", f"{where}: {key}: {value!r} is not true or false")
+        raise BadMessage("field", f"{where}: {key}: {shown(value)} is not true or false")
     return value
 
 

@@ -143,7 +143,7 @@ def test_a_journal_from_a_newer_companion_is_left_alone(journal: Path) -> None:
     before = digest(journal)
     with pytest.raises(JournalUnavailable, match="newer companion"):
         JournalStore.open(journal)
-    assert digest(journal) == before and siblings(journal) == ["journal.sqlite"]
+    assert digest(journal) == before and siblings(journal) == ["journal.sqlite", "journal.sqlite-acks"]
 
 
 # -- locked, full, read-only: a clear error, and the game is there once the cause is gone ---------------
@@ -202,7 +202,7 @@ def test_companion_games_reads_without_writing_anything(journal: Path, capsys: p
     assert "playing" in capsys.readouterr().out
     assert main(["export", "1", "--journal", str(journal)]) == 0
     assert digest(journal) == before and journal.stat().st_mtime_ns == mtime
-    assert siblings(journal) == ["journal.sqlite"]  # no -wal/-shm left, nothing renamed
+    assert siblings(journal) == ["journal.sqlite", "journal.sqlite-acks"]  # no -wal/-shm left, nothing renamed
 
 
 def test_read_only_commands_never_create_a_journal(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -260,7 +260,7 @@ def test_a_read_only_journal_gives_a_clear_error_and_stays(tmp_path: Path, capsy
             assert store.temporary and "read-only" in str(store.report)
         assert main(["games", "--journal", str(path)]) == 0  # reading still works
         assert "playing" in capsys.readouterr().out
-        assert siblings(path) == ["journal.sqlite"]
+        assert siblings(path) == ["journal.sqlite", "journal.sqlite-acks"]
         if ROOT:
             subprocess.run(["mount", "-o", "remount,rw", str(path.parent)], check=True)
         else:
@@ -305,7 +305,7 @@ def test_an_unwritable_state_directory_is_a_clear_message(tmp_path: Path, capsys
     err = capsys.readouterr().err
     assert "cannot be read" in err and "Traceback" not in err
     assert main(["games", "clear", "--journal", str(path)]) == 1
-    assert "state directory" in capsys.readouterr().err
+    assert "nothing to clear" in capsys.readouterr().err and not (blocker / "state").exists()
 
 
 # -- damaged journals of ours: reported, kept aside -------------------------------------------------------
@@ -348,7 +348,9 @@ def test_a_flipped_byte_in_a_command_breaks_that_game_only(tmp_path: Path, capsy
     assert main(["export", str(game_id), "--journal", str(path)]) == 1
     assert "damaged" in capsys.readouterr().err
     with JournalStore.open(path) as store:
-        assert store.report is None  # the file is sound: only a row is damaged
+        # The file is sound, only a row is damaged: the acknowledgement log notices that game 1's
+        # commands no longer read as they were written, and says so.
+        assert store.report is not None and "game 1: its 12 acknowledged commands" in str(store.report)
         with pytest.raises(JournalCorrupt, match="command 0"):
             store.commands(game_id)
         record = store.unfinished()

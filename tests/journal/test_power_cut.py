@@ -42,9 +42,10 @@ def test_simulated_power_cuts_lose_no_acknowledged_command(tmp_path: Path) -> No
 @pytest.mark.skipif(shutil.which("strace") is None, reason="the power-cut simulation records I/O with strace")
 @pytest.mark.allow_error_logs
 def test_without_fsync_the_same_simulation_loses_commands(tmp_path: Path) -> None:
-    """The negative control: with synchronous=OFF acknowledged commands are lost — the check can fail."""
+    """The negative control: with synchronous=OFF acknowledged commands are lost — the check can fail.
+    (The fsyncs left are the acknowledgement log's, which is why those losses are now reported.)"""
     report = load_harness().run(cuts=40, seed=5, directory=tmp_path, synchronous="OFF")
-    assert report is not None and report.syncs < 10 and report.lost > 0
+    assert report is not None and report.lost > 0 and report.reports > 0
 
 
 def test_the_image_builder_really_drops_unsynced_writes() -> None:
