@@ -770,6 +770,20 @@ def _header(path: Path) -> bytes | None:
         raise JournalUnavailable(f"the game journal {path} cannot be read ({exc.strerror or exc})") from exc
 
 
+def _never_written(path: Path) -> bool:
+    """No sign that the journal at ``path`` ever held a command: its -wal and its acknowledgement log
+    (``journal/acks.py``) are missing or empty. Then an empty main file lost nothing."""
+    for suffix in ("-wal", ACKS_SUFFIX):
+        try:
+            if path.with_name(path.name + suffix).stat().st_size > 0:
+                return False
+        except FileNotFoundError:
+            continue
+        except OSError:
+            return False
+    return True
+
+
 def _connect(path: Path, *, read_only: bool, timeout: float) -> sqlite3.Connection:
     """Open and check ``path``; write only once the file is known to be an intact journal of ours.
 
@@ -781,6 +795,12 @@ def _connect(path: Path, *, read_only: bool, timeout: float) -> sqlite3.Connecti
     named_ours = path.name == JOURNAL_NAME
     if header is None and read_only:
         raise JournalMissing(f"there is no game journal at {path}")
+    if header == b"" and named_ours and not read_only and _never_written(path):
+        # A first start cut off (power, kill) between creating the file and SQLite's first write:
+        # no -wal and no acknowledgement log, so nothing was ever acknowledged. It becomes the new
+        # journal (found by benchmarks/crash.py: a kill at the first start was reported as damage).
+        log.info("the game journal %s is empty and was never written: a first start was cut off", path)
+        header = None
     if header is not None:
         if len(header) == 0:
             raise _Damaged("it is empty (0 bytes): truncated?", ours=named_ours)
