@@ -1,6 +1,6 @@
 """Serial-bridge backend: a microcontroller scans the readers and drives the LEDs; we speak
-:mod:`~companion.hardware.serial_protocol` (version 2) with it over pyserial's ``serial_for_url`` (a
-real port, ``socket://host:port`` or ``loop://``).
+:mod:`~companion.hardware.serial_protocol` (version 3, and version 2 with older firmware) with it over
+pyserial's ``serial_for_url`` (a real port, ``socket://host:port`` or ``loop://``).
 
 The link carries state, not edges. On every (re)connect, and whenever the bridge stops answering or
 answers for another session, we send ``HELLO`` with a fresh session nonce, again every
@@ -11,6 +11,24 @@ sends one every few seconds anyway. Intents are the differences between what we 
 bridge's state, so a lost line is late, never invented. No valid line for ``link_timeout_s`` gives
 one ``DeviceFault``; the next answered ``HELLO`` its recovery. Malformed lines are counted and dropped:
 nothing raises out of :meth:`SerialBridge.poll`.
+
+A reboot never moves a marker: readers a snapshot lists as unsettled (a bridge that has just booted
+and whose votes have not had their samples yet) keep the state we hold until the bridge reports them.
+
+Every number is bounded before use, and a generation must be possible: an honest bridge's generation
+never goes back and grows by at most one per line it sent (every bump sends exactly one line), so a
+line claiming more than ``last + sequence gap`` is refused (counted as ``implausible``, a snapshot
+asked for) instead of blocking its reader until the next reboot. Lines that keep claiming less than
+we hold mean what we hold is wrong: after ``BACKWARDS_LIMIT`` of them in a row we start a new session,
+whose snapshot replaces every generation (within one snapshot period, without a reboot).
+
+A Pico sitting at the MicroPython REPL (its banner, the ``>>>`` prompt; a traceback before them is
+kept for the message) is not running the firmware: we send Ctrl-C, Ctrl-B, Ctrl-D, at most every
+``repl_retry_s``, and report one ``DeviceFault``. Ctrl-C stops whatever runs at the prompt (paste
+mode, a half-typed line), Ctrl-B leaves the raw REPL (``mpremote`` uses it; a soft reset there does not
+run ``main.py``), Ctrl-D soft-resets, which runs ``main.py`` in a fresh VM with a clean heap, as at
+power-up. ``import main`` would run the firmware inside the heap and module state the crash left, and
+does nothing once ``main`` is imported.
 """
 
 from __future__ import annotations
@@ -27,6 +45,8 @@ from companion.hardware.protocols import IntentSink
 from companion.hardware.serial_protocol import (
     BRIDGE_VERBS,
     MAX_LINE,
+    MAX_READERS,
+    OLDEST_PROTOCOL,
     PROTOCOL_VERSION,
     SEQ_WINDOW,
     Line,
@@ -34,6 +54,7 @@ from companion.hardware.serial_protocol import (
     bits_to_hex,
     encode,
     is_uid,
+    number,
     parse,
     parse_channels,
     parse_map,
@@ -43,6 +64,11 @@ from companion.intents import CardScanned, DeviceFault, TagLifted, TagPlaced
 from companion.ledframe import LedFrame
 
 log = logging.getLogger(__name__)
+
+BACKWARDS_LIMIT = 3  # lines in a row whose generation is older than ours: what we hold is wrong
+MAX_NAME = 40  # characters of a firmware name or a fault text we pass on
+REPL_SIGNS = (b"MicroPython v", b">>>", b"raw REPL; CTRL-B to exit")
+RESTART_FIRMWARE = b"\x03\x03\x02\x04"  # Ctrl-C twice, Ctrl-B, Ctrl-D: see the module docstring
 
 
 @dataclass
@@ -56,6 +82,9 @@ class BridgeStats:
     duplicates: int = 0  # old or repeated sequence numbers
     stale: int = 0  # lines of another session (an earlier connection, a rebooted bridge)
     outdated: int = 0  # state lines older than what we hold
+    implausible: int = 0  # a generation or card number the bridge cannot have reached
+    unsettled: int = 0  # readers a snapshot said it does not know yet (their state kept)
+    repl: int = 0  # times the Pico was found at the MicroPython REPL (and restarted)
     resyncs: int = 0
     hellos: int = 0
     connects: int = 0
@@ -63,6 +92,7 @@ class BridgeStats:
     unknown_uids: int = 0
     firmware: str = ""
     readers: int = 0
+    protocol: int = 0
 
 
 class SerialBridge:
@@ -84,6 +114,7 @@ class SerialBridge:
         resync_interval_s: float = 0.25,
         opener: Callable[[], Any] | None = None,
         nonce: Callable[[], str] | None = None,
+        repl_retry_s: float = 5.0,
     ) -> None:
         self.sink = sink
         self.url = url
@@ -98,6 +129,7 @@ class SerialBridge:
         self.link_timeout_s = link_timeout_s
         self.led_refresh_s = led_refresh_s
         self.resync_interval_s = resync_interval_s
+        self.repl_retry_s = repl_retry_s
         self._opener = opener
         self._nonce = nonce or (lambda: os.urandom(4).hex().upper())
         self.stats = BridgeStats()
@@ -117,7 +149,13 @@ class SerialBridge:
         self._ver: dict[int, int] = {}  # channel → generation of the tag state we hold
         self._fver: dict[int, int] = {}  # channel → generation of the fault state we hold
         self._max_gen = -1
+        self._gen: int | None = None  # generation of the last accepted line that carries one
+        self._gen_seq = 0  # ... and its sequence number
+        self._backwards = 0  # lines in a row with a generation below ``_gen``
         self._card_n = 0
+        self._repl_at: float | None = None  # when we last restarted a Pico found at the REPL
+        self._repl_fault = False
+        self._repl_why = ""  # the last exception line the REPL printed
         self._state: dict[int, str] = {}  # channel → UID as last reported to the sink
         self._faults: set[int] = set()
         self._retry_at = 0.0
@@ -173,6 +211,8 @@ class SerialBridge:
         self.session = None
         self._pending = self._nonce()
         self._rx_seq = None
+        self._gen = None  # the snapshot after HELLO is the new reference
+        self._backwards = 0
         self._heard_at = now
         self._hello_at = now
         self._send_hello(now)
@@ -272,7 +312,10 @@ class SerialBridge:
         while self.port is not None:
             newline = self._buffer.find(b"\n")
             if newline < 0:
-                if len(self._buffer) > MAX_LINE:
+                if self._buffer.startswith(b">>> ") or self._buffer.startswith(b"\r>>> "):
+                    self._buffer.clear()  # the REPL's prompt waits for input: no newline comes
+                    self._at_repl()
+                elif len(self._buffer) > MAX_LINE:
                     self.stats.garbage += 1
                     self._buffer.clear()
                 return
@@ -280,10 +323,51 @@ class SerialBridge:
             del self._buffer[: newline + 1]
             self._line(raw)
 
+    def _repl_text(self, raw: bytes) -> bool:
+        """Is ``raw`` (not a protocol line) something the MicroPython REPL prints? Acts on it if so."""
+        text = raw.strip(b"\r\n\x04")
+        if any(text.startswith(sign) for sign in REPL_SIGNS):
+            self._at_repl()
+            return True
+        if text.startswith(b"Traceback (most recent call last)"):
+            self._repl_why = ""
+            return True
+        if text[:1] not in (b" ", b"") and text[:4].isalpha() and b"Error" in text[:40]:
+            self._repl_why = text[:80].decode("ascii", "replace")  # e.g. "OSError: [Errno 5] EIO"
+        return False
+
+    def _at_repl(self) -> None:
+        """The Pico is at the REPL: restart the firmware (soft reset), at most every ``repl_retry_s``."""
+        now = self._now
+        if self._repl_at is not None and now < self._repl_at + self.repl_retry_s:
+            return
+        self._repl_at = now
+        self.stats.repl += 1
+        if self.port is not None:
+            try:
+                self.port.write(RESTART_FIRMWARE)
+            except OSError as exc:
+                self._lost(now, str(exc))
+                return
+        if not self._repl_fault:
+            self._repl_fault = True
+            self._link_fault = True  # one fault for this: not also "no heartbeat"
+            why = f" after {self._repl_why}" if self._repl_why else ""
+            self.sink(
+                DeviceFault(
+                    "serial bridge",
+                    f"the Pico on {self.url} is at the MicroPython prompt{why}, not running the firmware; "
+                    "restarting it (soft reset)",
+                )
+            )
+        self._restart_session(now)
+
     def _line(self, raw: bytes) -> None:
         try:
             line = parse(raw, BRIDGE_VERBS)
         except LineError as exc:
+            if exc.kind != "checksum" and self._repl_text(raw):
+                return
             if exc.kind == "checksum":
                 self.stats.bad_checksum += 1
             else:
@@ -317,20 +401,49 @@ class SerialBridge:
         self._rx_seq = line.seq
         self.stats.lines += 1
         self._heard_at = self._now
-        self._apply(line)
+        gen = number(line.args[1])  # every bridge line but HELLO carries the generation second
+        if self._plausible(line, gen):
+            self._apply(line, gen)
+
+    def _plausible(self, line: Line, gen: int) -> bool:
+        """Could an honest bridge have sent ``gen`` now? See the module docstring."""
+        if self._gen is not None:
+            if gen > self._gen + seq_delta(line.seq, self._gen_seq):
+                self.stats.implausible += 1
+                self._request_resync()
+                return False
+            if gen < self._gen:
+                self.stats.outdated += 1
+                self._backwards += 1
+                if self._backwards >= BACKWARDS_LIMIT:
+                    log.warning("serial bridge: generations keep going back; starting a new session")
+                    self._ver.clear()
+                    self._fver.clear()
+                    self._restart_session(self._now)
+                return False
+        self._gen, self._gen_seq, self._backwards = gen, line.seq, 0
+        return True
 
     def _hello(self, line: Line) -> None:
         protocol, firmware, readers, boot, session, cards = line.args
         if session != self._pending:
             self.stats.stale += 1  # an answer to an older HELLO, or a repeat of the one we have
             return
-        if protocol != str(PROTOCOL_VERSION):
-            self.sink(DeviceFault("serial bridge", f"speaks protocol {protocol}, we speak {PROTOCOL_VERSION}"))
+        version = number(protocol)
+        if not OLDEST_PROTOCOL <= version <= PROTOCOL_VERSION:
+            self.sink(
+                DeviceFault(
+                    "serial bridge",
+                    f"speaks protocol {protocol[:10]}, we speak {OLDEST_PROTOCOL}..{PROTOCOL_VERSION}",
+                )
+            )
             self._pending = None  # do not retry a bridge that cannot understand us
             return
-        readers_n, card_n = int(readers), int(cards)
+        readers_n, card_n = number(readers, MAX_READERS), number(cards)
+        if readers_n == 0 or len(boot) > 16 or len(firmware) > MAX_NAME:
+            raise ValueError(f"HELLO with {readers_n} readers, boot {boot[:20]!r}, firmware {firmware[:50]!r}")
         self.stats.lines += 1
-        self.stats.firmware, self.stats.readers = firmware, readers_n
+        self.stats.firmware, self.stats.readers, self.stats.protocol = firmware, readers_n, version
         if boot != self._boot:  # a new power-up: its generations and card counter start afresh
             self._boot = boot
             self._ver.clear()
@@ -342,14 +455,19 @@ class SerialBridge:
         self._heard_at = self._now
         self._beat_at = self._now
         self._bits = None  # the bridge may have rebooted: send the LEDs again
+        self._repl_fault = False
+        self._repl_why = ""
         if self._link_fault:
             self._link_fault = False
             self.sink(DeviceFault("serial bridge", f"answering again on {self.url}", recovered=True))
 
-    def _apply(self, line: Line) -> None:
+    def _channel(self, text: str) -> int:
+        return number(text, self.stats.readers - 1)
+
+    def _apply(self, line: Line, gen: int) -> None:
         match line.verb:
             case "TAG":
-                gen, channel = int(line.args[1]), int(line.args[2])
+                channel = self._channel(line.args[2])
                 uid = self._uid(line.args[3])
                 self._seen(gen)
                 if gen > self._ver.get(channel, -1):
@@ -358,7 +476,7 @@ class SerialBridge:
                 else:
                     self.stats.outdated += 1
             case "CARD":
-                gen, n = int(line.args[1]), int(line.args[2])
+                n = number(line.args[2], gen)  # every presentation bumps the generation: n <= gen
                 uid = self._uid(line.args[3])
                 if uid is None:
                     raise ValueError("CARD without a UID")
@@ -370,35 +488,45 @@ class SerialBridge:
                 else:
                     self.stats.outdated += 1
             case "FAULT":
-                gen, channel, flag = int(line.args[1]), int(line.args[2]), line.args[3]
+                channel, flag = self._channel(line.args[2]), line.args[3]
                 if flag not in ("0", "1"):
-                    raise ValueError(f"fault flag {flag!r}")
+                    raise ValueError(f"fault flag {flag[:10]!r}")
                 self._seen(gen)
                 if gen > self._fver.get(channel, -1):
                     self._fver[channel] = gen
-                    self._fault(channel, " ".join(line.args[4:]) if flag == "1" else None)
+                    text = " ".join(line.args[4:])[:MAX_NAME] or "not answering"
+                    self._fault(channel, text if flag == "1" else None)
                 else:
                     self.stats.outdated += 1
             case "SNAP":
-                gen = int(line.args[1])
-                tags, cards = parse_map(line.args[2]), parse_map(line.args[3])
-                faults = set(parse_channels(line.args[4]))
-                self._seen(gen)
-                for channel in sorted(set(self._state) | set(tags) | set(self._ver)):
-                    if channel == self.card_channel:
-                        continue
-                    if self._ver.get(channel, -1) <= gen:
-                        self._ver[channel] = gen
-                        self._set(channel, tags.get(channel))
-                for channel in sorted(self._faults | faults | set(self._fver)):
-                    if self._fver.get(channel, -1) <= gen:
-                        self._fver[channel] = gen
-                        self._fault(channel, "not answering" if channel in faults else None)
-                self._cards(cards)
+                self._snapshot(line, gen)
             case "BEAT":
-                gen = int(line.args[1])
                 if gen > self._max_gen:
                     self._request_resync()  # a change we never heard about
+
+    def _snapshot(self, line: Line, gen: int) -> None:
+        """The whole table at ``gen``; readers the bridge lists as unsettled keep what we hold."""
+        tags, cards = parse_map(line.args[2]), parse_map(line.args[3])
+        faults = set(parse_channels(line.args[4], self.stats.readers - 1))
+        unsettled = set(parse_channels(line.args[5], self.stats.readers - 1)) if len(line.args) > 5 else set()
+        if any(ch >= self.stats.readers for ch in tags) or len(cards) > 64 or any(n > gen for n in cards):
+            raise ValueError("SNAP with a reader or card out of range")
+        self._seen(gen)
+        if self._card_n > gen:  # impossible (each card bumps the generation): ours is wrong
+            self.stats.implausible += 1
+            self._card_n = min(cards, default=gen + 1) - 1
+        self.stats.unsettled += len(unsettled)
+        for channel in sorted(set(self._state) | set(tags) | set(self._ver)):
+            if channel == self.card_channel or channel in unsettled:
+                continue
+            if self._ver.get(channel, -1) <= gen:
+                self._ver[channel] = gen
+                self._set(channel, tags.get(channel))
+        for channel in sorted(self._faults | faults | set(self._fver)):
+            if self._fver.get(channel, -1) <= gen:
+                self._fver[channel] = gen
+                self._fault(channel, "not answering" if channel in faults else None)
+        self._cards(cards)
 
     def _seen(self, gen: int) -> None:
         self._max_gen = max(self._max_gen, gen)

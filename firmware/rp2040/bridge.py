@@ -52,7 +52,18 @@ class Bridge:
         self.ms = 0
         self.sweeps = 0
         self.uid_reads = 0
-        self.link = proto.BridgeLink(cfg.READERS, cfg.FIRMWARE, boot_id(), self.port.write, self.leds.show)
+        # Readers start unsettled: none is reported before its vote had its samples (a reboot never
+        # moves a marker); settled empty after as many empty samples as the vote's window.
+        self.link = proto.BridgeLink(
+            cfg.READERS,
+            cfg.FIRMWARE,
+            boot_id(),
+            self.port.write,
+            self.leds.show,
+            settle_samples=cfg.CITY_DEBOUNCE[1],
+            card_channel=cfg.CARD_CHANNEL,
+            led_bits=cfg.LED_BITS,
+        )
         self.readers = []
         for channel in range(cfg.READERS):
             is_card = channel == cfg.CARD_CHANNEL
@@ -146,12 +157,15 @@ class Bridge:
             for reader in live:
                 reader.chip.send_wakeup()
             for reader in live:
-                placed, lifted = reader.vote.add(self.sample(reader))
+                sample = self.sample(reader)
+                placed, lifted = reader.vote.add(sample)
                 if reader.is_card:
                     if placed is not None:
                         self.link.card(placed)
                 elif placed is not None or lifted is not None:
                     self.link.set_tag(reader.channel, reader.vote.current)
+                elif sample is not UNKNOWN and self.link.unsettled[reader.channel]:
+                    self.link.settling(reader.channel, sample is None)
             for reader in live:
                 if not reader.faulted:
                     reader.chip.antenna(False)

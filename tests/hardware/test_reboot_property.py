@@ -1,0 +1,45 @@
+"""Property: a bridge that reboots (power, watchdog, soft reset, USB replug) while markers lie on the
+board never moves a marker that did not move, whenever the host's HELLO comes (issue 19, §3)."""
+
+from __future__ import annotations
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from companion.hardware.link_sim import RebootPlan, UnsettledBlindBridge, simulate_reboots
+from companion.hardware.serial_peer import REBOOT_KINDS
+
+plans = st.builds(
+    RebootPlan,
+    kinds=st.lists(st.sampled_from(REBOOT_KINDS), min_size=1, max_size=3).map(tuple),
+    gaps_s=st.lists(st.floats(0.0, 0.4), min_size=3, max_size=3).map(tuple),  # short: a boot loop
+    off_s=st.floats(0.0, 1.5),
+    markers=st.integers(1, 6),
+    moved=st.integers(0, 2),
+    poll_s=st.sampled_from([0.01, 0.02, 0.05, 0.1]),
+    phase_s=st.floats(0.0, 0.1),
+    retry_s=st.floats(0.0, 2.0),
+    hello_s=st.floats(0.05, 1.0),
+    read_errors=st.floats(0.0, 0.3),
+    seed=st.integers(0, 2**32 - 1),
+)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(plan=plans)
+def test_a_reboot_never_moves_a_marker(plan: RebootPlan) -> None:
+    plan = RebootPlan(**{**plan.__dict__, "moved": min(plan.moved, plan.markers)})
+    result = simulate_reboots(plan)
+    assert result.phantoms == []
+    assert result.wrong == []  # a marker that did move is reported, as it moved
+    assert result.host_view == result.true_view
+
+
+def test_the_checker_catches_a_host_that_trusts_an_unsettled_snapshot() -> None:
+    """The property can fail: the HELLO after a soft reset is answered before the votes settle, and
+    a host that reads the empty snapshot as the table lifts and places every marker (8 for 4)."""
+    for kind in REBOOT_KINDS:
+        plan = RebootPlan((kind,), (0.0,), off_s=0.3, markers=4, retry_s=0.1)
+        assert len(simulate_reboots(plan, host_class=UnsettledBlindBridge).phantoms) == 8
+        result = simulate_reboots(plan)
+        assert result.phantoms == [] and result.unsettled_seen > 0
