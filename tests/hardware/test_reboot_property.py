@@ -43,3 +43,44 @@ def test_the_checker_catches_a_host_that_trusts_an_unsettled_snapshot() -> None:
         assert len(simulate_reboots(plan, host_class=UnsettledBlindBridge).phantoms) == 8
         result = simulate_reboots(plan)
         assert result.phantoms == [] and result.unsettled_seen > 0
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    poll_s=st.sampled_from([0.01, 0.02, 0.05]),
+    reboot_after_s=st.floats(0.6, 0.7),
+    markers=st.sets(st.integers(0, 15), min_size=1, max_size=6),
+)
+def test_the_real_firmware_rebooting_moves_no_marker(poll_s: float, reboot_after_s: float, markers: set[int]) -> None:
+    """The same property with the firmware itself (firmware/rp2040 on the CPython machine shim and the
+    MFRC522 emulator): a soft reset builds a new ``Bridge`` (new link, votes from zero, readers set up
+    again through NRSTPD) while the USB port stays; the host says HELLO again at once."""
+    from companion.hardware.firmware_host import FirmwareHost
+    from companion.hardware.serial_bridge import SerialBridge
+    from companion.intents import Intent, TagLifted, TagPlaced
+
+    cities = {ch: f"City{ch}" for ch in range(16)}
+    with FirmwareHost(readers=17, card_channel=16, config={"CLOSE": ()}) as fw:
+        got: list[Intent] = []
+        host = SerialBridge(got.append, fw.url, cities=cities, card_channel=16).open(fw.now)
+        for channel in markers:
+            fw.place(channel, f"04A1B2C3D4E5{channel:02X}")
+
+        def run(seconds: float) -> None:
+            until, next_poll = fw.now + seconds, fw.now
+            while fw.now < until:
+                fw.step()
+                if fw.now >= next_poll:
+                    host.poll(fw.now)
+                    next_poll = fw.now + poll_s
+
+        run(reboot_after_s)
+        assert sorted(g.city for g in got if isinstance(g, TagPlaced)) == sorted(cities[ch] for ch in markers)
+        got.clear()
+        assert fw.bridge is not None
+        fw.bridge = fw.modules["bridge"].Bridge(port=fw.bridge.port)  # soft reset: only the USB link stays
+        run(1.5)
+        assert [g for g in got if isinstance(g, TagPlaced | TagLifted)] == []
+        assert host.stats.unsettled > 0  # the host did ask before the readers settled
+        assert host.present() == {cities[ch]: f"04A1B2C3D4E5{ch:02X}" for ch in markers}
+        host.close()
