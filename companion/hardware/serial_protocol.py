@@ -409,7 +409,11 @@ class BridgeLink:
             return
         if line.verb == "HELLO":
             session = line.args[1]
-            if not is_session(session) or not line.args[0].isdigit():
+            try:
+                number(line.args[0])  # the host's protocol version: any, as long as it is a number
+            except ValueError:
+                session = NO_SESSION
+            if not is_session(session):
                 self.bad_lines += 1
                 return
             if session != self.session:  # a new session: cards from now on are the host's to see
