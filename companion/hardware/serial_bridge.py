@@ -36,6 +36,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
+import socket
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -200,6 +201,10 @@ class SerialBridge:
             self._lost(now, f"cannot open {self.url}: {exc}")
             return
         self.stats.connects += 1
+        sock = getattr(self.port, "_socket", None)  # socket:// (ser2net, the emulated peer)
+        if sock is not None:  # each line at once, as USB sends it: Nagle holds a short line for an ACK
+            with contextlib.suppress(OSError):
+                sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         self._buffer.clear()
         if self._port_fault:
             self._port_fault = False
