@@ -406,6 +406,9 @@ class SerialBridge:
         self._rx_seq = line.seq
         self.stats.lines += 1
         self._heard_at = self._now
+        if line.verb == "PANIC":
+            self._panic(" ".join(line.args[1:])[:80])
+            return
         gen = number(line.args[1])  # every bridge line but HELLO carries the generation second
         if self._plausible(line, gen):
             self._apply(line, gen)
@@ -428,6 +431,14 @@ class SerialBridge:
                 return False
         self._gen, self._gen_seq, self._backwards = gen, line.seq, 0
         return True
+
+    def _panic(self, why: str) -> None:
+        """The firmware's main loop raised and the bridge resets: one fault, recovered at the next HELLO."""
+        if not self._link_fault:
+            self._link_fault = True
+            self.stats.link_faults += 1
+            self.sink(DeviceFault("serial bridge", f"the firmware stopped ({why or 'no reason given'}); it restarts"))
+        self._restart_session(self._now)
 
     def _hello(self, line: Line) -> None:
         protocol, firmware, readers, boot, session, cards = line.args

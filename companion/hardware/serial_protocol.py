@@ -31,6 +31,7 @@ Bridge → host::
     FAULT <session> <gen> <channel> <1|0> [text ...]                  a reader stopped / answers again
     SNAP  <session> <gen> <tags> <cards> <faults> <unsettled>         the whole table at <gen>
     BEAT  <session> <gen>                                             heartbeat, every ``beat_ms``
+    PANIC <session> <text ...>                                        the main loop raised; it resets now
 
 ``tags`` is ``ch=uid,ch=uid`` (occupied readers only) or ``-``; ``cards`` the presentations the host
 has not acknowledged yet (at most ``card_history``, oldest dropped first) ``n=uid,...`` or ``-``;
@@ -90,6 +91,7 @@ BRIDGE_VERBS = {
     "FAULT": (4, 40),
     "SNAP": (5, 6),  # version 2 bridges send 5
     "BEAT": (2, 2),
+    "PANIC": (1, 40),
 }
 HOST_VERBS = {"HELLO": (2, 2), "LED": (3, 3), "RESYNC": (1, 1), "BEAT": (2, 2)}
 

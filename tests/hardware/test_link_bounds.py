@@ -197,3 +197,16 @@ def test_a_pico_at_the_repl_is_restarted_and_reported_once() -> None:
             events = rig.run(5.5)  # the host's next HELLO (every 1 s) is answered
             assert events == [DeviceFault("serial bridge", f"answering again on {peer.url}", recovered=True)]
             assert bridge.present() == {"City1": NTAG} and bridge.stats.repl == 1
+
+
+def test_a_firmware_panic_is_one_fault_and_the_reboot_moves_nothing(rig: Rig) -> None:
+    """The firmware's last words before machine.reset() (PANIC), then a watchdog-style reboot."""
+    rig.peer.link.send("PANIC", rig.bridge.session, "MemoryError:", "memory", "allocation", "failed")
+    rig.peer.reboot("watchdog", now=rig.now)
+    events = rig.run(rig.now + 3.5)
+    faults = [e for e in events if isinstance(e, DeviceFault)]
+    assert faults[0] == DeviceFault(
+        "serial bridge", "the firmware stopped (MemoryError: memory allocation failed); it restarts"
+    )
+    assert faults[-1].recovered and not any(isinstance(e, TagPlaced) for e in events)
+    assert rig.bridge.present() == {"City1": NTAG}
