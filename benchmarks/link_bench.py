@@ -12,12 +12,15 @@ in the middle of the firmware's sweeps (``FirmwareHost.at``). A marker is moved 
 city, landing at a random moment; measured on the bus clock:
 
 - *placement to led acknowledgement*: until the firmware hands its LED driver a frame with the city
-  SEEN (both colours on): vote, TAG line, the host's next loop, the LED line, the firmware's next read;
+  SEEN (both colours on). With protocol 3 the bridge lights it itself in the sweep its vote placed the
+  marker (the host told it each reader's SEEN LEDs); otherwise it is the host's round trip: TAG line,
+  the host's next loop, the table's frame, the LED line, the firmware's next read;
 - *placement to command accepted*: until the engine took the move (the 0.35 s settle included).
 
-Pi estimate: the host's loop costs no bus time here, so the CPU time of the loop iteration that
-wrote the LED line, measured on this machine, is added times ``PI4_PER_X86`` (4: a Pi 4 runs this
-Python about four times slower than a laptop core; a guess, as in benchmarks/readers.py).
+Pi estimate: the host's loop costs no bus time here, so when the light came through the host, the
+CPU time of the loop iteration that wrote the LED line, measured on this machine, is added times
+``PI4_PER_X86`` (4: a Pi 4 runs this Python about four times slower than a laptop core; a guess, as in
+benchmarks/readers.py).
 
 **Reboots.** :func:`companion.hardware.link_sim.simulate_reboots` over seeded random plans: reboot
 kind (power, replug, watchdog, soft; one to three in a row), outage, the host's loop period, retry
@@ -138,7 +141,7 @@ def acknowledgement_latency(samples: int, seed: int = 1) -> tuple[list[float], l
             depth = table.game.depth
             placed_at = fw.now + rnd.uniform(0.0, 0.06)
             fw.at(placed_at, functools.partial(fw.place, channel_of[there], uid(colour)))
-            seen_before = len(frames)
+            seen_before, sent_before = len(frames), len(fw.sent)
             run_until(lambda depth=depth: table.game.depth > depth, 2.0)
             assert table.game.depth > depth, f"the move of {colour} to {there} was not accepted"
             accepted_at = moves[-1]
@@ -149,8 +152,11 @@ def acknowledgement_latency(samples: int, seed: int = 1) -> tuple[list[float], l
                 return bool(data[bit // 8] >> (bit % 8) & 1)
 
             ack_at = next(t for t, data in frames[seen_before:] if t >= placed_at and lit(data, a) and lit(data, b))
-            # the host loop iteration that wrote the LED line: the last one before the driver got it
-            cpu = max((c for t, c in loop_cpu if placed_at <= t <= ack_at), default=0.0)
+            tag = f" {channel_of[there]} {uid(colour)}*".encode()
+            reported_at = next(t for t, data in fw.sent[sent_before:] if tag in data)
+            # lit through the host: add the Pi's cost of the loop iteration that wrote the LED line
+            by_host = ack_at > reported_at + 0.001
+            cpu = max((c for t, c in loop_cpu if reported_at <= t <= ack_at), default=0.0) if by_host else 0.0
             acks.append((ack_at - placed_at + cpu * PI4_PER_X86) * 1000)
             accepted.append((accepted_at - placed_at) * 1000)
             where[colour] = there

@@ -22,6 +22,10 @@ asked for) instead of blocking its reader until the next reboot. Lines that keep
 we hold mean what we hold is wrong: after ``BACKWARDS_LIMIT`` of them in a row we start a new session,
 whose snapshot replaces every generation (within one snapshot period, without a reboot).
 
+With a version 3 bridge and LEDs we tell it, after every HELLO, which LEDs are each city reader's
+SEEN light (``SEEN``), and stamp every LED frame with the newest generation we had when the table drew
+it: the bridge then lights a placement the sweep it settles and keeps it until our table's frame shows it.
+
 A Pico sitting at the MicroPython REPL (its banner, the ``>>>`` prompt; a traceback before them is
 kept for the message) is not running the firmware: we send Ctrl-C, Ctrl-B, Ctrl-D, at most every
 ``repl_retry_s``, and report one ``DeviceFault``. Ctrl-C stops whatever runs at the prompt (paste
@@ -163,6 +167,7 @@ class SerialBridge:
         self._port_fault = False
         self._link_fault = False
         self._frame = LedFrame()
+        self._frame_gen = -1  # the newest generation we had when the table handed us ``_frame``
         self._bits: tuple[bool, ...] | None = None
         self._led_at = 0.0
         self._closed = False
@@ -471,6 +476,9 @@ class SerialBridge:
         self._heard_at = self._now
         self._beat_at = self._now
         self._bits = None  # the bridge may have rebooted: send the LEDs again
+        self._frame_gen = -1  # its generations may have started afresh
+        if version >= 3 and self.led_map is not None:
+            self._send("SEEN", session, self._seen_lights())
         self._repl_fault = False
         self._repl_why = ""
         if self._link_fault:
@@ -600,8 +608,19 @@ class SerialBridge:
         return {self.cities[ch]: uid for ch, uid in self._state.items() if ch in self.cities}
 
     # --- LEDs --------------------------------------------------------------------------------
+    def _seen_lights(self) -> str:
+        """``ch=bit+bit,...``: the LEDs a city reader's SEEN light uses (both colours; see leds.py)."""
+        assert self.led_map is not None
+        items = []
+        for channel, city in sorted(self.cities.items()):
+            if city in self.led_map.cities:
+                a, b = self.led_map.cities[city]
+                items.append(f"{channel}={a}" + ("" if b is None else f"+{b}"))
+        return ",".join(items) or "-"
+
     def show(self, frame: LedFrame, now: float) -> None:
         self._frame = frame
+        self._frame_gen = self._max_gen
         self._now = now
         if self.port is not None:
             self._refresh_leds(now)
@@ -610,8 +629,9 @@ class SerialBridge:
         if self.led_map is None or self.session is None:
             return
         bits = render_bits(self._frame, self.led_map, now)
+        drawn_at = (max(self._frame_gen, 0),) if self.stats.protocol >= 3 else ()  # version 2 takes three
         if (bits != self._bits or now >= self._led_at) and self._send(
-            "LED", self.session, len(bits), bits_to_hex(bits)
+            "LED", self.session, len(bits), bits_to_hex(bits), *drawn_at
         ):
             self._bits = bits
             self._led_at = now + self.led_refresh_s

@@ -49,6 +49,13 @@ a power cycle, a watchdog or a soft reset shows no marker lifted and placed agai
 before it settles stays unsettled. Version 2 bridges send ``SNAP`` without the last field (the host
 still talks to them, without this guarantee).
 
+The bridge acknowledges a placement itself (version 3): once the host has said which LEDs are a
+reader's SEEN light (``SEEN``), a tag its vote places on a settled reader lights them at once, in the
+sweep that placed it, on top of the host's frame, until a host frame rendered with that generation
+(``LED``'s ``gen``: the newest the host had when it drew the frame, whose table shows SEEN itself
+while the placement settles) arrives, the tag leaves, or ``seen_ms`` pass. The person sees the box
+saw the marker one host round trip sooner; the table stays the one that decides what is lit.
+
 Every field is bounded before use (a number by its digits before ``int``, an LED frame by the chain's
 length, a session by its length), so no line can make the bridge allocate more than one line's worth;
 a line out of bounds is dropped and counted like any malformed one.
@@ -56,7 +63,8 @@ a line out of bounds is dropped and counted like any malformed one.
 Host → bridge::
 
     HELLO  <protocol> <session>       (re)start a session: HELLO + SNAP come back. Retried until answered.
-    LED    <session> <nbits> <hex>    the whole LED bit vector (bit 0 = LSB of the first byte); re-sent
+    SEEN   <session> <ch=bit+bit,...> (version 3) the LEDs of each city reader's SEEN light (see below)
+    LED    <session> <nbits> <hex> [<gen>]  the whole LED bit vector (bit 0 = LSB of the first byte); re-sent
     RESYNC <session>                  asks for a SNAP
     BEAT   <session> <cards>          heartbeat, acknowledging card presentations up to <cards>; after
                                       ``host_timeout_ms`` without a host line the LEDs go dark
@@ -93,7 +101,7 @@ BRIDGE_VERBS = {
     "BEAT": (2, 2),
     "PANIC": (1, 40),
 }
-HOST_VERBS = {"HELLO": (2, 2), "LED": (3, 3), "RESYNC": (1, 1), "BEAT": (2, 2)}
+HOST_VERBS = {"HELLO": (2, 2), "LED": (3, 4), "SEEN": (2, 2), "RESYNC": (1, 1), "BEAT": (2, 2)}
 
 
 class LineError(ValueError):
@@ -261,6 +269,22 @@ def parse_map(text: str) -> dict:  # type: ignore[type-arg]
     return out
 
 
+def parse_seen(text: str, max_channel: int, max_bit: int) -> dict:  # type: ignore[type-arg]
+    """``3=12+13,5=20`` → {3: (12, 13), 5: (20,)}; ``-`` → {}; channels and bits bounded. Raises ValueError."""
+    out = {}  # type: ignore[var-annotated]
+    if text == "-":
+        return out
+    for item in text.split(","):
+        eq = item.find("=")
+        if eq < 0:
+            raise ValueError("bad entry " + item[:30])
+        bits = item[eq + 1 :].split("+")
+        if len(bits) > 2:
+            raise ValueError("more than two LEDs for reader " + item[:10])
+        out[number(item[:eq], max_channel)] = tuple(number(bit, max_bit) for bit in bits)
+    return out
+
+
 def parse_channels(text: str, limit: int = MAX_NUMBER) -> list:  # type: ignore[type-arg]
     """``3,5`` → [3, 5]; ``-`` → []; every channel ``0..limit``. Raises ValueError."""
     if text == "-":
@@ -294,6 +318,7 @@ class BridgeLink:
         settle_samples: int = 5,
         card_channel: int = -1,
         led_bits: int = MAX_LED_BITS,
+        seen_ms: int = 1000,
     ) -> None:
         self.readers = readers
         self.firmware = firmware
@@ -306,6 +331,10 @@ class BridgeLink:
         self.card_history = card_history
         self.settle_samples = settle_samples
         self.led_bits = min(led_bits, MAX_LED_BITS)
+        self.seen_ms = seen_ms
+        self.seen_bits = {}  # type: ignore[var-annotated]  # channel -> LED bits of its SEEN light (host's SEEN)
+        self.acks = {}  # type: ignore[var-annotated]  # channel -> (generation, ms) of a placement lit here
+        self.now_ms = 0
         self.tags = {}  # type: ignore[var-annotated]
         self.faults = {}  # type: ignore[var-annotated]
         self.cards = []  # type: ignore[var-annotated]
@@ -334,8 +363,10 @@ class BridgeLink:
     # --- state from the scanner ---------------------------------------------------------------
     def set_tag(self, channel: int, uid) -> None:  # type: ignore[no-untyped-def]
         """The reader's vote settled on ``uid`` (None: empty); the reader counts as settled from now on."""
+        placed = True
         if self.unsettled[channel]:
             self.unsettled[channel] = 0
+            placed = False  # what lay there at boot: not a person's move, nothing to acknowledge
         elif self.tags.get(channel) == uid:
             return
         self.gen += 1
@@ -344,6 +375,12 @@ class BridgeLink:
         else:
             self.tags[channel] = uid
         self.send("TAG", self.session, self.gen, channel, uid or "-")
+        if uid is None and channel in self.acks:
+            del self.acks[channel]
+            self.show_leds()
+        elif uid is not None and placed and channel in self.seen_bits:
+            self.acks[channel] = (self.gen, self.now_ms)
+            self.show_leds()
 
     def settling(self, channel: int, empty: bool) -> None:
         """An informative sample of an unsettled reader whose vote placed nothing (``empty``: the
@@ -421,6 +458,8 @@ class BridgeLink:
             if session != self.session:  # a new session: cards from now on are the host's to see
                 self.session = session
                 self.session_cards = self.card_n
+                self.seen_bits = {}  # the new host says its own SEEN lights
+                self.acks = {}
             self.rx_seq = line.seq
             self.heard(now_ms)
             cards = self.session_cards
@@ -440,13 +479,24 @@ class BridgeLink:
             try:
                 nbits = number(line.args[1], self.led_bits)  # refused before anything is allocated
                 data = hex_to_bytes(nbits, line.args[2])
+                drawn_at = number(line.args[3]) if len(line.args) > 3 else -1
             except ValueError:
                 self.bad_lines += 1
                 return
             self.accepted(line, now_ms)
             self.led_nbits, self.led_data = nbits, data
-            if self.on_led is not None:
-                self.on_led(nbits, data)
+            for channel in list(self.acks):
+                if self.acks[channel][0] <= drawn_at:
+                    del self.acks[channel]  # the host's table shows this placement itself now
+            self.show_leds()
+        elif line.verb == "SEEN":
+            try:
+                lights = parse_seen(line.args[1], self.readers - 1, self.led_bits - 1)
+            except ValueError:
+                self.bad_lines += 1
+                return
+            self.accepted(line, now_ms)
+            self.seen_bits = lights
         elif line.verb == "RESYNC":
             self.accepted(line, now_ms)
             self.snapshot()
@@ -470,10 +520,29 @@ class BridgeLink:
         self.last_host_ms = now_ms
         if self.host_silent:
             self.host_silent = False
-            if self.on_led is not None and self.led_nbits:
-                self.on_led(self.led_nbits, self.led_data)  # the host is back: its last frame again
+            self.show_leds()  # the host is back: its last frame again
+
+    def show_leds(self) -> None:
+        """The host's last frame, with the SEEN lights of placements it has not drawn yet on top."""
+        if self.on_led is None or not self.led_nbits or self.host_silent:
+            return
+        if not self.acks:
+            self.on_led(self.led_nbits, self.led_data)
+            return
+        data = bytearray(self.led_data)
+        for channel in self.acks:
+            for bit in self.seen_bits.get(channel, ()):
+                if bit < self.led_nbits:
+                    data[bit // 8] |= 1 << (bit % 8)
+        self.on_led(self.led_nbits, bytes(data))
 
     def tick(self, now_ms: int) -> None:
+        self.now_ms = now_ms
+        if self.acks:
+            for channel in list(self.acks):
+                if now_ms - self.acks[channel][1] > self.seen_ms:
+                    del self.acks[channel]  # the host never drew it (no LEDs at its table?): not forever
+                    self.show_leds()
         if now_ms >= self.next_beat_ms:
             self.send("BEAT", self.session, self.gen)
             self.next_beat_ms = now_ms + self.beat_ms
