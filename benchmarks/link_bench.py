@@ -24,8 +24,9 @@ benchmarks/readers.py).
 
 **Reboots.** :func:`companion.hardware.link_sim.simulate_reboots` over seeded random plans: reboot
 kind (power, replug, watchdog, soft; one to three in a row), outage, the host's loop period, retry
-and HELLO intervals, markers moved meanwhile, read errors. A phantom is a TagLifted/TagPlaced for a
-marker that did not move.
+and HELLO intervals, markers moved meanwhile, read errors; every other run on a hostile wire (drops,
+duplicates, reorderings, bit flips, cut lines, garbage up to 8 % each, both ways). A phantom is a
+TagLifted/TagPlaced for a marker that did not move.
 """
 
 from __future__ import annotations
@@ -46,7 +47,7 @@ from companion.games.on_the_way.engine.notation import position
 from companion.games.on_the_way.table.controller import TableController
 from companion.hardware.config import REFERENCE, load
 from companion.hardware.firmware_host import FirmwareHost
-from companion.hardware.link_sim import RebootPlan, simulate_reboots
+from companion.hardware.link_sim import FAULTS, FaultRates, RebootPlan, simulate_reboots
 from companion.hardware.serial_bridge import SerialBridge
 from companion.hardware.serial_peer import REBOOT_KINDS
 from companion.hardware.spi_readers import rf_scan_groups
@@ -191,6 +192,7 @@ def reboot_property(runs: int, seed: int = 19) -> tuple[int, int, int, int]:
             retry_s=rnd.uniform(0.0, 2.0),
             hello_s=rnd.uniform(0.05, 1.0),
             read_errors=rnd.uniform(0.0, 0.3),
+            wire=FaultRates(*(rnd.uniform(0.0, 0.08) for _ in FAULTS)) if i % 2 else FaultRates(),
             seed=seed * 100_000 + i,
         )
         result = simulate_reboots(plan)

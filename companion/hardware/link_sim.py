@@ -71,7 +71,7 @@ class Wire:
                     bit = self.rnd.randrange(len(data) * 8)
                     data[bit // 8] ^= 1 << (bit % 8)
                 out.append(bytes(data))
-            elif fault == "cut":
+            elif fault == "cut" and len(line) > 1:
                 out.append(line[: self.rnd.randrange(1, len(line))])
             elif fault == "garbage":
                 out.append(bytes(self.rnd.randrange(256) for _ in range(self.rnd.randint(1, 40))))
@@ -244,6 +244,7 @@ class RebootPlan:
     retry_s: float = 2.0  # how soon the host reopens a port that went away
     hello_s: float = 1.0  # how often the host repeats an unanswered HELLO
     read_errors: float = 0.0  # chance a reader's sample is a read error
+    wire: FaultRates = field(default_factory=FaultRates)  # what the USB line does to lines, both ways
     seed: int = 0
 
 
@@ -255,6 +256,9 @@ class RebootResult:
     true_view: dict[str, str] = field(default_factory=dict)
     unsettled_seen: int = 0  # readers snapshots listed as unsettled (the HELLO came before they settled)
     hellos: int = 0
+
+
+CONVERGE_LIMIT_S = 20.0  # a HELLO every second, each lost with the wire's fault rate
 
 
 class _DevicePort:
@@ -298,7 +302,7 @@ def simulate_reboots(
 
     rnd = random.Random(plan.seed)
     cities = {ch: f"City{ch}" for ch in range(readers)}
-    to_host, to_bridge = Wire(rnd, FaultRates(), faulty=False), Wire(rnd, FaultRates(), faulty=False)
+    to_host, to_bridge = Wire(rnd, plan.wire), Wire(rnd, plan.wire)
     device = BridgeDevice(readers + 1, to_host.write, card_channel=readers, read_errors=plan.read_errors, rnd=rnd)
     channels = rnd.sample(range(readers), plan.markers)
     for i, channel in enumerate(channels):
@@ -329,9 +333,15 @@ def simulate_reboots(
     step = 0.005  # the device runs on a finer clock than the host polls
     next_poll = now
 
-    def run_until(until: float) -> None:
+    def table_view() -> dict[str, str]:
+        return {cities[ch]: uid for ch, uid in device.table.items()}
+
+    def run_until(until: float, *, or_converged: bool = False) -> None:
+        """Run to ``until``; with ``or_converged`` on until the host sees the table (a hostile wire may
+        eat several HELLOs in a row), at most ``CONVERGE_LIMIT_S`` more."""
         nonlocal now, next_poll
-        while now < until:
+        limit = until + CONVERGE_LIMIT_S
+        while now < until or (or_converged and now < limit and bridge.present() != table_view()):
             now = round(now + step, 6)
             device.run(now)
             if port is not None and port.alive and device.running(now):
@@ -344,10 +354,10 @@ def simulate_reboots(
                 bridge.poll(now)
                 next_poll = now + plan.poll_s
 
-    run_until(plan.phase_s + settle_s)
+    run_until(plan.phase_s + settle_s, or_converged=True)
     before = dict(bridge.present())
     result = RebootResult()
-    if before != {cities[ch]: uid for ch, uid in device.table.items()}:
+    if before != table_view():
         result.wrong.append(f"before any reboot the host saw {before}, the table is {device.table}")
     got.clear()
     # the reboots; markers move while the first one is down
@@ -369,7 +379,7 @@ def simulate_reboots(
                 del device.table[old]
                 device.table[new] = uid
         run_until(now + plan.gaps_s[i] if i < len(plan.gaps_s) else now)
-    run_until(now + plan.off_s + plan.retry_s + settle_s)
+    run_until(now + plan.off_s + plan.retry_s + settle_s, or_converged=True)
     # judge
     expected: dict[str, list[Intent]] = {}
     for old, (uid, new) in moves.items():

@@ -230,6 +230,9 @@ class SerialBridge:
     def _send_hello(self, now: float) -> None:
         if self._pending is not None and now >= self._hello_at:
             self.stats.hellos += 1
+            if self.port is not None:  # end whatever partial line the bridge holds (a cut line, junk
+                with contextlib.suppress(Exception):  # from before it rebooted), or it eats this HELLO
+                    self.port.write(b"\n")
             self._send("HELLO", PROTOCOL_VERSION, self._pending)
             self._hello_at = now + self.hello_interval_s
 
@@ -331,7 +334,8 @@ class SerialBridge:
                 return
             raw = bytes(self._buffer[:newline])
             del self._buffer[: newline + 1]
-            self._line(raw)
+            if raw.strip(b"\r"):  # an empty line ends a partial one (see _send_hello): nothing to count
+                self._line(raw)
 
     def _repl_text(self, raw: bytes) -> bool:
         """Is ``raw`` (not a protocol line) something the MicroPython REPL prints? Acts on it if so."""

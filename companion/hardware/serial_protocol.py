@@ -438,7 +438,8 @@ class BridgeLink:
                 return
             raw = bytes(self.buffer[:newline])
             self.buffer = self.buffer[newline + 1 :]
-            self.host_line(raw, now_ms)
+            if raw:  # an empty line is the host ending a partial one before its HELLO: not an error
+                self.host_line(raw, now_ms)
 
     def host_line(self, raw: bytes, now_ms: int) -> None:
         try:

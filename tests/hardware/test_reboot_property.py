@@ -1,12 +1,13 @@
 """Property: a bridge that reboots (power, watchdog, soft reset, USB replug) while markers lie on the
-board never moves a marker that did not move, whenever the host's HELLO comes (issue 19, §3)."""
+board never moves a marker that did not move, whenever the host's HELLO comes, on a clean or a hostile
+wire (issue 19, §3)."""
 
 from __future__ import annotations
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from companion.hardware.link_sim import RebootPlan, UnsettledBlindBridge, simulate_reboots
+from companion.hardware.link_sim import FaultRates, RebootPlan, UnsettledBlindBridge, simulate_reboots
 from companion.hardware.serial_peer import REBOOT_KINDS
 
 plans = st.builds(
@@ -21,6 +22,8 @@ plans = st.builds(
     retry_s=st.floats(0.0, 2.0),
     hello_s=st.floats(0.05, 1.0),
     read_errors=st.floats(0.0, 0.3),
+    wire=st.none().map(lambda _: FaultRates())
+    | st.builds(FaultRates, *(st.floats(0.0, 0.08) for _ in range(6))),  # drops, duplicates, ... both ways
     seed=st.integers(0, 2**32 - 1),
 )
 
