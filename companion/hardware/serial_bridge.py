@@ -26,13 +26,9 @@ With a version 3 bridge and LEDs we tell it, after every HELLO, which LEDs are e
 SEEN light (``SEEN``), and stamp every LED frame with the newest generation we had when the table drew
 it: the bridge then lights a placement the sweep it settles and keeps it until our table's frame shows it.
 
-A Pico sitting at the MicroPython REPL (its banner, the ``>>>`` prompt; a traceback before them is
-kept for the message) is not running the firmware: we send Ctrl-C, Ctrl-B, Ctrl-D, at most every
-``repl_retry_s``, and report one ``DeviceFault``. Ctrl-C stops whatever runs at the prompt (paste
-mode, a half-typed line), Ctrl-B leaves the raw REPL (``mpremote`` uses it; a soft reset there does not
-run ``main.py``), Ctrl-D soft-resets, which runs ``main.py`` in a fresh VM with a clean heap, as at
-power-up. ``import main`` would run the firmware inside the heap and module state the crash left, and
-does nothing once ``main`` is imported.
+A Pico sitting at the MicroPython REPL (:mod:`~companion.hardware.micropython_repl`) is not running
+the firmware: we send Ctrl-C, Ctrl-B, Ctrl-D (a soft reset runs ``main.py``), at most every
+``repl_retry_s``, and report one ``DeviceFault``, naming the exception the REPL printed.
 """
 
 from __future__ import annotations
@@ -46,6 +42,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.hardware.leds import LedMap, render_bits
+from companion.hardware.micropython_repl import RESTART_FIRMWARE, ReplWatch
 from companion.hardware.protocols import IntentSink
 from companion.hardware.serial_protocol import (
     BRIDGE_VERBS,
@@ -72,8 +69,6 @@ log = logging.getLogger(__name__)
 
 BACKWARDS_LIMIT = 3  # lines in a row whose generation is older than ours: what we hold is wrong
 MAX_NAME = 40  # characters of a firmware name or a fault text we pass on
-REPL_SIGNS = (b"MicroPython v", b">>>", b"raw REPL; CTRL-B to exit")
-RESTART_FIRMWARE = b"\x03\x03\x02\x04"  # Ctrl-C twice, Ctrl-B, Ctrl-D: see the module docstring
 
 
 @dataclass
@@ -160,7 +155,7 @@ class SerialBridge:
         self._card_n = 0
         self._repl_at: float | None = None  # when we last restarted a Pico found at the REPL
         self._repl_fault = False
-        self._repl_why = ""  # the last exception line the REPL printed
+        self._repl = ReplWatch()
         self._state: dict[int, str] = {}  # channel → UID as last reported to the sink
         self._faults: set[int] = set()
         self._retry_at = 0.0
@@ -325,8 +320,8 @@ class SerialBridge:
         while self.port is not None:
             newline = self._buffer.find(b"\n")
             if newline < 0:
-                if self._buffer.startswith(b">>> ") or self._buffer.startswith(b"\r>>> "):
-                    self._buffer.clear()  # the REPL's prompt waits for input: no newline comes
+                if self._repl.prompt_waiting(self._buffer):
+                    self._buffer.clear()
                     self._at_repl()
                 elif len(self._buffer) > MAX_LINE:
                     self.stats.garbage += 1
@@ -336,19 +331,6 @@ class SerialBridge:
             del self._buffer[: newline + 1]
             if raw.strip(b"\r"):  # an empty line ends a partial one (see _send_hello): nothing to count
                 self._line(raw)
-
-    def _repl_text(self, raw: bytes) -> bool:
-        """Is ``raw`` (not a protocol line) something the MicroPython REPL prints? Acts on it if so."""
-        text = raw.strip(b"\r\n\x04")
-        if any(text.startswith(sign) for sign in REPL_SIGNS):
-            self._at_repl()
-            return True
-        if text.startswith(b"Traceback (most recent call last)"):
-            self._repl_why = ""
-            return True
-        if text[:1] not in (b" ", b"") and text[:4].isalpha() and b"Error" in text[:40]:
-            self._repl_why = text[:80].decode("ascii", "replace")  # e.g. "OSError: [Errno 5] EIO"
-        return False
 
     def _at_repl(self) -> None:
         """The Pico is at the REPL: restart the firmware (soft reset), at most every ``repl_retry_s``."""
@@ -366,7 +348,7 @@ class SerialBridge:
         if not self._repl_fault:
             self._repl_fault = True
             self._link_fault = True  # one fault for this: not also "no heartbeat"
-            why = f" after {self._repl_why}" if self._repl_why else ""
+            why = f" after {self._repl.why}" if self._repl.why else ""
             self.sink(
                 DeviceFault(
                     "serial bridge",
@@ -380,7 +362,11 @@ class SerialBridge:
         try:
             line = parse(raw, BRIDGE_VERBS)
         except LineError as exc:
-            if exc.kind != "checksum" and self._repl_text(raw):
+            repl = self._repl.at_repl(raw) if exc.kind != "checksum" else False
+            if repl is None:  # a traceback: the prompt follows
+                return
+            if repl:
+                self._at_repl()
                 return
             if exc.kind == "checksum":
                 self.stats.bad_checksum += 1
@@ -484,7 +470,7 @@ class SerialBridge:
         if version >= 3 and self.led_map is not None:
             self._send("SEEN", session, self._seen_lights())
         self._repl_fault = False
-        self._repl_why = ""
+        self._repl.why = ""
         if self._link_fault:
             self._link_fault = False
             self.sink(DeviceFault("serial bridge", f"answering again on {self.url}", recovered=True))
