@@ -357,3 +357,12 @@ def main() -> None:
 
 if __name__ == "__main__":
     main()
+
+
+# --- the serial link (issue 19 §3, §7): benchmarks/link_bench.py, after the figures above -----------
+if __name__ == "__main__":
+    import sys
+
+    from link_bench import main as link_bench_main  # benchmarks/ is this script's directory
+
+    link_bench_main(quick="--quick" in sys.argv)

@@ -6,6 +6,7 @@ physical LED (a 74HC595 bit, a gpiozero LED, a serial-bridge index) using the ha
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -15,6 +16,7 @@ class CityLight(StrEnum):
     HINT = "hint"  # steady, first colour: a city reachable / a legal candidate
     SELECTED = "selected"  # slow blink, first colour: the current candidate of a city selection
     EXPECTED = "expected"  # fast blink, second colour: "put the marker back here"
+    SEEN = "seen"  # steady, both colours: the readers saw a marker put here; it counts once it rests
 
 
 EVENT_KINDS = ("bonus", "malus", "cheaper_build", "extra_step", "traffic_jam")
@@ -34,6 +36,16 @@ class LedFrame:
             if city == name:
                 return light
         return CityLight.OFF
+
+    def acknowledging(self, cities: Iterable[str]) -> LedFrame:
+        """This frame with ``cities`` lit SEEN over whatever they showed: the table acknowledges a
+        placement the moment the readers report it, before it settles and the move commits."""
+        seen = set(cities)
+        if not seen:
+            return self
+        lights = {city: light for city, light in self.cities if city not in seen}
+        lights.update(dict.fromkeys(seen, CityLight.SEEN))
+        return LedFrame(tuple(sorted(lights.items())), self.time, self.time_end, self.event_kind, self.seat)
 
     @staticmethod
     def build(

@@ -44,9 +44,12 @@ def draw_light_ring(
     gap: float = 4,
 ) -> None:
     """A city LED mirrored on the map around a dot of radius ``r``: HINT steady ring, SELECTED slow
-    blink, EXPECTED fast-blinking dashes (so it differs from a hint by shape as well as colour)."""
+    blink, EXPECTED fast-blinking dashes (so it differs from a hint by shape as well as colour), SEEN a
+    steady thick ring (a marker just put down, settling)."""
     colour = theme.LIGHT_COLOURS[light]
-    if light is CityLight.HINT:
+    if light is CityLight.SEEN:
+        pygame.draw.circle(surface, colour, centre, r + layout.px(gap), layout.px(gap))
+    elif light is CityLight.HINT:
         pygame.draw.circle(surface, colour, centre, r + layout.px(gap), layout.px(gap / 2))
     elif light is CityLight.SELECTED:
         pygame.draw.circle(surface, colour, centre, r + layout.px(gap), layout.px(1))

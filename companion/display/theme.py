@@ -37,6 +37,7 @@ LIGHT_COLOURS: dict[CityLight, RGB] = {
     CityLight.HINT: (250, 250, 250),
     CityLight.SELECTED: (250, 250, 250),
     CityLight.EXPECTED: (255, 70, 200),
+    CityLight.SEEN: (120, 230, 140),
 }
 
 SLOW_BLINK_HZ = 1.0  # SELECTED

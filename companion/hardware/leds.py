@@ -6,7 +6,8 @@ at a given time (blinking lives here), :func:`decode_bits` reads a frame back fr
 the three :data:`DECODE_PHASES`.
 
 Patterns: HINT = colour A steady; SELECTED = colour A slow blink (1 Hz); EXPECTED = colour B fast
-blink (4 Hz), or colour A fast blink on single-colour builds. The time track lights its position
+blink (4 Hz), or colour A fast blink on single-colour builds; SEEN = both colours steady (the
+acknowledgement of a marker just put down), colour A steady on single-colour builds. The time track lights its position
 steady and blinks the end mark slowly; the event kind and the seat on turn are steady.
 """
 
@@ -87,6 +88,10 @@ def render_bits(frame: LedFrame, led_map: LedMap, now: float) -> tuple[bool, ...
             bits[a] = slow
         elif light is CityLight.EXPECTED:
             bits[b if b is not None else a] = fast
+        elif light is CityLight.SEEN:
+            bits[a] = True
+            if b is not None:
+                bits[b] = True
     if frame.time_end is not None and 0 <= frame.time_end < len(led_map.time):
         bits[led_map.time[frame.time_end]] = slow
     if frame.time is not None and 0 <= frame.time < len(led_map.time):
@@ -111,6 +116,8 @@ def decode_bits(samples: Sequence[Sequence[bool]], led_map: LedMap) -> LedFrame:
         pa, pb = pattern(a), pattern(b) if b is not None else (False, False, False)
         if pb == _FAST or (b is None and pa == _FAST):
             cities[city] = CityLight.EXPECTED
+        elif pa == _STEADY and pb == _STEADY:
+            cities[city] = CityLight.SEEN
         elif pa == _STEADY:
             cities[city] = CityLight.HINT
         elif pa == _SLOW:

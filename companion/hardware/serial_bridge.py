@@ -1,6 +1,6 @@
 """Serial-bridge backend: a microcontroller scans the readers and drives the LEDs; we speak
-:mod:`~companion.hardware.serial_protocol` (version 2) with it over pyserial's ``serial_for_url`` (a
-real port, ``socket://host:port`` or ``loop://``).
+:mod:`~companion.hardware.serial_protocol` (version 3, and version 2 with older firmware) with it over
+pyserial's ``serial_for_url`` (a real port, ``socket://host:port`` or ``loop://``).
 
 The link carries state, not edges. On every (re)connect, and whenever the bridge stops answering or
 answers for another session, we send ``HELLO`` with a fresh session nonce, again every
@@ -11,6 +11,24 @@ sends one every few seconds anyway. Intents are the differences between what we 
 bridge's state, so a lost line is late, never invented. No valid line for ``link_timeout_s`` gives
 one ``DeviceFault``; the next answered ``HELLO`` its recovery. Malformed lines are counted and dropped:
 nothing raises out of :meth:`SerialBridge.poll`.
+
+A reboot never moves a marker: readers a snapshot lists as unsettled (a bridge that has just booted
+and whose votes have not had their samples yet) keep the state we hold until the bridge reports them.
+
+Every number is bounded before use, and a generation must be possible: an honest bridge's generation
+never goes back and grows by at most one per line it sent (every bump sends exactly one line), so a
+line claiming more than ``last + sequence gap`` is refused (counted as ``implausible``, a snapshot
+asked for) instead of blocking its reader until the next reboot. Lines that keep claiming less than
+we hold mean what we hold is wrong: after ``BACKWARDS_LIMIT`` of them in a row we start a new session,
+whose snapshot replaces every generation (within one snapshot period, without a reboot).
+
+With a version 3 bridge and LEDs we tell it, after every HELLO, which LEDs are each city reader's
+SEEN light (``SEEN``), and stamp every LED frame with the newest generation we had when the table drew
+it: the bridge then lights a placement the sweep it settles and keeps it until our table's frame shows it.
+
+A Pico sitting at the MicroPython REPL (:mod:`~companion.hardware.micropython_repl`) is not running
+the firmware: we send Ctrl-C, Ctrl-B, Ctrl-D (a soft reset runs ``main.py``), at most every
+``repl_retry_s``, and report one ``DeviceFault``, naming the exception the REPL printed.
 """
 
 from __future__ import annotations
@@ -18,15 +36,19 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
+import socket
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from companion.hardware.leds import LedMap, render_bits
+from companion.hardware.micropython_repl import RESTART_FIRMWARE, ReplWatch
 from companion.hardware.protocols import IntentSink
 from companion.hardware.serial_protocol import (
     BRIDGE_VERBS,
     MAX_LINE,
+    MAX_READERS,
+    OLDEST_PROTOCOL,
     PROTOCOL_VERSION,
     SEQ_WINDOW,
     Line,
@@ -34,6 +56,7 @@ from companion.hardware.serial_protocol import (
     bits_to_hex,
     encode,
     is_uid,
+    number,
     parse,
     parse_channels,
     parse_map,
@@ -43,6 +66,9 @@ from companion.intents import CardScanned, DeviceFault, TagLifted, TagPlaced
 from companion.ledframe import LedFrame
 
 log = logging.getLogger(__name__)
+
+BACKWARDS_LIMIT = 3  # lines in a row whose generation is older than ours: what we hold is wrong
+MAX_NAME = 40  # characters of a firmware name or a fault text we pass on
 
 
 @dataclass
@@ -56,6 +82,9 @@ class BridgeStats:
     duplicates: int = 0  # old or repeated sequence numbers
     stale: int = 0  # lines of another session (an earlier connection, a rebooted bridge)
     outdated: int = 0  # state lines older than what we hold
+    implausible: int = 0  # a generation or card number the bridge cannot have reached
+    unsettled: int = 0  # readers a snapshot said it does not know yet (their state kept)
+    repl: int = 0  # times the Pico was found at the MicroPython REPL (and restarted)
     resyncs: int = 0
     hellos: int = 0
     connects: int = 0
@@ -63,6 +92,7 @@ class BridgeStats:
     unknown_uids: int = 0
     firmware: str = ""
     readers: int = 0
+    protocol: int = 0
 
 
 class SerialBridge:
@@ -84,6 +114,7 @@ class SerialBridge:
         resync_interval_s: float = 0.25,
         opener: Callable[[], Any] | None = None,
         nonce: Callable[[], str] | None = None,
+        repl_retry_s: float = 5.0,
     ) -> None:
         self.sink = sink
         self.url = url
@@ -98,6 +129,7 @@ class SerialBridge:
         self.link_timeout_s = link_timeout_s
         self.led_refresh_s = led_refresh_s
         self.resync_interval_s = resync_interval_s
+        self.repl_retry_s = repl_retry_s
         self._opener = opener
         self._nonce = nonce or (lambda: os.urandom(4).hex().upper())
         self.stats = BridgeStats()
@@ -117,13 +149,20 @@ class SerialBridge:
         self._ver: dict[int, int] = {}  # channel → generation of the tag state we hold
         self._fver: dict[int, int] = {}  # channel → generation of the fault state we hold
         self._max_gen = -1
+        self._gen: int | None = None  # generation of the last accepted line that carries one
+        self._gen_seq = 0  # ... and its sequence number
+        self._backwards = 0  # lines in a row with a generation below ``_gen``
         self._card_n = 0
+        self._repl_at: float | None = None  # when we last restarted a Pico found at the REPL
+        self._repl_fault = False
+        self._repl = ReplWatch()
         self._state: dict[int, str] = {}  # channel → UID as last reported to the sink
         self._faults: set[int] = set()
         self._retry_at = 0.0
         self._port_fault = False
         self._link_fault = False
         self._frame = LedFrame()
+        self._frame_gen = -1  # the newest generation we had when the table handed us ``_frame``
         self._bits: tuple[bool, ...] | None = None
         self._led_at = 0.0
         self._closed = False
@@ -162,6 +201,10 @@ class SerialBridge:
             self._lost(now, f"cannot open {self.url}: {exc}")
             return
         self.stats.connects += 1
+        sock = getattr(self.port, "_socket", None)  # socket:// (ser2net, the emulated peer)
+        if sock is not None:  # each line at once, as USB sends it: Nagle holds a short line for an ACK
+            with contextlib.suppress(OSError):
+                sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         self._buffer.clear()
         if self._port_fault:
             self._port_fault = False
@@ -173,6 +216,8 @@ class SerialBridge:
         self.session = None
         self._pending = self._nonce()
         self._rx_seq = None
+        self._gen = None  # the snapshot after HELLO is the new reference
+        self._backwards = 0
         self._heard_at = now
         self._hello_at = now
         self._send_hello(now)
@@ -180,6 +225,9 @@ class SerialBridge:
     def _send_hello(self, now: float) -> None:
         if self._pending is not None and now >= self._hello_at:
             self.stats.hellos += 1
+            if self.port is not None:  # end whatever partial line the bridge holds (a cut line, junk
+                with contextlib.suppress(Exception):  # from before it rebooted), or it eats this HELLO
+                    self.port.write(b"\n")
             self._send("HELLO", PROTOCOL_VERSION, self._pending)
             self._hello_at = now + self.hello_interval_s
 
@@ -272,18 +320,54 @@ class SerialBridge:
         while self.port is not None:
             newline = self._buffer.find(b"\n")
             if newline < 0:
-                if len(self._buffer) > MAX_LINE:
+                if self._repl.prompt_waiting(self._buffer):
+                    self._buffer.clear()
+                    self._at_repl()
+                elif len(self._buffer) > MAX_LINE:
                     self.stats.garbage += 1
                     self._buffer.clear()
                 return
             raw = bytes(self._buffer[:newline])
             del self._buffer[: newline + 1]
-            self._line(raw)
+            if raw.strip(b"\r"):  # an empty line ends a partial one (see _send_hello): nothing to count
+                self._line(raw)
+
+    def _at_repl(self) -> None:
+        """The Pico is at the REPL: restart the firmware (soft reset), at most every ``repl_retry_s``."""
+        now = self._now
+        if self._repl_at is not None and now < self._repl_at + self.repl_retry_s:
+            return
+        self._repl_at = now
+        self.stats.repl += 1
+        if self.port is not None:
+            try:
+                self.port.write(RESTART_FIRMWARE)
+            except OSError as exc:
+                self._lost(now, str(exc))
+                return
+        if not self._repl_fault:
+            self._repl_fault = True
+            self._link_fault = True  # one fault for this: not also "no heartbeat"
+            why = f" after {self._repl.why}" if self._repl.why else ""
+            self.sink(
+                DeviceFault(
+                    "serial bridge",
+                    f"the Pico on {self.url} is at the MicroPython prompt{why}, not running the firmware; "
+                    "restarting it (soft reset)",
+                )
+            )
+        self._restart_session(now)
 
     def _line(self, raw: bytes) -> None:
         try:
             line = parse(raw, BRIDGE_VERBS)
         except LineError as exc:
+            repl = self._repl.at_repl(raw) if exc.kind != "checksum" else False
+            if repl is None:  # a traceback: the prompt follows
+                return
+            if repl:
+                self._at_repl()
+                return
             if exc.kind == "checksum":
                 self.stats.bad_checksum += 1
             else:
@@ -317,20 +401,60 @@ class SerialBridge:
         self._rx_seq = line.seq
         self.stats.lines += 1
         self._heard_at = self._now
-        self._apply(line)
+        if line.verb == "PANIC":
+            self._panic(" ".join(line.args[1:])[:80])
+            return
+        gen = number(line.args[1])  # every bridge line but HELLO carries the generation second
+        if self._plausible(line, gen):
+            self._apply(line, gen)
+
+    def _plausible(self, line: Line, gen: int) -> bool:
+        """Could an honest bridge have sent ``gen`` now? See the module docstring."""
+        if self._gen is not None:
+            if gen > self._gen + seq_delta(line.seq, self._gen_seq):
+                self.stats.implausible += 1
+                self._request_resync()
+                return False
+            if gen < self._gen:
+                self.stats.outdated += 1
+                self._backwards += 1
+                if self._backwards >= BACKWARDS_LIMIT:
+                    log.warning("serial bridge: generations keep going back; starting a new session")
+                    self._ver.clear()
+                    self._fver.clear()
+                    self._restart_session(self._now)
+                return False
+        self._gen, self._gen_seq, self._backwards = gen, line.seq, 0
+        return True
+
+    def _panic(self, why: str) -> None:
+        """The firmware's main loop raised and the bridge resets: one fault, recovered at the next HELLO."""
+        if not self._link_fault:
+            self._link_fault = True
+            self.stats.link_faults += 1
+            self.sink(DeviceFault("serial bridge", f"the firmware stopped ({why or 'no reason given'}); it restarts"))
+        self._restart_session(self._now)
 
     def _hello(self, line: Line) -> None:
         protocol, firmware, readers, boot, session, cards = line.args
         if session != self._pending:
             self.stats.stale += 1  # an answer to an older HELLO, or a repeat of the one we have
             return
-        if protocol != str(PROTOCOL_VERSION):
-            self.sink(DeviceFault("serial bridge", f"speaks protocol {protocol}, we speak {PROTOCOL_VERSION}"))
+        version = number(protocol)
+        if not OLDEST_PROTOCOL <= version <= PROTOCOL_VERSION:
+            self.sink(
+                DeviceFault(
+                    "serial bridge",
+                    f"speaks protocol {protocol[:10]}, we speak {OLDEST_PROTOCOL}..{PROTOCOL_VERSION}",
+                )
+            )
             self._pending = None  # do not retry a bridge that cannot understand us
             return
-        readers_n, card_n = int(readers), int(cards)
+        readers_n, card_n = number(readers, MAX_READERS), number(cards)
+        if readers_n == 0 or len(boot) > 16 or len(firmware) > MAX_NAME:
+            raise ValueError(f"HELLO with {readers_n} readers, boot {boot[:20]!r}, firmware {firmware[:50]!r}")
         self.stats.lines += 1
-        self.stats.firmware, self.stats.readers = firmware, readers_n
+        self.stats.firmware, self.stats.readers, self.stats.protocol = firmware, readers_n, version
         if boot != self._boot:  # a new power-up: its generations and card counter start afresh
             self._boot = boot
             self._ver.clear()
@@ -342,14 +466,22 @@ class SerialBridge:
         self._heard_at = self._now
         self._beat_at = self._now
         self._bits = None  # the bridge may have rebooted: send the LEDs again
+        self._frame_gen = -1  # its generations may have started afresh
+        if version >= 3 and self.led_map is not None:
+            self._send("SEEN", session, self._seen_lights())
+        self._repl_fault = False
+        self._repl.why = ""
         if self._link_fault:
             self._link_fault = False
             self.sink(DeviceFault("serial bridge", f"answering again on {self.url}", recovered=True))
 
-    def _apply(self, line: Line) -> None:
+    def _channel(self, text: str) -> int:
+        return number(text, self.stats.readers - 1)
+
+    def _apply(self, line: Line, gen: int) -> None:
         match line.verb:
             case "TAG":
-                gen, channel = int(line.args[1]), int(line.args[2])
+                channel = self._channel(line.args[2])
                 uid = self._uid(line.args[3])
                 self._seen(gen)
                 if gen > self._ver.get(channel, -1):
@@ -358,7 +490,7 @@ class SerialBridge:
                 else:
                     self.stats.outdated += 1
             case "CARD":
-                gen, n = int(line.args[1]), int(line.args[2])
+                n = number(line.args[2], gen)  # every presentation bumps the generation: n <= gen
                 uid = self._uid(line.args[3])
                 if uid is None:
                     raise ValueError("CARD without a UID")
@@ -370,35 +502,45 @@ class SerialBridge:
                 else:
                     self.stats.outdated += 1
             case "FAULT":
-                gen, channel, flag = int(line.args[1]), int(line.args[2]), line.args[3]
+                channel, flag = self._channel(line.args[2]), line.args[3]
                 if flag not in ("0", "1"):
-                    raise ValueError(f"fault flag {flag!r}")
+                    raise ValueError(f"fault flag {flag[:10]!r}")
                 self._seen(gen)
                 if gen > self._fver.get(channel, -1):
                     self._fver[channel] = gen
-                    self._fault(channel, " ".join(line.args[4:]) if flag == "1" else None)
+                    text = " ".join(line.args[4:])[:MAX_NAME] or "not answering"
+                    self._fault(channel, text if flag == "1" else None)
                 else:
                     self.stats.outdated += 1
             case "SNAP":
-                gen = int(line.args[1])
-                tags, cards = parse_map(line.args[2]), parse_map(line.args[3])
-                faults = set(parse_channels(line.args[4]))
-                self._seen(gen)
-                for channel in sorted(set(self._state) | set(tags) | set(self._ver)):
-                    if channel == self.card_channel:
-                        continue
-                    if self._ver.get(channel, -1) <= gen:
-                        self._ver[channel] = gen
-                        self._set(channel, tags.get(channel))
-                for channel in sorted(self._faults | faults | set(self._fver)):
-                    if self._fver.get(channel, -1) <= gen:
-                        self._fver[channel] = gen
-                        self._fault(channel, "not answering" if channel in faults else None)
-                self._cards(cards)
+                self._snapshot(line, gen)
             case "BEAT":
-                gen = int(line.args[1])
                 if gen > self._max_gen:
                     self._request_resync()  # a change we never heard about
+
+    def _snapshot(self, line: Line, gen: int) -> None:
+        """The whole table at ``gen``; readers the bridge lists as unsettled keep what we hold."""
+        tags, cards = parse_map(line.args[2]), parse_map(line.args[3])
+        faults = set(parse_channels(line.args[4], self.stats.readers - 1))
+        unsettled = set(parse_channels(line.args[5], self.stats.readers - 1)) if len(line.args) > 5 else set()
+        if any(ch >= self.stats.readers for ch in tags) or len(cards) > 64 or any(n > gen for n in cards):
+            raise ValueError("SNAP with a reader or card out of range")
+        self._seen(gen)
+        if self._card_n > gen:  # impossible (each card bumps the generation): ours is wrong
+            self.stats.implausible += 1
+            self._card_n = min(cards, default=gen + 1) - 1
+        self.stats.unsettled += len(unsettled)
+        for channel in sorted(set(self._state) | set(tags) | set(self._ver)):
+            if channel == self.card_channel or channel in unsettled:
+                continue
+            if self._ver.get(channel, -1) <= gen:
+                self._ver[channel] = gen
+                self._set(channel, tags.get(channel))
+        for channel in sorted(self._faults | faults | set(self._fver)):
+            if self._fver.get(channel, -1) <= gen:
+                self._fver[channel] = gen
+                self._fault(channel, "not answering" if channel in faults else None)
+        self._cards(cards)
 
     def _seen(self, gen: int) -> None:
         self._max_gen = max(self._max_gen, gen)
@@ -456,8 +598,19 @@ class SerialBridge:
         return {self.cities[ch]: uid for ch, uid in self._state.items() if ch in self.cities}
 
     # --- LEDs --------------------------------------------------------------------------------
+    def _seen_lights(self) -> str:
+        """``ch=bit+bit,...``: the LEDs a city reader's SEEN light uses (both colours; see leds.py)."""
+        assert self.led_map is not None
+        items = []
+        for channel, city in sorted(self.cities.items()):
+            if city in self.led_map.cities:
+                a, b = self.led_map.cities[city]
+                items.append(f"{channel}={a}" + ("" if b is None else f"+{b}"))
+        return ",".join(items) or "-"
+
     def show(self, frame: LedFrame, now: float) -> None:
         self._frame = frame
+        self._frame_gen = self._max_gen
         self._now = now
         if self.port is not None:
             self._refresh_leds(now)
@@ -466,8 +619,9 @@ class SerialBridge:
         if self.led_map is None or self.session is None:
             return
         bits = render_bits(self._frame, self.led_map, now)
+        drawn_at = (max(self._frame_gen, 0),) if self.stats.protocol >= 3 else ()  # version 2 takes three
         if (bits != self._bits or now >= self._led_at) and self._send(
-            "LED", self.session, len(bits), bits_to_hex(bits)
+            "LED", self.session, len(bits), bits_to_hex(bits), *drawn_at
         ):
             self._bits = bits
             self._led_at = now + self.led_refresh_s

@@ -4,7 +4,8 @@
 implement it). ``TableBase`` is the machinery both share, so neither copies it:
 
 - placements settle before they count (``settle_s``; PicoChess waits ~350 ms), lifts of unsettled
-  tags are forgotten;
+  tags are forgotten; while one settles its city's LED shows SEEN at once (a person feels the box saw
+  the marker within one sweep, not after the settle);
 - a scanned card is looked up in the tag directory (unknown card, admin card handled here);
 - long MENU opens the admin menu; device faults become a message;
 - commands are pushed through ``_push``: a refusal is remembered with its rule id, the journal hears
@@ -359,7 +360,7 @@ class TableBase:
             self._turn_start = self.game.depth
             self._on_new_turn()
         self._ui = self._compute_ui()
-        frame = self._compute_leds()
+        frame = self._compute_leds().acknowledging(city for city, _ in self._settling.values())
         if frame != self._frame:
             self._frame = frame
             if self._leds is not None:

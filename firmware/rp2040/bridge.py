@@ -71,7 +71,18 @@ class Bridge:
         self.sweeps = 0
         self.uid_reads = 0
         self.wdt = None
-        self.link = proto.BridgeLink(cfg.READERS, cfg.FIRMWARE, boot_id(), self.port.write, self.leds.show)
+        # Readers start unsettled: none is reported before its vote had its samples (a reboot never
+        # moves a marker); settled empty after as many empty samples as the vote's window.
+        self.link = proto.BridgeLink(
+            cfg.READERS,
+            cfg.FIRMWARE,
+            boot_id(),
+            self.port.write,
+            self.leds.show,
+            settle_samples=cfg.CITY_DEBOUNCE[1],
+            card_channel=cfg.CARD_CHANNEL,
+            led_bits=cfg.LED_BITS,
+        )
         self.readers = []
         buffers = self.bus.buffers
         for channel in range(cfg.READERS):
@@ -193,12 +204,15 @@ class Bridge:
             for reader in group:
                 if not reader.on_air:
                     continue
-                placed, lifted = reader.vote.add(self.sample(reader))
+                sample = self.sample(reader)
+                placed, lifted = reader.vote.add(sample)
                 if reader.is_card:
                     if placed is not None:
                         self.link.card(placed)
                 elif placed is not None or lifted is not None:
                     self.link.set_tag(reader.channel, reader.vote.current)
+                elif sample is not UNKNOWN and self.link.unsettled[reader.channel]:
+                    self.link.settling(reader.channel, sample is None)
             for reader in group:
                 if reader.on_air and not reader.faulted:
                     reader.chip.antenna(False)

@@ -69,8 +69,8 @@ class SerialHarness:
         self.peer.scan_card(uid)
 
     def settle(self) -> list[Intent]:
-        for _ in range(4):
-            self.peer.pump(0.02)
+        for _ in range(12):  # 0.6 s: the bridge's votes need K = 4 sweeps of 30 ms to place a tag
+            self.peer.pump(0.005, now=self.now)
             self.readers.poll(self.now)
             self.now += 0.05
         out, self.got[:] = list(self.got), []
@@ -78,9 +78,10 @@ class SerialHarness:
 
     def decoded(self, frame: LedFrame) -> LedFrame:
         samples = []
+        start = float(int(self.now) + 1)  # a whole second: the blink phases start there
         for phase in DECODE_PHASES:
-            self.leds.show(frame, 100 + phase)
-            self.peer.pump(0.02)
+            self.leds.show(frame, start + phase)
+            self.peer.pump(0.02, now=start + phase)
             samples.append(self.peer.led_bits)
         return decode_bits(samples, LedMap.sequential(CITIES))
 
@@ -93,7 +94,7 @@ def harness(request: pytest.FixtureRequest) -> Iterator[Harness]:
     else:
         got: list[Intent] = []
         with (
-            BridgePeer() as peer,
+            BridgePeer(now=0.0) as peer,
             SerialBridge(
                 got.append,
                 peer.url,
