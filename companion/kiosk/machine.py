@@ -52,7 +52,7 @@ from companion.journal import (
 from companion.kiosk.admin import AdminLock, PinEntry, generate_pin
 from companion.kiosk.attract import Replay
 from companion.kiosk.texts import kiosk_texts
-from companion.kiosk.view import KioskView, OptionTapped, Screen
+from companion.kiosk.view import AttractCard, KioskView, OptionTapped, Screen, ScreenTapped
 from companion.setup_box.datasets import DataSetError, DataSets
 from companion.setup_box.runner import WizardSession
 from companion.table.base import GameTable, LedSink
@@ -61,7 +61,7 @@ from companion.table.tags import AdminTag, TagDirectory
 
 log = logging.getLogger(__name__)
 
-KioskIntent = Intent | OptionTapped
+KioskIntent = Intent | OptionTapped | ScreenTapped
 
 # The admin menu's items; each is labelled ``admin.<item>`` in the kiosk's catalogue, and the ones
 # that cannot be taken back ask ``admin.confirm_<item>`` first.
@@ -215,6 +215,8 @@ class Kiosk:
                 self._digitise(intent, now)
             case Screen.HARDWARE_TEST:
                 self._hardware_test(intent)
+            case Screen.ATTRACT if isinstance(intent, ScreenTapped):
+                self._ok(now)  # a touch anywhere on the attract screen starts a game
             case _:
                 if isinstance(intent, ButtonPressed | OptionTapped):
                     self._menu_input(intent, now)
@@ -411,13 +413,21 @@ class Kiosk:
     def _game_colours(self) -> tuple[str, ...]:
         return self.settings.colours or self.plugin.colours
 
+    def _shown_game(self) -> GamePlugin:
+        """The game the attract screen is about: the one its replay shows, else the preselected one."""
+        return self._replay.plugin if self._replay is not None else games.get(self._game_name)
+
     def _how_to_pages(self) -> tuple[str, ...]:
-        return how_to(games.get(self._game_name), self.language)
+        return how_to(self._shown_game(), self.language)
+
+    def _how_to_line(self) -> str:
+        pages = self._how_to_pages()
+        return self._t.text("attract.how_to", page=pages[self._how_to % len(pages)]) if pages else ""
 
     # -- playing ---------------------------------------------------------------------------------
     def _play(self, intent: KioskIntent, now: float) -> None:
         assert self.playing is not None
-        if isinstance(intent, OptionTapped):
+        if isinstance(intent, OptionTapped | ScreenTapped):
             return  # the table has its own touch targets (CityTapped, on-screen buttons)
         try:
             self.playing.controller.handle(intent, now)
@@ -433,8 +443,12 @@ class Kiosk:
     def _step_replay(self, now: float) -> None:
         """The attract screen's sample game moves on; the board's LEDs follow it calmly."""
         if self._replay is None:
-            self._replay = Replay(self._offered, caption=self._t.text("attract.replay"), language=self._t.language)
+            self._replay = Replay(self._offered, language=self._t.language)
+        before = self._replay.plugin
         scene = self._replay.step()
+        if self._replay.plugin is not before:  # the next game's turn: its how-to pages from the first
+            self._how_to = 0
+            self._how_to_until = now + self.settings.how_to_s
         self._replay_next = now + self.settings.replay_step_s
         if scene is not None and self.leds is not None:
             try:
@@ -446,7 +460,7 @@ class Kiosk:
         """The set-up wizard has the table: markers, cards and buttons enter the owner's printed box."""
         wizard = self._wizard
         assert wizard is not None
-        if isinstance(intent, OptionTapped):
+        if isinstance(intent, OptionTapped | ScreenTapped):
             return
         try:
             state = wizard.handle(intent)
@@ -795,7 +809,8 @@ class Kiosk:
         if language not in LANGUAGES or language == self.language:
             return
         self._t = kiosk_texts(language)
-        self._replay = None  # the next replay step starts one in the new language
+        if self._replay is not None:  # the replay goes on, in the new language
+            self._replay.set_language(language, caption="")
 
     def _say(self, text: str, now: float, sticky: bool = False) -> None:
         self._notice = text
@@ -822,6 +837,26 @@ class Kiosk:
                 return tuple(self._admin_label(i) for i in self._admin_items())
             case _:
                 return ()
+
+    def _attract_card(self) -> AttractCard:
+        """The band under the replay: the call to play, the game shown and its best today, the language."""
+        t = self._t
+        shown = self._shown_game()
+        best = next((entries for game, entries in self._leaderboard if game.name == shown.name), [])
+        entries = [
+            t.text("attract.best_entry", place=i, colour=t.colour(e.colour), score=score_text(shown, e.score))
+            for i, e in enumerate(best[:3], 1)
+        ]
+        # the line with the top three, two, one: the screen shows the longest that fits
+        today = tuple(t.text("attract.best_today", entries=" · ".join(entries[:n])) for n in range(len(entries), 0, -1))
+        tutorial = self._replay is not None and self._replay.scene is not None and self._replay.scene.tutorial
+        return AttractCard(
+            call=t.text("attract.call"),
+            game=shown.title,
+            best=today or (t.text("attract.no_best"),),
+            language=t.text("attract.language", language=t.text("language.name")),
+            how_to="" if tutorial else self._how_to_line(),
+        )
 
     def _admin_label(self, item: str) -> str:
         if item == ADMIN_LANGUAGE:
@@ -863,7 +898,8 @@ class Kiosk:
                     " · ".join(games.get(n).title for n in self._offered) if len(self._offered) > 1 else plugin.title
                 )
                 scene = None if self._replay is None else self._replay.scene
-                return replace(base, title=title, lines=tuple(lines), hint=t.text("attract.hint"), scene=scene)
+                return replace(base, title=title, lines=tuple(lines), hint=t.text("attract.hint"), scene=scene,
+                               attract=self._attract_card())  # fmt: skip
             case Screen.SETUP_GAME:
                 return replace(base, title=t.text("setup.game"), hint=t.text("setup.hint_choose"))
             case Screen.RESUME_OFFER:

@@ -22,48 +22,98 @@ from companion.display.tray import wrap
 from companion.engine.money import format_money
 from companion.intents import ButtonName, ButtonPressed, CityTapped
 from companion.kiosk.machine import KioskIntent, PlayingTable
-from companion.kiosk.view import KioskView, OptionTapped, Screen
+from companion.kiosk.view import AttractCard, KioskView, OptionTapped, Screen, ScreenTapped
 from companion.setup_box.screen import hit as wizard_hit
 from companion.setup_box.screen import render as render_wizard
 
 LONG_PRESS_S = 0.8  # holding M on a keyboard = MENU long press (admin)
 
 
+BAND = 0.13  # the attract band's share of the screen height (the replay keeps the rest)
+
+
 def draw_attract(surface: pygame.Surface, view: KioskView) -> FrameRecord:
-    """The attract screen: the sample game replayed by the game's own screen, and over it a panel
-    with the title, the how-to page and today's best scores."""
-    scene = view.scene
-    record: FrameRecord = scene.screen.render(surface, scene.state, scene.ui, scene.leds)
-    canvas = Canvas(surface, record)
+    """The attract screen: the sample game full width, drawn by the game's own screen (its prompt
+    line carries the caption, the how-to page or the rules-in-pictures caption), and under it a band
+    of fixed size: the call to play, the game shown with today's best, the language key. Nothing
+    covers the map and nothing moves when the words change."""
+    scene, card = view.scene, view.attract
     w, h = surface.get_size()
-    unit = max(12, h // 26)
-    if scene.tutorial:  # a picture of the rules: only a slim title band, the map and the prompt speak
-        band = pygame.Rect(0, 0, w, int(unit * 1.9))
-        veil = pygame.Surface(band.size, pygame.SRCALPHA)
-        veil.fill((*theme.BACKGROUND, 235))
-        surface.blit(veil, band.topleft)
-        canvas.text(view.title, (unit, band.centery), int(unit * 1.2), bold=True, role="title", anchor="midleft",
-                    max_width=w - 2 * unit)  # fmt: skip
-        return record
-    width = int(w * 0.7)
-    lines = [part for line in view.lines for part in wrap(canvas, line, unit, width - 2 * unit)]
-    panel = pygame.Rect(0, 0, width, int(unit * (3.4 + 1.35 * len(lines))))
-    panel.center = (w // 2, h // 2 - unit * 2)
-    veil = pygame.Surface(panel.size, pygame.SRCALPHA)
-    veil.fill((*theme.BACKGROUND, 225))
-    surface.blit(veil, panel.topleft)
-    pygame.draw.rect(surface, theme.ACCENT, panel, width=2, border_radius=unit // 2)
-    x, y = panel.x + unit, panel.y + unit // 2
-    canvas.text(view.title, (panel.centerx, y), int(unit * 1.6), bold=True, role="title", anchor="midtop",
-                max_width=panel.w - 2 * unit)  # fmt: skip
-    y += int(unit * 2.4)
-    for line in lines:
-        canvas.text(line, (x, y), unit, role="line", max_width=panel.w - 2 * unit)
-        y += int(unit * 1.35)
+    band = pygame.Rect(0, h - max(52, round(h * BAND)), w, max(52, round(h * BAND)))
+    game = surface.subsurface(pygame.Rect(0, 0, w, band.top))
+    record: FrameRecord = scene.screen.render(game, scene.state, scene.ui, scene.leds)
+    record.size = (w, h)
+    record.regions["replay"] = (0, 0, w, band.top)
+    record.regions["attract"] = (band.x, band.y, band.w, band.h)
+    canvas = Canvas(surface, record)
+    pygame.draw.rect(surface, theme.BACKGROUND, band)
+    pygame.draw.line(surface, theme.ACCENT, band.topleft, band.topright, max(2, band.h // 24))
+    if card is not None:
+        _draw_band(canvas, band, card)
+        if card.how_to:
+            _draw_how_to(canvas, card.how_to)
+    record.regions["start"] = (0, 0, w, h)  # a touch anywhere starts a game
     if view.notice:
-        canvas.text(view.notice, (w // 2, panel.bottom + unit // 2), unit, role="notice", anchor="midtop",
+        unit = max(12, band.h // 4)
+        canvas.text(view.notice, (w // 2, band.top - unit // 2), unit, role="notice", anchor="midbottom",
                     colour=theme.REFUSAL, max_width=w - 2 * unit, background=theme.BACKGROUND)  # fmt: skip
     return record
+
+
+def _draw_how_to(canvas: Canvas, text: str) -> None:
+    """The how-to page under the replay's caption, in the game's prompt area: wrapped to the room
+    there (smaller type before it is ever shortened), so a long page in any language stays whole."""
+    region = canvas.record.regions.get("prompt")
+    caption = next((t for t in canvas.record.texts if t.role == "prompt"), None)
+    if region is None or caption is None:
+        return
+    rx, ry, rw, rh = region
+    x, top = caption.rect[0], caption.rect[1] + caption.rect[3] + 2
+    width, room = rx + rw - x - 8, ry + rh - top - 4
+    pygame.draw.rect(canvas.surface, theme.PANEL, (x, top, width, room))  # the caption's detail line, if any
+    size = max(12, round(caption.rect[3] * 0.7))
+    lines = wrap(canvas, text, size, width)
+    while size > 11 and len(lines) * round(size * 1.25) > room:
+        size -= 1
+        lines = wrap(canvas, text, size, width)
+    fit = max(1, room // round(size * 1.25))
+    if len(lines) > fit:  # still too long: the last line that fits ends with "…" (and is recorded as cut)
+        lines = [*lines[: fit - 1], " ".join(lines[fit - 1 :])]
+    for line in lines:
+        top = canvas.text(line, (x, top), size, colour=theme.TEXT_DIM, role="how_to", max_width=width).bottom + 1
+
+
+def _fitting(canvas: Canvas, text: str, size: int, width: int, *, bold: bool = False, smallest: int = 12) -> int:
+    """The largest font size up to ``size`` at which ``text`` fits ``width`` (at least ``smallest``)."""
+    while size > smallest and canvas.measure(text, size, bold=bold)[0] > width:
+        size -= 1
+    return size
+
+
+def _draw_band(canvas: Canvas, band: pygame.Rect, card: AttractCard) -> None:
+    pad = max(6, band.h // 8)
+    call = pygame.Rect(band.x + pad, band.y + pad, round(band.w * 0.42), band.h - 2 * pad)
+    pygame.draw.rect(canvas.surface, theme.ACCENT, call, border_radius=call.h // 3)
+    size = _fitting(canvas, card.call, round(call.h * 0.5), call.w - 2 * pad, bold=True)
+    canvas.text(card.call, call.center, size, bold=True, colour=theme.BACKGROUND, role="call", anchor="center",
+                max_width=call.w - 2 * pad)  # fmt: skip
+    canvas.record.regions["call"] = (call.x, call.y, call.w, call.h)
+    x = call.right + 2 * pad
+    width = band.right - pad - x
+    big, small = round(band.h * 0.3), max(12, round(band.h * 0.22))
+    title = canvas.text(card.game, (x, call.y), big, bold=True, role="game", max_width=width // 2)
+    room = width - title.w - pad
+    smallest = max(12, round(big * 0.6))  # the top three in smaller type, or fewer of them: never a cut name
+    best, size = card.best[-1], smallest
+    for line in card.best:
+        size = _fitting(canvas, line, round(big * 0.8), room, smallest=smallest)
+        if canvas.measure(line, size)[0] <= room:
+            best = line
+            break
+    canvas.text(best, (title.right + pad, title.centery), size, colour=theme.TEXT, role="best", anchor="midleft",
+                max_width=room)  # fmt: skip
+    canvas.text(card.language, (x, call.bottom), small, colour=theme.TEXT_DIM, role="language", anchor="bottomleft",
+                max_width=width)  # fmt: skip
 
 
 def draw_view(surface: pygame.Surface, view: KioskView) -> FrameRecord:
@@ -211,6 +261,8 @@ class KioskScreen:
         if self._view is not None and self._view.screen is Screen.SETUP_BOX:
             touched = wizard_hit(self.record, pos)
             return [] if touched is None else [touched]  # type: ignore[list-item]
+        if self._view is not None and self._view.screen is Screen.ATTRACT:
+            return [ScreenTapped()]  # a touch anywhere on the attract screen starts a game
         for name, (x, y, w, h) in self.record.regions.items():
             if name.startswith("option:") and x <= pos[0] < x + w and y <= pos[1] < y + h:
                 return [OptionTapped(int(name.split(":")[1]))]
