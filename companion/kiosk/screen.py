@@ -2,8 +2,10 @@
 
 ``KioskScreen`` is the kiosk loop's frontend (``companion.kiosk.app.Frontend``): ``render(view,
 playing)`` draws (a game is drawn by its own screen, ``playing.screen``), ``poll()`` turns touches
-and keys into intents without blocking. Quitting is not one of them:
-window-close and Esc are ignored, leaving goes through the admin menu.
+and keys into intents without blocking. On the box's full screen quitting is not one of them:
+window-close, Ctrl+Q and Esc are ignored, leaving goes through the admin menu. A window
+(``companion kiosk --windowed``) is someone trying the kiosk at a desk: its close button and Ctrl+Q
+end the kiosk (``closed``), as any window does. Both repaint when they are uncovered.
 """
 
 from __future__ import annotations
@@ -179,9 +181,17 @@ def draw_view(surface: pygame.Surface, view: KioskView) -> FrameRecord:
 class KioskScreen:
     """Fullscreen on the Pi (``surface`` from ``open_fullscreen``), a window or a headless surface in tests."""
 
-    def __init__(self, surface: pygame.Surface, *, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self, surface: pygame.Surface, *, clock: Callable[[], float] = time.monotonic, closable: bool | None = None
+    ) -> None:
+        """``closable``: the window's close button and Ctrl+Q end the kiosk (default: a window can be
+        closed, the full screen cannot)."""
         self.surface = surface
         self.clock = clock
+        if closable is None:
+            closable = pygame.display.get_surface() is surface and not surface.get_flags() & pygame.FULLSCREEN
+        self.closable = closable
+        self.closed = False  # the window was closed: the loop ends
         self.record = FrameRecord(surface.get_size())
         self._view: KioskView | None = None
         self._playing: PlayingTable | None = None
@@ -233,6 +243,14 @@ class KioskScreen:
 
     # -- input -----------------------------------------------------------------------------
     def _intents(self, event: pygame.event.Event) -> list[KioskIntent]:
+        if event.type == pygame.QUIT or (
+            event.type == pygame.KEYDOWN and event.key == pygame.K_q and event.mod & pygame.KMOD_CTRL
+        ):
+            self.closed = self.closed or self.closable  # the box's full screen is left through the admin menu
+            return []
+        if event.type in (pygame.WINDOWEXPOSED, pygame.WINDOWSHOWN, pygame.WINDOWRESTORED, pygame.VIDEOEXPOSE):
+            self._draw()  # uncovered: paint it again
+            return []
         if event.type == pygame.KEYDOWN:
             if event.key == pygame.K_m:
                 self._menu_down_at = self.clock()
@@ -248,7 +266,7 @@ class KioskScreen:
             return self._tap(pos)
         elif event.type == pygame.VIDEORESIZE and self._view is not None:
             self._draw()
-        # pygame.QUIT and Esc are ignored on purpose: the admin menu is the only way out.
+        # Esc is ignored on purpose: it is no button of the box.
         return []
 
     def _position(self, event: pygame.event.Event) -> tuple[int, int]:
