@@ -43,7 +43,7 @@ PLATFORM_ALLOWED: dict[str, set[str]] = {
         *("leaderboard", "setup_box"),
     },
     "leaderboard": {"leaderboard"},  # the big screen needs no game: every message carries what it shows
-    "setup_box": {"engine", "intents", "ledframe", "display", "games", "setup_box"},
+    "setup_box": {"engine", "intents", "ledframe", "table.messages", "display", "games", "setup_box"},
     "cli": {"*"},
     "__main__": {"*"},
 }

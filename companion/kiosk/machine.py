@@ -55,13 +55,14 @@ from companion.kiosk.texts import kiosk_texts
 from companion.kiosk.view import AttractCard, KioskView, OptionTapped, Screen, ScreenTapped
 from companion.setup_box.datasets import DataSetError, DataSets
 from companion.setup_box.runner import WizardSession
+from companion.setup_box.screen import LeaveTapped
 from companion.table.base import GameTable, LedSink
 from companion.table.messages import LANGUAGES, next_language
 from companion.table.tags import AdminTag, TagDirectory
 
 log = logging.getLogger(__name__)
 
-KioskIntent = Intent | OptionTapped | ScreenTapped
+KioskIntent = Intent | OptionTapped | ScreenTapped | LeaveTapped
 
 # The admin menu's items; each is labelled ``admin.<item>`` in the kiosk's catalogue, and the ones
 # that cannot be taken back ask ``admin.confirm_<item>`` first.
@@ -427,7 +428,7 @@ class Kiosk:
     # -- playing ---------------------------------------------------------------------------------
     def _play(self, intent: KioskIntent, now: float) -> None:
         assert self.playing is not None
-        if isinstance(intent, OptionTapped | ScreenTapped):
+        if isinstance(intent, OptionTapped | ScreenTapped | LeaveTapped):
             return  # the table has its own touch targets (CityTapped, on-screen buttons)
         try:
             self.playing.controller.handle(intent, now)
@@ -460,6 +461,9 @@ class Kiosk:
         """The set-up wizard has the table: markers, cards and buttons enter the owner's printed box."""
         wizard = self._wizard
         assert wizard is not None
+        if isinstance(intent, LeaveTapped):  # the wizard's own way out, on its screen
+            self._admin_choose(ADMIN_LEAVE_WIZARD, now)
+            return
         if isinstance(intent, OptionTapped | ScreenTapped):
             return
         try:

@@ -118,10 +118,11 @@ def _draw_band(canvas: Canvas, band: pygame.Rect, card: AttractCard) -> None:
                 max_width=width)  # fmt: skip
 
 
-def draw_view(surface: pygame.Surface, view: KioskView) -> FrameRecord:
-    """A non-playing kiosk view: title, lines, options (the selected one highlighted), hint, notice."""
+def draw_view(surface: pygame.Surface, view: KioskView, *, desk: bool = False) -> FrameRecord:
+    """A non-playing kiosk view: title, lines, options (the selected one highlighted), hint, notice.
+    ``desk``: a window at a desk (the set-up wizard names clicks and keys, not markers and buttons)."""
     if view.screen is Screen.SETUP_BOX and view.wizard is not None:  # the set-up wizard's own screen
-        record: FrameRecord = render_wizard(surface, view.wizard)
+        record: FrameRecord = render_wizard(surface, view.wizard, language=view.language, desk=desk)
         if view.notice:
             Canvas(surface, record).text(view.notice, (surface.get_width() // 2, surface.get_height() - 4),
                                          max(12, surface.get_height() // 26), role="notice", anchor="midbottom",
@@ -236,7 +237,7 @@ class KioskScreen:
             self.record = p.screen.render(self.surface, c.state, c.ui, c.led_frame, now=self.clock())
             self._phase = self._blink_phase()
         else:
-            self.record = draw_view(self.surface, view)
+            self.record = draw_view(self.surface, view, desk=self.closable)
         self.renders += 1
         if pygame.display.get_init() and pygame.display.get_surface() is self.surface:
             pygame.display.flip()
