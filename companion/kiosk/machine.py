@@ -863,8 +863,11 @@ class Kiosk:
         )
 
     def _admin_label(self, item: str) -> str:
-        if item == ADMIN_LANGUAGE:
-            return self._t.text("admin.language", language=kiosk_texts(self._default_language).text("language.name"))
+        if item == ADMIN_LANGUAGE:  # the default's name in the menu's language, and in its own if that differs
+            default = self._default_language
+            name = self._t.text(f"languages.{default}")
+            own = kiosk_texts(default).text("language.name")
+            return self._t.text("admin.language", language=name if default == self.language else f"{name} ({own})")
         return self._t.text(f"admin.{item}")
 
     def _length_label(self, end_at: int | None) -> str:
@@ -921,14 +924,14 @@ class Kiosk:
                 return replace(base, title=t.text("setup.players"), hint=t.text("setup.hint_choose"))
             case Screen.SETUP_COLOURS:
                 seat = len(self._colours) + 1
-                chosen = tuple(
+                chosen = " · ".join(  # one line (wrapped when long): six seats leave room for the colours
                     t.text("setup.colour_chosen", seat=i, colour=self._seat_label(c))
                     for i, c in enumerate(self._colours, 1)
                 )
                 return replace(
                     base,
                     title=t.text("setup.colour", seat=seat, players=self._players),
-                    lines=chosen,
+                    lines=(chosen,) if chosen else (),
                     hint=t.text("setup.hint_colour"),
                 )
             case Screen.SETUP_LENGTH:

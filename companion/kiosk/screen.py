@@ -136,14 +136,16 @@ def draw_view(surface: pygame.Surface, view: KioskView, *, desk: bool = False) -
     surface.fill(theme.BACKGROUND)
     unit = max(12, h // 24)
     x, y = w // 12, h // 10
-    canvas.text(view.title, (w // 2, y), unit * 2, bold=True, role="title", anchor="midtop", max_width=w - 2 * x)
+    width = w - 2 * x
+    size = _fitting(canvas, view.title, unit * 2, width, bold=True, smallest=round(unit * 1.3))
+    canvas.text(view.title, (w // 2, y), size, bold=True, role="title", anchor="midtop", max_width=width)
     y += unit * 3 + unit // 2
-    for line in view.lines:
-        canvas.text(line, (x, y), unit, role="line", max_width=w - 2 * x, colour=theme.TEXT_DIM)
+    floor = _draw_footer(canvas, view, unit, x)  # from the bottom up: nothing above may reach it
+    for line in (part for text in view.lines for part in wrap(canvas, text, unit, width)):
+        canvas.text(line, (x, y), unit, role="line", max_width=width, colour=theme.TEXT_DIM)
         y += int(unit * 1.5)
     if view.stats is not None:  # the ranking with pictures: the game in figures below the places
-        bottom = h - unit * 4 if view.notice else h - unit * 2
-        area = pygame.Rect(x // 2, y, w - x, bottom - y)
+        area = pygame.Rect(x // 2, y, w - x, floor - y)
         figures_h = int(unit * 1.4) * len(view.stats.players) + unit
         chart = pygame.Rect(area.x, area.y, area.w, max(unit * 4, area.h - figures_h - unit // 2))
         draw_balance_chart(canvas, chart, view.stats, unit, language=view.language)
@@ -152,31 +154,56 @@ def draw_view(surface: pygame.Surface, view: KioskView, *, desk: bool = False) -
         draw_player_figures(canvas, figures, view.stats, unit, lambda amount: format_money(amount, currency),
                             language=view.language)  # fmt: skip
     if view.options:
-        y += unit // 2
-        for i, option in enumerate(view.options):
-            chosen = i == view.selected
-            rect = pygame.Rect(x, y, w - 2 * x, int(unit * 1.8))
-            pygame.draw.rect(surface, theme.PANEL_ACTIVE if chosen else theme.PANEL, rect, border_radius=unit // 3)
-            if chosen:
-                pygame.draw.rect(surface, theme.ACCENT, rect, width=3, border_radius=unit // 3)
-            canvas.text(
-                ("▶ " if chosen else "  ") + option,
-                (rect.x + unit // 2, rect.centery),
-                unit,
-                bold=chosen,
-                role="option",
-                anchor="midleft",
-                max_width=rect.w - unit,
-            )
-            record.regions[f"option:{i}"] = (rect.x, rect.y, rect.w, rect.h)
-            y += int(unit * 2.1)
-    if view.notice:
-        canvas.text(view.notice, (w // 2, h - unit * 3), unit, role="notice", anchor="midbottom",
-                    colour=theme.REFUSAL, max_width=w - 2 * x)  # fmt: skip
-    if view.hint:
-        canvas.text(view.hint, (w // 2, h - unit), unit, role="hint", anchor="midbottom",
-                    colour=theme.TEXT_FAINT, max_width=w - 2 * x)  # fmt: skip
+        _draw_options(canvas, view, pygame.Rect(x, y + unit // 2, width, floor - y - unit // 2), unit)
     return record
+
+
+def _draw_footer(canvas: Canvas, view: KioskView, unit: int, x: int) -> int:
+    """The hint (what the buttons do) at the bottom and the notice over it, each wrapped to at most
+    two lines in smaller type before anything is cut; returns the top of what was drawn."""
+    w, h = canvas.surface.get_size()
+    width = w - 2 * x
+    bottom = h - unit // 2
+    for text, role, colour in ((view.hint, "hint", theme.TEXT_FAINT), (view.notice, "notice", theme.REFUSAL)):
+        if not text:
+            continue
+        size = _fitting(canvas, text, unit, width, smallest=max(12, round(unit * 0.8)))
+        lines = wrap(canvas, text, size, width)[:2] if canvas.measure(text, size)[0] > width else [text]
+        for line in reversed(lines):
+            bottom = canvas.text(line, (w // 2, bottom), size, role=role, anchor="midbottom", colour=colour,
+                                 max_width=width).top  # fmt: skip
+        bottom -= unit // 3
+    return bottom
+
+
+def _draw_options(canvas: Canvas, view: KioskView, area: pygame.Rect, unit: int) -> None:
+    """The options as buttons in ``area``; more than fit page around the selected one, with the
+    position shown ("▲▼ 4–9 / 12"); PLUS/MINUS move through all of them."""
+    pitch, height = int(unit * 2.1), int(unit * 1.8)
+    count = len(view.options)
+    fit = max(1, (area.h + pitch - height) // pitch)
+    first, shown = 0, count
+    if count > fit:
+        shown = max(1, fit - 1)  # one row for the position
+        selected = view.selected or 0
+        first = max(0, min(count - shown, selected - shown // 2))
+    y = area.y
+    for i in range(first, first + shown):
+        option, chosen = view.options[i], i == view.selected
+        rect = pygame.Rect(area.x, y, area.w, height)
+        pygame.draw.rect(canvas.surface, theme.PANEL_ACTIVE if chosen else theme.PANEL, rect, border_radius=unit // 3)
+        if chosen:
+            pygame.draw.rect(canvas.surface, theme.ACCENT, rect, width=3, border_radius=unit // 3)
+        text = ("▶ " if chosen else "  ") + option
+        size = _fitting(canvas, text, unit, rect.w - unit, bold=chosen, smallest=max(12, round(unit * 0.75)))
+        canvas.text(text, (rect.x + unit // 2, rect.centery), size, bold=chosen, role="option", anchor="midleft",
+                    max_width=rect.w - unit)  # fmt: skip
+        canvas.record.regions[f"option:{i}"] = (rect.x, rect.y, rect.w, rect.h)
+        y += pitch
+    if shown < count:
+        marks = ("▲ " if first > 0 else "") + ("▼ " if first + shown < count else "")
+        canvas.text(f"{marks}{first + 1}–{first + shown} / {count}", (area.centerx, y + height // 2), unit,
+                    role="position", anchor="center", colour=theme.TEXT_DIM, max_width=area.w)  # fmt: skip
 
 
 class KioskScreen:
