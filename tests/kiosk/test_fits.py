@@ -136,3 +136,37 @@ def test_a_long_option_list_pages_around_the_selection(tmp_path: Path) -> None:
     position = record.roles("position")
     assert position and position[0].startswith("▲") and position[0].endswith("/ 12")
     box.close()
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_simulators_start_dialog_keeps_every_label_in_its_button(size: tuple[int, int]) -> None:
+    from companion import games
+    from companion.display.record import Canvas
+    from companion.simulator import start_dialog
+    from companion.simulator.start_dialog import Choice, GameOption, draw_dialog
+
+    options = tuple(GameOption(g.name, g.title, any(n is not None for n in g.lengths), g.player_counts, g.colours,
+                               g.bot_levels) for g in games.all_games())  # fmt: skip
+    drawn: list[tuple[str, Rect]] = []
+    original = Canvas.text
+
+    def recording(self: Canvas, text: str, pos: tuple[int, int], *args: object, **kwargs: object) -> pygame.Rect:
+        rect = original(self, text, pos, *args, **kwargs)  # type: ignore[arg-type]
+        drawn.append((text, (rect.x, rect.y, rect.w, rect.h)))
+        return rect
+
+    choice = Choice(options)
+    for _ in range(3):  # people, the box at each level: "Other seats: the box (medium)"
+        drawn.clear()
+        start_dialog.Canvas.text = recording  # type: ignore[method-assign]
+        try:
+            areas = draw_dialog(pygame.Surface(size), choice)
+        finally:
+            start_dialog.Canvas.text = original  # type: ignore[method-assign]
+        for area, button in areas.items():
+            texts = [(t, r) for t, r in drawn if overlap(r, (button.x, button.y, button.w, button.h))]
+            assert texts, area
+            for text, rect in texts:
+                assert inside(rect, (button.x, button.y, button.w, button.h)), (size, area, text)
+                assert not text.endswith("…"), (size, area, text)
+        choice.next_box()
