@@ -40,7 +40,7 @@ PLATFORM_ALLOWED: dict[str, set[str]] = {
     },
     "kiosk": {
         *("engine", "intents", "ledframe", "table", "display", "hardware", "games", "journal", "kiosk"),
-        *("leaderboard", "setup_box"),
+        *("leaderboard", "setup_box", "simulator"),  # a windowed kiosk: the simulator's table edge
     },
     "leaderboard": {"leaderboard"},  # the big screen needs no game: every message carries what it shows
     "setup_box": {"engine", "intents", "ledframe", "table.messages", "display", "games", "setup_box"},

@@ -23,6 +23,7 @@ from companion.display.stats import draw_balance_chart, draw_player_figures
 from companion.display.tray import wrap
 from companion.engine.money import format_money
 from companion.intents import ButtonName, ButtonPressed, CityTapped
+from companion.kiosk.desk import DeskTable
 from companion.kiosk.machine import KioskIntent, PlayingTable
 from companion.kiosk.view import AttractCard, KioskView, OptionTapped, Screen, ScreenTapped
 from companion.setup_box.screen import hit as wizard_hit
@@ -220,6 +221,8 @@ class KioskScreen:
             closable = pygame.display.get_surface() is surface and not surface.get_flags() & pygame.FULLSCREEN
         self.closable = closable
         self.closed = False  # the window was closed: the loop ends
+        # A window at a desk is played with a mouse: the table's edge under a game, buttons elsewhere.
+        self.desk = DeskTable(clock) if closable else None
         self.record = FrameRecord(surface.get_size())
         self._view: KioskView | None = None
         self._playing: PlayingTable | None = None
@@ -235,7 +238,25 @@ class KioskScreen:
     def poll(self) -> list[KioskIntent]:
         out: list[KioskIntent] = []
         for event in pygame.event.get():
+            if self.desk is not None and event.type in (
+                pygame.MOUSEBUTTONDOWN,
+                pygame.MOUSEMOTION,
+                pygame.MOUSEBUTTONUP,
+            ):
+                by_mouse = self.desk.mouse(event, self.record, self._table())
+                if by_mouse is not None:
+                    out.extend(by_mouse)
+                    if event.type != pygame.MOUSEMOTION:
+                        self._draw()  # a button pressed or let go, a card taken from the tray
+                    continue
+            if self.desk is not None and event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE:
+                out.extend(self.desk.cancel_drag())  # a marker in hand goes back where it was
+                continue
             out.extend(self._intents(event))
+        if self.desk is not None:
+            out.extend(self.desk.sync(self._table()))
+            if self.desk.changed:
+                self._draw()  # a marker dragged across the board
         if self._animating():
             phase = self._blink_phase()
             if phase != self._phase:
@@ -255,16 +276,26 @@ class KioskScreen:
     def _blink_phase(self) -> tuple[bool, bool]:
         return blink_phases(self.clock())
 
+    def _table(self) -> PlayingTable | None:
+        """The game at the table while the screen shows it."""
+        view = self._view
+        return self._playing if view is not None and view.screen is Screen.PLAYING else None
+
     def _draw(self) -> None:
         view, p = self._view, self._playing
         if view is None:
             return
+        surface = self.surface
+        if self.desk is not None:  # the kiosk's screen above, the table's edge or the buttons below
+            surface = self.surface.subsurface(self.desk.layout(self.surface.get_size(), self._table()))
         if view.screen is Screen.PLAYING and p is not None:
             c = p.controller
-            self.record = p.screen.render(self.surface, c.state, c.ui, c.led_frame, now=self.clock())
+            self.record = p.screen.render(surface, c.state, c.ui, c.led_frame, now=self.clock())
             self._phase = self._blink_phase()
         else:
-            self.record = draw_view(self.surface, view, desk=self.closable)
+            self.record = draw_view(surface, view, desk=self.closable)
+        if self.desk is not None:
+            self.desk.draw(self.surface, self.record, self._table())
         self.renders += 1
         if pygame.display.get_init() and pygame.display.get_surface() is self.surface:
             pygame.display.flip()
