@@ -3,7 +3,8 @@
 While a game is played the simulator's table edge (``companion.simulator.edge.TableEdge``) lies under
 the game's screen: the markers to drag onto cities, the face-up cards and piles to click (a scan),
 the card reader, the five buttons (hold MENU for its long press). On every other screen a bar of the
-five buttons does the same for the set-up, the ranking, the PIN and the admin menu. Mouse events
+five buttons does the same for the set-up, the ranking, the PIN, the admin menu and the set-up
+wizard (a button held 0.8 s is a long press: the wizard's next step / step before). Mouse events
 become the kiosk's intents; nothing here changes the game (the kiosk's machine applies them).
 """
 
@@ -110,7 +111,7 @@ class DeskTable:
         if event.type == pygame.MOUSEBUTTONUP and event.button == 1 and self.bar.pressed is not None:
             name, at = self.bar.pressed
             self.bar.pressed = None
-            return [ButtonPressed(name, long=name is ButtonName.MENU and now - at >= LONG_PRESS_S)]
+            return [ButtonPressed(name, long=now - at >= LONG_PRESS_S)]  # held: a long press (the wizard's steps)
         return None
 
     def cancel_drag(self) -> list[Intent]:

@@ -28,6 +28,7 @@ from companion.kiosk.machine import KioskIntent, PlayingTable
 from companion.kiosk.view import AttractCard, KioskView, OptionTapped, Screen, ScreenTapped
 from companion.setup_box.screen import hit as wizard_hit
 from companion.setup_box.screen import render as render_wizard
+from companion.setup_box.window import WindowInput
 
 LONG_PRESS_S = 0.8  # holding M on a keyboard = MENU long press (admin)
 
@@ -119,11 +120,13 @@ def _draw_band(canvas: Canvas, band: pygame.Rect, card: AttractCard) -> None:
                 max_width=width)  # fmt: skip
 
 
-def draw_view(surface: pygame.Surface, view: KioskView, *, desk: bool = False) -> FrameRecord:
+def draw_view(
+    surface: pygame.Surface, view: KioskView, *, desk: bool = False, typing: str | None = None
+) -> FrameRecord:
     """A non-playing kiosk view: title, lines, options (the selected one highlighted), hint, notice.
     ``desk``: a window at a desk (the set-up wizard names clicks and keys, not markers and buttons)."""
     if view.screen is Screen.SETUP_BOX and view.wizard is not None:  # the set-up wizard's own screen
-        record: FrameRecord = render_wizard(surface, view.wizard, language=view.language, desk=desk)
+        record: FrameRecord = render_wizard(surface, view.wizard, language=view.language, desk=desk, typing=typing)
         if view.notice:
             Canvas(surface, record).text(view.notice, (surface.get_width() // 2, surface.get_height() - 4),
                                          max(12, surface.get_height() // 26), role="notice", anchor="midbottom",
@@ -223,6 +226,7 @@ class KioskScreen:
         self.closed = False  # the window was closed: the loop ends
         # A window at a desk is played with a mouse: the table's edge under a game, buttons elsewhere.
         self.desk = DeskTable(clock) if closable else None
+        self.wizard_keys = WindowInput()  # the set-up wizard at a desk: its keys, typing, dragging cities
         self.record = FrameRecord(surface.get_size())
         self._view: KioskView | None = None
         self._playing: PlayingTable | None = None
@@ -249,6 +253,14 @@ class KioskScreen:
                     if event.type != pygame.MOUSEMOTION:
                         self._draw()  # a button pressed or let go, a card taken from the tray
                     continue
+            if self._wizard_at_desk() and not self._quits(event):  # the wizard's own window input
+                assert self._view is not None
+                typing = self.wizard_keys.typing
+                wizard = self.wizard_keys.intents(event, self.record, self._view.wizard)
+                out.extend(wizard)  # type: ignore[arg-type]
+                if wizard or typing != self.wizard_keys.typing:
+                    self._draw()
+                continue
             if self.desk is not None and event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE:
                 out.extend(self.desk.cancel_drag())  # a marker in hand goes back where it was
                 continue
@@ -276,6 +288,18 @@ class KioskScreen:
     def _blink_phase(self) -> tuple[bool, bool]:
         return blink_phases(self.clock())
 
+    def _wizard_at_desk(self) -> bool:
+        view = self._view
+        return (
+            self.desk is not None and view is not None and view.screen is Screen.SETUP_BOX and view.wizard is not None
+        )
+
+    @staticmethod
+    def _quits(event: pygame.event.Event) -> bool:
+        return event.type == pygame.QUIT or (
+            event.type == pygame.KEYDOWN and event.key == pygame.K_q and bool(event.mod & pygame.KMOD_CTRL)
+        )
+
     def _table(self) -> PlayingTable | None:
         """The game at the table while the screen shows it."""
         view = self._view
@@ -293,7 +317,8 @@ class KioskScreen:
             self.record = p.screen.render(surface, c.state, c.ui, c.led_frame, now=self.clock())
             self._phase = self._blink_phase()
         else:
-            self.record = draw_view(surface, view, desk=self.closable)
+            typing = self.wizard_keys.typing if self._wizard_at_desk() else None
+            self.record = draw_view(surface, view, desk=self.closable, typing=typing)
         if self.desk is not None:
             self.desk.draw(self.surface, self.record, self._table())
         self.renders += 1
@@ -302,9 +327,7 @@ class KioskScreen:
 
     # -- input -----------------------------------------------------------------------------
     def _intents(self, event: pygame.event.Event) -> list[KioskIntent]:
-        if event.type == pygame.QUIT or (
-            event.type == pygame.KEYDOWN and event.key == pygame.K_q and event.mod & pygame.KMOD_CTRL
-        ):
+        if self._quits(event):
             self.closed = self.closed or self.closable  # the box's full screen is left through the admin menu
             return []
         if event.type in (pygame.WINDOWEXPOSED, pygame.WINDOWSHOWN, pygame.WINDOWRESTORED, pygame.VIDEOEXPOSE):

@@ -4,6 +4,7 @@ simulator's edge — markers dragged onto cities, cards clicked to scan them, ME
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pygame
@@ -95,3 +96,27 @@ def test_the_box_full_screen_has_no_mouse_table(box: Box) -> None:
     pygame.display.init()
     screen = KioskScreen(pygame.Surface((800, 480)), closable=False)
     assert screen.desk is None
+
+
+def test_the_set_up_wizard_in_a_window_takes_the_desks_keys_and_shows_its_way_out(
+    tmp_path: Path, window: KioskScreen
+) -> None:
+    from dataclasses import replace as _replace
+
+    from tests.kiosk.conftest import SETTINGS
+
+    box = Box(tmp_path / "j.sqlite", _replace(SETTINGS, state_dir=str(tmp_path)))
+    loop = KioskLoop(box.kiosk, window, notifier=NoNotify(), clock=lambda: box.now)  # type: ignore[arg-type]
+    box.enter_pin("2468")
+    box.press(*["plus"] * box.view.options.index("Digitise a box"), "ok")
+    loop.step()
+    assert box.screen is Screen.SETUP_BOX and window.record.has("Enter adds")  # a desk's words: nothing to put
+    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RETURN, mod=0, unicode="\r"))
+    loop.step()
+    wizard = box.kiosk.view.wizard
+    assert wizard is not None and len(wizard.cities) == 1  # Enter: the named city, without a reader
+    x, y, w, h = window.record.regions["leave"]
+    click((x + w // 2, y + h // 2))  # the way out, on the screen
+    loop.step()
+    assert box.screen is Screen.ATTRACT
+    box.close()
