@@ -58,9 +58,12 @@ class DeskTable:
         """Where the kiosk's own screen goes; the rest is the tray (a game) or the button bar."""
         w, h = size
         if playing is not None:
-            if self._for is not playing.controller:  # a new game: its pieces dealt afresh
+            if self._for is not playing.controller:  # a game comes to the table: its pieces dealt
                 self.edge = TableEdge(playing.plugin, playing.controller.game, seed=None)
                 self._for = playing.controller
+                state = playing.controller.state
+                for marker in self.edge.table.markers:  # a resumed game: its markers where the engine has them
+                    self.edge.table.markers[marker] = self.edge.engine_place(marker, state)
             tray = tray_height(h)
             self.screen_rect = pygame.Rect(0, 0, w, h - tray)
             assert self.edge is not None

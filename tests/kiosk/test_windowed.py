@@ -120,3 +120,21 @@ def test_the_set_up_wizard_in_a_window_takes_the_desks_keys_and_shows_its_way_ou
     loop.step()
     assert box.screen is Screen.ATTRACT
     box.close()
+
+
+def test_a_resumed_game_comes_to_the_window_with_its_markers_where_the_engine_has_them(
+    box: Box, window: KioskScreen
+) -> None:
+    from companion.kiosk.desk import DeskTable
+    from tests.kiosk.test_kiosk import GOLDEN_COMMANDS, start_golden_game
+
+    start_golden_game(box)
+    game = box.kiosk.game
+    assert game is not None and box.kiosk.playing is not None
+    for command in GOLDEN_COMMANDS[:8]:  # the opening: a transport on the board
+        game.push(command)
+    desk = DeskTable()
+    desk.layout((1280, 800), box.kiosk.playing)
+    assert desk.edge is not None
+    placed = {m: c for m, c in desk.edge.table.markers.items() if c is not None}
+    assert placed and all(desk.edge.matches_engine(m, game.state) for m in placed)
