@@ -127,10 +127,15 @@ def draw_view(
     ``desk``: a window at a desk (the set-up wizard names clicks and keys, not markers and buttons)."""
     if view.screen is Screen.SETUP_BOX and view.wizard is not None:  # the set-up wizard's own screen
         record: FrameRecord = render_wizard(surface, view.wizard, language=view.language, desk=desk, typing=typing)
-        if view.notice:
-            Canvas(surface, record).text(view.notice, (surface.get_width() // 2, surface.get_height() - 4),
-                                         max(12, surface.get_height() // 26), role="notice", anchor="midbottom",
-                                         colour=theme.REFUSAL, background=theme.BACKGROUND)  # fmt: skip
+        if view.notice:  # over the bottom of the map, clear of the panel's instructions and keys
+            x, y, w, h = record.regions["map"]
+            canvas = Canvas(surface, record)
+            size = max(12, surface.get_height() // 30)
+            bottom = y + h - 4
+            for line in reversed(wrap(canvas, view.notice, size, w - 8)[:3]):
+                bottom = canvas.text(line, (x + w // 2, bottom), size, role="notice", anchor="midbottom",
+                                     colour=theme.REFUSAL, background=theme.BACKGROUND,
+                                     max_width=w - 8).top  # fmt: skip
         return record
     if view.screen is Screen.ATTRACT and view.scene is not None:
         return draw_attract(surface, view)
