@@ -41,10 +41,10 @@ PLATFORM_ALLOWED: dict[str, set[str]] = {
     },
     "kiosk": {
         *("engine", "intents", "ledframe", "table", "display", "hardware", "games", "journal", "kiosk"),
-        *("leaderboard", "setup_box", "text"),
+        *("leaderboard", "setup_box", "simulator", "text"),  # a windowed kiosk: the simulator's table edge
     },
     "leaderboard": {"leaderboard", "text"},  # the big screen needs no game: every message carries what it shows
-    "setup_box": {"engine", "intents", "ledframe", "display", "games", "setup_box", "text"},
+    "setup_box": {"engine", "intents", "ledframe", "table.messages", "display", "games", "setup_box", "text"},
     # Reads the kiosk's settings, hardware and journal through their own code (read-only).
     "doctor": {"intents", "ledframe", "hardware", "journal", "kiosk", "leaderboard", "doctor", "text"},
     "cli": {"*"},

@@ -33,6 +33,8 @@ log = logging.getLogger(__name__)
 class Frontend(Protocol):
     """The screen and its own inputs (touch, keyboard in the simulator)."""
 
+    closed: bool  # a window the user closed: the loop ends (the box's full screen never is)
+
     def render(self, view: KioskView, playing: PlayingTable | None) -> None: ...
     def poll(self) -> list[KioskIntent]: ...  # never blocks
 
@@ -91,7 +93,7 @@ class KioskLoop:
 
     @property
     def running(self) -> bool:
-        return not self._stop and not self.kiosk.exit_requested
+        return not self._stop and not self.kiosk.exit_requested and not self.frontend.closed
 
     def step(self) -> None:
         now = self.clock()
@@ -125,7 +127,7 @@ class KioskLoop:
             self.frontend.render(view, playing)
 
     def run(self) -> int:
-        """Until SIGTERM / SIGINT or the admin's "Leave the kiosk"; returns the exit status (0)."""
+        """Until SIGTERM / SIGINT, the admin's "Leave the kiosk" or a closed window; returns the exit status (0)."""
         self.notifier.ready("kiosk running")
         self._started_at = self.clock()
         self.watchdog.kick(self._started_at)
@@ -162,6 +164,8 @@ class KioskLoop:
 
 class HeadlessFrontend:
     """No screen: logs each new view. For ``companion kiosk --headless`` (service tests, a Pi without display)."""
+
+    closed = False
 
     def render(self, view: KioskView, playing: PlayingTable | None) -> None:
         notice = f" [notice: {view.notice}]" if view.notice else ""

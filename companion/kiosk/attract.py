@@ -1,15 +1,19 @@
-"""The attract screen's live map: a sample game replayed on the board, one action at a time.
+"""The attract screen's live map: sample games replayed on the board, one action at a time.
 
 Markers move, money ticks in the panels and the LEDs on the real board follow the seat on turn and
-the time track, calmly (one change per step, nothing flashes). The replay is a plain, unrecorded game
-of the plug-in's own seeded playout (``plugin.sample_game``): it never touches the journal. When it
-ends, the next replay starts with the next game the kiosk offers and the next seed.
+the time track, calmly (one change per step, nothing flashes). Each replay is a plain, unrecorded
+game of the plug-in's own seeded playout (``plugin.sample_game``): it never touches the journal.
+
+The games the kiosk offers take turns: each visit shows ``VISIT_ACTIONS`` actions of its game, with
+the rules in pictures (the game's ``tutorial``) once in the middle, then the next game's replay goes
+on where it stopped (a passer-by sees a game under way, not an empty board); a replay that reaches
+its end starts again with the next seed.
 """
 
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from companion import games
@@ -22,8 +26,9 @@ from companion.table.ui import UiModel
 
 log = logging.getLogger(__name__)
 
-REPLAY_COMMANDS = 240  # a replay shows at most this many actions, then the next one starts
-TUTORIAL_EVERY = 20  # after this many replayed actions, the rules in sixty seconds (the game's pictures)
+REPLAY_COMMANDS = 240  # a replay shows at most this many actions, then the game starts again
+VISIT_ACTIONS = 45  # actions of one game before the next game's turn (about a minute at 1.2 s a step)
+TUTORIAL_EVERY = 20  # after this many actions of a visit, the rules in pictures (the game's own)
 PAGE_STEPS = 5  # each picture stays this many steps
 
 
@@ -36,12 +41,27 @@ class Scene:
     state: Any
     ui: UiModel
     leds: LedFrame
-    tutorial: bool = False  # a rules-in-sixty-seconds picture: its caption is the point, keep the map free
+    tutorial: bool = False  # a rules-in-pictures moment: its caption is the game's prompt
+
+
+@dataclass
+class _Reel:
+    """One game's replay: its commands, the game so far, and which seed made it."""
+
+    plugin: GamePlugin
+    screen: GameScreen
+    seed: int
+    commands: list[object] = field(default_factory=list)
+    game: Game[Any] | None = None
+    index: int = 0
 
 
 class Replay:
-    """``Replay(names)``: cycles through the games ``names``; ``step()`` shows the next action.
-    ``language``: the kiosk's; the game's screen draws its words in it, and the line under the caption."""
+    """``Replay(names)``: the games ``names`` take turns; ``step()`` shows the next action.
+
+    ``caption``: the game's prompt line under the replay (the kiosk passes its call to play);
+    ``language``: the kiosk's, the game's screen draws its words in it.
+    """
 
     def __init__(self, names: tuple[str, ...], *, seed: int = 1, caption: str = "", language: str = "en") -> None:
         self.names = names
@@ -49,83 +69,113 @@ class Replay:
         self.caption = caption
         self.language = language
         self._texts = kiosk_texts(language)
-        self._round = -1
-        self.scene: Scene | None = None
-        self._pages: dict[str, list[Scene]] = {}  # per game: its tutorial pictures, made once
+        self._reels: dict[str, _Reel] = {}
+        self._turn = -1  # which of ``names`` is shown
+        self._done = 0  # actions shown in this visit
+        self._pages: dict[tuple[str, str], list[Scene]] = {}  # per game and language: its pictures, made once
         self._tutorial: list[Scene] = []  # the pictures still to show, each PAGE_STEPS times
-        self._since = 0  # replayed actions since the last tutorial
-        self._start()
+        self._shown_tutorial = False
+        self.scene: Scene | None = None
+        self.next_game()
 
-    def _start(self) -> None:
-        self._round += 1
-        name = self.names[self._round % len(self.names)]
-        plugin = games.get(name)
-        seed = self.seed + self._round
-        colours = plugin.colours[: max(2, min(3, max(plugin.player_counts)))]
-        setup = GameSetup(name, colours, seed=seed)
-        self._game: Game[Any] | None = None
-        self._commands: list[object] = []
-        try:
-            self._commands = plugin.sample_game(setup, seed, REPLAY_COMMANDS)
-            self._game = plugin.new_game(setup)
-        except Exception:  # a replay is decoration: a game whose data will not load is skipped
-            log.exception("cannot replay %s", name)
-        self._plugin = plugin
-        self._screen = plugin.screen()
-        self._index = 0
+    @property
+    def plugin(self) -> GamePlugin:
+        """The game being shown."""
+        return self._reel.plugin
+
+    def set_language(self, language: str, caption: str) -> None:
+        """The kiosk's language changed: the next picture speaks it (the replay goes on, no restart)."""
+        self.language, self.caption = language, caption
+        self._texts = kiosk_texts(language)
+        self._tutorial = []
         self._show()
 
     def step(self) -> Scene | None:
-        """The next action (or the next tutorial picture); at the end, the next replay."""
+        """The next action (or the next picture of the rules); after a visit, the next game."""
         if self._tutorial:
             self.scene = self._tutorial.pop(0)
             return self.scene
-        if self._since >= TUTORIAL_EVERY:
-            self._since = 0
+        if self._done >= TUTORIAL_EVERY and not self._shown_tutorial:
+            self._shown_tutorial = True
             self._tutorial = [page for page in self._tutorial_pages() for _ in range(PAGE_STEPS)]
             if self._tutorial:
                 return self.step()
-        self._since += 1
-        if self._game is None or self._index >= len(self._commands):
-            self._start()
+        if self._done >= VISIT_ACTIONS:
+            self.next_game()
+            return self.scene
+        self._done += 1
+        reel = self._reel
+        if reel.game is None or reel.index >= len(reel.commands):
+            self._restart(reel, reel.seed + len(self.names))
+            self._show()
             return self.scene
         try:
-            self._game.push(self._commands[self._index])
+            reel.game.push(reel.commands[reel.index])
         except Exception:
-            log.exception("the replay of %s stopped", self._plugin.name)
-            self._index = len(self._commands)
+            log.exception("the replay of %s stopped", reel.plugin.name)
+            reel.index = len(reel.commands)
             return self.scene
-        self._index += 1
+        reel.index += 1
         self._show()
         return self.scene
 
+    # -- the games' turns ------------------------------------------------------------------------
+    def next_game(self) -> None:
+        """The next game's turn (a new visit: the rules in pictures come again)."""
+        self._turn = (self._turn + 1) % len(self.names)
+        self._done = 0
+        self._shown_tutorial = False
+        self._tutorial = []
+        name = self.names[self._turn]
+        if name not in self._reels:
+            plugin = games.get(name)
+            reel = _Reel(plugin, plugin.screen(), self.seed + self._turn)
+            self._restart(reel, reel.seed)
+            self._reels[name] = reel
+        self._reel = self._reels[name]
+        self._show()
+
+    def _restart(self, reel: _Reel, seed: int) -> None:
+        plugin = reel.plugin
+        reel.seed, reel.index, reel.commands, reel.game = seed, 0, [], None
+        colours = plugin.colours[: max(2, min(3, max(plugin.player_counts)))]
+        setup = GameSetup(plugin.name, colours, seed=seed)
+        try:
+            reel.commands = plugin.sample_game(setup, seed, REPLAY_COMMANDS)
+            reel.game = plugin.new_game(setup)
+        except Exception:  # a replay is decoration: a game whose data will not load shows no map
+            log.exception("cannot replay %s", plugin.name)
+
     def _tutorial_pages(self) -> list[Scene]:
-        name = self._plugin.name
-        if name not in self._pages:
+        reel = self._reel
+        key = (reel.plugin.name, self.language)
+        if key not in self._pages:
             try:
-                made = self._plugin.tutorial(self.language)
+                made = reel.plugin.tutorial(self.language)
             except Exception:  # decoration: a game whose pictures cannot be made shows none
-                log.exception("no tutorial pictures for %s", name)
+                log.exception("no tutorial pictures for %s", reel.plugin.name)
                 made = []
+            detail = self._texts.text("attract.rules", title=reel.plugin.title)
             scenes = []
             for page in made:
-                ui = replace(page.ui, prompt=page.caption, detail=self.caption, language=self.language)
-                scenes.append(Scene(self._plugin, self._screen, page.state, ui, page.leds, tutorial=True))
-            self._pages[name] = scenes
-        return self._pages[name]
+                ui = replace(page.ui, prompt=page.caption, detail=detail, language=self.language)
+                scenes.append(Scene(reel.plugin, reel.screen, page.state, ui, page.leds, tutorial=True))
+            self._pages[key] = scenes
+        return self._pages[key]
 
     def _show(self) -> None:
-        if self._game is None:
+        reel = self._reel
+        if reel.game is None:
             self.scene = None
             return
-        state = self._game.state
-        player = None if self._plugin.finished(state) else _current(state)
+        state = reel.game.state
+        player = None if reel.plugin.finished(state) else _current(state)
         seat = None if player is None else state.config.seat_of(player)
-        round_ = self._plugin.progress(state).get("round")
-        detail = self._texts.text("attract.sample_game", title=self._plugin.title)
-        ui = UiModel(player=player, prompt=self.caption, detail=detail, language=self.language)
+        round_ = reel.plugin.progress(state).get("round")
+        caption = self.caption or self._texts.text("attract.sample_game", title=reel.plugin.title)
+        ui = UiModel(player=player, prompt=caption, detail="", language=self.language)
         leds = LedFrame(seat=seat, time=round_ % 15 if isinstance(round_, int) else None)
-        self.scene = Scene(self._plugin, self._screen, state, ui, leds)
+        self.scene = Scene(reel.plugin, reel.screen, state, ui, leds)
 
 
 def _current(state: Any) -> str | None:

@@ -52,16 +52,17 @@ from companion.journal import (
 from companion.kiosk.admin import AdminLock, PinEntry, generate_pin
 from companion.kiosk.attract import Replay
 from companion.kiosk.texts import kiosk_texts
-from companion.kiosk.view import KioskView, OptionTapped, Screen
+from companion.kiosk.view import AttractCard, KioskView, OptionTapped, Screen, ScreenTapped
 from companion.setup_box.datasets import DataSetError, DataSets
 from companion.setup_box.runner import WizardSession
+from companion.setup_box.screen import LeaveTapped
 from companion.table.base import GameTable, LedSink
 from companion.table.messages import LANGUAGES, next_language
 from companion.table.tags import AdminTag, TagDirectory
 
 log = logging.getLogger(__name__)
 
-KioskIntent = Intent | OptionTapped
+KioskIntent = Intent | OptionTapped | ScreenTapped | LeaveTapped
 
 # The admin menu's items; each is labelled ``admin.<item>`` in the kiosk's catalogue, and the ones
 # that cannot be taken back ask ``admin.confirm_<item>`` first.
@@ -216,6 +217,8 @@ class Kiosk:
                 self._digitise(intent, now)
             case Screen.HARDWARE_TEST:
                 self._hardware_test(intent)
+            case Screen.ATTRACT if isinstance(intent, ScreenTapped):
+                self._ok(now)  # a touch anywhere on the attract screen starts a game
             case _:
                 if isinstance(intent, ButtonPressed | OptionTapped):
                     self._menu_input(intent, now)
@@ -412,13 +415,21 @@ class Kiosk:
     def _game_colours(self) -> tuple[str, ...]:
         return self.settings.colours or self.plugin.colours
 
+    def _shown_game(self) -> GamePlugin:
+        """The game the attract screen is about: the one its replay shows, else the preselected one."""
+        return self._replay.plugin if self._replay is not None else games.get(self._game_name)
+
     def _how_to_pages(self) -> tuple[str, ...]:
-        return how_to(games.get(self._game_name), self.language)
+        return how_to(self._shown_game(), self.language)
+
+    def _how_to_line(self) -> str:
+        pages = self._how_to_pages()
+        return self._t.text("attract.how_to", page=pages[self._how_to % len(pages)]) if pages else ""
 
     # -- playing ---------------------------------------------------------------------------------
     def _play(self, intent: KioskIntent, now: float) -> None:
         assert self.playing is not None
-        if isinstance(intent, OptionTapped):
+        if isinstance(intent, OptionTapped | ScreenTapped | LeaveTapped):
             return  # the table has its own touch targets (CityTapped, on-screen buttons)
         try:
             self.playing.controller.handle(intent, now)
@@ -434,8 +445,12 @@ class Kiosk:
     def _step_replay(self, now: float) -> None:
         """The attract screen's sample game moves on; the board's LEDs follow it calmly."""
         if self._replay is None:
-            self._replay = Replay(self._offered, caption=self._t.text("attract.replay"), language=self._t.language)
+            self._replay = Replay(self._offered, language=self._t.language)
+        before = self._replay.plugin
         scene = self._replay.step()
+        if self._replay.plugin is not before:  # the next game's turn: its how-to pages from the first
+            self._how_to = 0
+            self._how_to_until = now + self.settings.how_to_s
         self._replay_next = now + self.settings.replay_step_s
         if scene is not None and self.leds is not None:
             try:
@@ -447,7 +462,10 @@ class Kiosk:
         """The set-up wizard has the table: markers, cards and buttons enter the owner's printed box."""
         wizard = self._wizard
         assert wizard is not None
-        if isinstance(intent, OptionTapped):
+        if isinstance(intent, LeaveTapped):  # the wizard's own way out, on its screen
+            self._admin_choose(ADMIN_LEAVE_WIZARD, now)
+            return
+        if isinstance(intent, OptionTapped | ScreenTapped):
             return
         try:
             state = wizard.handle(intent)
@@ -796,7 +814,8 @@ class Kiosk:
         if language not in LANGUAGES or language == self.language:
             return
         self._t = kiosk_texts(language)
-        self._replay = None  # the next replay step starts one in the new language
+        if self._replay is not None:  # the replay goes on, in the new language
+            self._replay.set_language(language, caption="")
 
     def _say(self, text: str, now: float, sticky: bool = False) -> None:
         self._notice = text
@@ -824,9 +843,32 @@ class Kiosk:
             case _:
                 return ()
 
+    def _attract_card(self) -> AttractCard:
+        """The band under the replay: the call to play, the game shown and its best today, the language."""
+        t = self._t
+        shown = self._shown_game()
+        best = next((entries for game, entries in self._leaderboard if game.name == shown.name), [])
+        entries = [
+            t.text("attract.best_entry", place=i, colour=t.colour(e.colour), score=score_text(shown, e.score))
+            for i, e in enumerate(best[:3], 1)
+        ]
+        # the line with the top three, two, one: the screen shows the longest that fits
+        today = tuple(t.text("attract.best_today", entries=" · ".join(entries[:n])) for n in range(len(entries), 0, -1))
+        tutorial = self._replay is not None and self._replay.scene is not None and self._replay.scene.tutorial
+        return AttractCard(
+            call=t.text("attract.call"),
+            game=shown.title,
+            best=today or (t.text("attract.no_best"),),
+            language=t.text("attract.language", language=t.text("language.name")),
+            how_to="" if tutorial else self._how_to_line(),
+        )
+
     def _admin_label(self, item: str) -> str:
-        if item == ADMIN_LANGUAGE:
-            return self._t.text("admin.language", language=kiosk_texts(self._default_language).text("language.name"))
+        if item == ADMIN_LANGUAGE:  # the default's name in the menu's language, and in its own if that differs
+            default = self._default_language
+            name = self._t.text(f"languages.{default}")
+            own = kiosk_texts(default).text("language.name")
+            return self._t.text("admin.language", language=name if default == self.language else f"{name} ({own})")
         return self._t.text(f"admin.{item}")
 
     def _length_label(self, end_at: int | None) -> str:
@@ -864,7 +906,8 @@ class Kiosk:
                     " · ".join(games.get(n).title for n in self._offered) if len(self._offered) > 1 else plugin.title
                 )
                 scene = None if self._replay is None else self._replay.scene
-                return replace(base, title=title, lines=tuple(lines), hint=t.text("attract.hint"), scene=scene)
+                return replace(base, title=title, lines=tuple(lines), hint=t.text("attract.hint"), scene=scene,
+                               attract=self._attract_card())  # fmt: skip
             case Screen.SETUP_GAME:
                 return replace(base, title=t.text("setup.game"), hint=t.text("setup.hint_choose"))
             case Screen.RESUME_OFFER:
@@ -882,14 +925,14 @@ class Kiosk:
                 return replace(base, title=t.text("setup.players"), hint=t.text("setup.hint_choose"))
             case Screen.SETUP_COLOURS:
                 seat = len(self._colours) + 1
-                chosen = tuple(
+                chosen = " · ".join(  # one line (wrapped when long): six seats leave room for the colours
                     t.text("setup.colour_chosen", seat=i, colour=self._seat_label(c))
                     for i, c in enumerate(self._colours, 1)
                 )
                 return replace(
                     base,
                     title=t.text("setup.colour", seat=seat, players=self._players),
-                    lines=chosen,
+                    lines=(chosen,) if chosen else (),
                     hint=t.text("setup.hint_colour"),
                 )
             case Screen.SETUP_LENGTH:

@@ -34,6 +34,23 @@ class Screen(StrEnum):
 
 
 @dataclass(frozen=True, slots=True)
+class ScreenTapped:
+    """A touch or click on a screen where it means "go on" (the attract screen: a new game)."""
+
+
+@dataclass(frozen=True, slots=True)
+class AttractCard:
+    """The attract screen's band under the replay: one call to play, the game shown and today's best
+    of that game, the language key. Its place and size never change, only its words."""
+
+    call: str  # "Tap the screen or press OK to play"
+    game: str  # the title of the game the replay shows
+    best: tuple[str, ...]  # today's best of that game, longest first: the screen shows the first that fits
+    language: str  # "PLUS/MINUS: language — English"
+    how_to: str = ""  # the how-to page, under the replay's caption (none while the rules are pictured)
+
+
+@dataclass(frozen=True, slots=True)
 class OptionTapped:
     """A touch on option ``index`` of the options shown (the display emits it): select and OK."""
 
@@ -53,5 +70,6 @@ class KioskView:
     led_test: bool = False  # HARDWARE_TEST: the loop should run an LED test pattern
     stats: GameStats | None = None  # RANKING: the game in figures (balance chart, payouts)
     scene: Any = None  # ATTRACT: a ``companion.kiosk.attract.Scene`` of the sample game replayed behind
+    attract: AttractCard | None = None  # ATTRACT: the band under the replay
     language: str = "en"  # the language the view's texts are in (pictures drawn here follow it)
     wizard: Any = None  # SETUP_BOX: the set-up wizard's state (``companion.games.digitise.model.WizardState``)

@@ -31,6 +31,7 @@ from companion.games.digitise.model import (
 from companion.games.digitise.profile import CardKind, FieldSpec, GameProfile, profile, reference_cities
 from companion.intents import ButtonName, ButtonPressed, CardScanned, CityTapped, DeviceFault, TagLifted, TagPlaced
 from companion.setup_box.layout import stress_layout
+from companion.setup_box.words import said
 
 WizardIntent = (
     TagPlaced | TagLifted | CardScanned | ButtonPressed | CityTapped | DeviceFault
@@ -48,7 +49,7 @@ def start(game: str, name: str, candidates: tuple[str, ...] | None = None) -> Wi
     return WizardState(game=game, name=name, candidates=names, message=_HELLO)
 
 
-_HELLO = "Put a marker on the city the screen names."
+_HELLO = said("msg.hello")
 
 
 def steps(prof: GameProfile) -> tuple[Step, ...]:
@@ -74,11 +75,13 @@ def _dispatch(state: WizardState, intent: WizardIntent, prof: GameProfile) -> Wi
         case ButtonPressed(ButtonName.MENU, True):
             return state  # the kiosk's admin gesture; nothing to do here
         case DeviceFault(device, message, recovered):
-            return replace(state, message=f"{device}: {'back' if recovered else message}")
+            if recovered:
+                return replace(state, message=said("msg.device_back", device=device))
+            return replace(state, message=said("msg.device_fault", device=device, message=message))
         case TagLifted():
             return state  # moving a marker lifts it: not an entry
         case SaveFailed(problems):
-            return replace(state, step=Step.CHECK, problems=problems, message="The data set could not be saved.")
+            return replace(state, step=Step.CHECK, problems=problems, message=said("msg.save_failed"))
     match state.step:
         case Step.READERS:
             return _readers(state, intent)
@@ -117,13 +120,13 @@ def _advance(state: WizardState, prof: GameProfile, direction: int) -> WizardSta
 
 def _cannot_leave(state: WizardState, direction: int) -> str | None:
     if state.form is not None:
-        return "Confirm the card in hand (OK) or take it back (BACK) first."
+        return said("msg.card_first")
     if direction < 0:
         return None
     if state.step is Step.READERS and len(state.cities) < 2:
-        return "Give at least two cities a reader first."
+        return said("msg.two_cities")
     if state.step is Step.ROADS and not state.roads:
-        return "Trace at least one road first."
+        return said("msg.one_road")
     return None
 
 
@@ -141,7 +144,7 @@ def enter(state: WizardState, target: Step, prof: GameProfile) -> WizardState:
             return replace(state, setup_players=state.setup_players or min(prof.setup_sizes))
         case Step.CHECK:
             problems, warnings = review(state, prof)
-            return replace(state, problems=tuple(problems), warnings=tuple(warnings))
+            return replace(state, problems=tuple(problems), warnings=tuple(warnings), draft=False, scroll=0)
     return state
 
 
@@ -173,21 +176,21 @@ def _readers(state: WizardState, intent: WizardIntent) -> WizardState:
         case TagPlaced(reader, _):
             known = state.reader_map.get(reader)
             if known is not None:
-                return replace(state, flash=(known,), message=f"That reader is already {known}.")
+                return replace(state, flash=(known,), message=said("msg.reader_known", city=known))
             if not remaining:
-                return replace(state, message="Type the name of this city first.")
+                return replace(state, message=said("msg.type_first"))
             city = remaining[min(state.cursor, len(remaining) - 1)]
             left = len(remaining) - 1
             cursor = min(state.cursor, max(0, left - 1))
             return replace(state, readers=(*state.readers, (reader, city)), cursor=cursor, flash=(city,),
-                           message=f"{city}: reader {reader}. {left} to go.")  # fmt: skip
+                           message=said("msg.reader_named", city=city, reader=reader, left=left))  # fmt: skip
         case ButtonPressed(ButtonName.OK, False) if remaining:
             # at a desk (or under a reader that is broken): the city without a reader; a reader named
             # like the city (the simulator's) still finds it
             city = remaining[min(state.cursor, len(remaining) - 1)]
             cursor = min(state.cursor, max(0, len(remaining) - 2))
             return replace(state, readers=(*state.readers, (city, city)), cursor=cursor, flash=(city,),
-                           message=f"{city} added without a reader. {len(remaining) - 1} to go.")  # fmt: skip
+                           message=said("msg.city_added", city=city, left=len(remaining) - 1))  # fmt: skip
         case ButtonPressed(ButtonName.PLUS | ButtonName.MINUS as button, _) if remaining:
             delta = 1 if button == ButtonName.PLUS else -1
             return replace(state, cursor=(state.cursor + delta) % len(remaining), message="")
@@ -196,19 +199,19 @@ def _readers(state: WizardState, intent: WizardIntent) -> WizardState:
         case NameTyped(text) if text.strip():
             name = text.strip()
             if name in state.cities:
-                return replace(state, message=f"{name} already has a reader.")
+                return replace(state, message=said("msg.city_known", city=name))
             if name in remaining:
-                return replace(state, cursor=remaining.index(name), message=f"Put a marker on {name}.")
+                return replace(state, cursor=remaining.index(name), message=said("msg.put_on", city=name))
             where = state.candidates.index(remaining[min(state.cursor, len(remaining) - 1)]) if remaining else None
             candidates = list(state.candidates)
             where = len(candidates) if where is None else where
             candidates.insert(where, name)
             new = replace(state, candidates=tuple(candidates))
-            return replace(new, cursor=new.remaining.index(name), message=f"Put a marker on {name}.")
+            return replace(new, cursor=new.remaining.index(name), message=said("msg.put_on", city=name))
         case ButtonPressed(ButtonName.BACK, False) if state.readers:
             reader, city = state.readers[-1]
             new = replace(state, readers=state.readers[:-1])
-            return replace(new, cursor=new.remaining.index(city), message=f"{city} has no reader again.")
+            return replace(new, cursor=new.remaining.index(city), message=said("msg.city_removed", city=city))
     return state
 
 
@@ -224,11 +227,11 @@ def _roads(state: WizardState, intent: WizardIntent, prof: GameProfile) -> Wizar
     city = _city_of(state, intent)
     if isinstance(intent, TagPlaced | CityTapped):
         if city is None:
-            return replace(state, message="That reader has no city yet (step 1).")
+            return replace(state, message=said("msg.reader_unnamed"))
         return _trace(state, city, prof)
     match intent:
         case ButtonPressed(ButtonName.OK, False):
-            return replace(state, head=None, editing_road=False, message="Start the next road anywhere.")
+            return replace(state, head=None, editing_road=False, message=said("msg.next_road"))
         case ButtonPressed(ButtonName.BACK, False):
             return _untrace(state)
         case ButtonPressed(ButtonName.PLUS | ButtonName.MINUS | ButtonName.MENU as button, _) if state.editing_road:
@@ -244,15 +247,14 @@ def _roads(state: WizardState, intent: WizardIntent, prof: GameProfile) -> Wizar
 def _trace(state: WizardState, city: str, prof: GameProfile) -> WizardState:
     head = state.head
     if head is None:
-        return replace(state, head=city, editing_road=False, message=f"From {city}: put the marker on a neighbour.")
+        return replace(state, head=city, editing_road=False, message=said("msg.from", city=city))
     if city == head:
-        return replace(state, head=None, editing_road=False, message="Start the next road anywhere.")
+        return replace(state, head=None, editing_road=False, message=said("msg.next_road"))
     if state.road(head, city) is not None:
-        return replace(state, head=city, editing_road=False, flash=(city,), message=f"{head}–{city} is traced already.")
+        return replace(state, head=city, editing_road=False, flash=(city,), message=said("msg.traced", a=head, b=city))
     road = RoadEntry(head, city, prof.default_spaces if prof.road_details else None)
-    message = f"Road {head}–{city} ({len(state.roads) + 1} roads)."
-    if prof.road_details:
-        message += " PLUS/MINUS: spaces; MENU: the triangles."
+    key = "msg.road_added_details" if prof.road_details else "msg.road_added"
+    message = said(key, n=len(state.roads) + 1, a=head, b=city)
     return replace(state, roads=(*state.roads, road), head=city, editing_road=prof.road_details, road_focus=0,
                    flash=(head, city), message=message)  # fmt: skip
 
@@ -261,12 +263,12 @@ def _untrace(state: WizardState) -> WizardState:
     if state.roads and state.head is not None and state.roads[-1].b == state.head:
         last = state.roads[-1]
         return replace(state, roads=state.roads[:-1], head=last.a, editing_road=False,
-                       message=f"Road {last.a}–{last.b} taken back.")  # fmt: skip
+                       message=said("msg.road_back", a=last.a, b=last.b))  # fmt: skip
     if state.head is not None:
         return replace(state, head=None, editing_road=False, message="")
     if state.roads:
         last = state.roads[-1]
-        return replace(state, roads=state.roads[:-1], head=last.a, message=f"Road {last.a}–{last.b} taken back.")
+        return replace(state, roads=state.roads[:-1], head=last.a, message=said("msg.road_back", a=last.a, b=last.b))
     return state
 
 
@@ -299,7 +301,7 @@ def _layout(state: WizardState, intent: WizardIntent) -> WizardState:
             return replace(state, positions=positions, moved=(*state.moved, (city, x, y)), flash=(city,))
         case ButtonPressed(ButtonName.BACK, False) if state.moved:
             city = state.moved[-1][0]
-            return relayout(replace(state, moved=state.moved[:-1], message=f"{city} back where it was."))
+            return relayout(replace(state, moved=state.moved[:-1], message=said("msg.city_moved_back", city=city)))
         case ButtonPressed(ButtonName.OK, False):
             return relayout(state)
         case ButtonPressed(ButtonName.PLUS | ButtonName.MINUS as button, _):
@@ -311,7 +313,7 @@ def _layout(state: WizardState, intent: WizardIntent) -> WizardState:
 
             return replace(state, positions=tuple((c, *moved(x, y)) for c, x, y in state.positions),
                            moved=tuple((c, *moved(x, y)) for c, x, y in state.moved),
-                           message="Turned a quarter." if turn else "Mirrored.")  # fmt: skip
+                           message=said("msg.turned" if turn else "msg.mirrored"))  # fmt: skip
     return state
 
 
@@ -327,16 +329,18 @@ def _setup(state: WizardState, intent: WizardIntent, prof: GameProfile) -> Wizar
             delta = 1 if button == ButtonName.PLUS else -1
             return replace(state, setup_players=counts[(counts.index(players) + delta) % len(counts)])
         case ButtonPressed(ButtonName.BACK, False) if state.setup_undo:
-            return replace(state, setup=state.setup_undo[-1], setup_undo=state.setup_undo[:-1], message="Taken back.")
+            return replace(
+                state, setup=state.setup_undo[-1], setup_undo=state.setup_undo[:-1], message=said("msg.taken_back")
+            )
     if city is None:
         return state
     lists = dict(state.setup)
     if city in lists.get(players, ()):  # off this list and every list after it (they contain it)
         new = {p: tuple(c for c in cities if c != city) if p >= players else cities for p, cities in lists.items()}
-        message = f"{city} is no longer a start city for {players}+ players."
+        message = said("msg.start_removed", city=city, players=players)
     else:
         new = {p: (*cities, city) if p >= players and city not in cities else cities for p, cities in lists.items()}
-        message = f"{city} is a start city for {players}+ players."
+        message = said("msg.start_added", city=city, players=players)
     setup = tuple((p, new.get(p, ())) for p in counts)
     return replace(state, setup=setup, setup_undo=(*state.setup_undo, state.setup)[-50:], flash=(city,),
                    message=message)  # fmt: skip
@@ -364,11 +368,28 @@ def refresh(form: CardForm, state: WizardState, kind: CardKind) -> CardForm:
             if name not in form.touched:
                 values[name] = value
         card = replace(card, values=tuple(values.items()))
+    card = _agreeing(card, form.touched, state, kind)
     focus = form.focus
     names = [f.name for f in editable(kind, card)]
     if focus not in names:
         focus = names[0] if names else None
     return replace(form, card=card, focus=focus)
+
+
+def _agreeing(card: CardEntry, touched: tuple[str, ...], state: WizardState, kind: CardKind) -> CardEntry:
+    """A prefill the check agrees with: when the check would flag the card, a choice the owner has
+    not set (On The Way's tier for a distance) takes the first value the check accepts, if one does
+    (none does for a distance no tier has: then the form says what the check will say)."""
+    if missing(kind, card, state) or kind.check(card.as_dict, state) is None:
+        return card
+    for spec in visible_fields(kind, card):
+        if spec.kind != "choice" or spec.name in touched:
+            continue
+        for choice in spec.choices:
+            trial = with_value(card, spec.name, choice)
+            if kind.check(trial.as_dict, state) is None:
+                return trial
+    return card
 
 
 def _previous(state: WizardState, section: str, uid: str) -> CardEntry | None:
@@ -381,9 +402,9 @@ def missing(kind: CardKind, card: CardEntry, state: WizardState) -> str | None:
     for spec in visible_fields(kind, card):
         value = card.get(spec.name)
         if spec.kind == "city" and not value:
-            return f"put a marker on the {spec.label} city"
+            return said("need.city", field=spec.name, label=spec.label)
         if spec.kind == "pair" and (not isinstance(value, tuple) or len(value) < 2):
-            return f"put markers on the two cities of the {spec.label}"
+            return said("need.pair", field=spec.name, label=spec.label)
     return kind.problem(card.as_dict, state)
 
 
@@ -400,12 +421,12 @@ def _cards(state: WizardState, intent: WizardIntent, prof: GameProfile, kind: Ca
         return _scan(state, f"{UNTAGGED}{untagged + 1}", prof, kind)
     if form is None:
         if isinstance(intent, ButtonPressed | TagPlaced | CityTapped):
-            return replace(state, message=f"Scan a {kind.label} first.")
+            return replace(state, message=said("msg.scan_first", kind=kind.section, kind_label=kind.label))
         return state
     city = _city_of(state, intent)
     if isinstance(intent, TagPlaced | CityTapped):
         if city is None:
-            return replace(state, message="That reader has no city.")
+            return replace(state, message=said("msg.reader_no_city"))
         return _put_city(state, form, city, kind)
     specs = editable(kind, form.card)
     match intent:
@@ -450,20 +471,21 @@ def _set(state: WizardState, form: CardForm, name: str, value: Value, kind: Card
 def _scan(state: WizardState, uid: str, prof: GameProfile, kind: CardKind) -> WizardState:
     form = state.form
     if form is not None and form.card.uid == uid:
-        return replace(state, message="This card is in hand: OK confirms it.")
+        return replace(state, message=said("msg.in_hand"))
     if form is not None:
-        return replace(state, message="Confirm the card in hand (OK) or take it back (BACK) first.")
+        return replace(state, message=said("msg.card_first"))
     known = state.card_by_uid(uid)
     if known is not None and known.section != kind.section:
-        return replace(state, message=f"This tag is {known.id} ({known.section}).")
+        return replace(state, message=said("msg.tag_is", card=known.id, kind=known.section,
+                                           kind_label=prof.kind(known.section).label))  # fmt: skip
     if known is not None:  # scanned again: open it for a correction
         opened = CardForm(known, touched=tuple(k for k, _ in known.values), original=known)
-        return replace(state, form=refresh(opened, state, kind), message=f"{known.id} open: change it, then OK.")
+        return replace(state, form=refresh(opened, state, kind), message=said("msg.card_open", card=known.id))
     fresh = CardForm(CardEntry(kind.section, uid, ()))
     cities = {s.name: None for s in kind.fields({}) if s.kind == "city"}
     fresh = replace(fresh, card=replace(fresh.card, values=tuple(cities.items())))
-    first = next((s.label for s in kind.fields({}) if s.kind == "city"), None)
-    message = f"Put a marker on the {first} city." if first else "PLUS/MINUS: the kind; OK confirms."
+    first = next((s for s in kind.fields({}) if s.kind == "city"), None)
+    message = said("need.city", field=first.name, label=first.label) if first else said("msg.kind_then_ok")
     return replace(state, form=refresh(fresh, state, kind), message=message)
 
 
@@ -472,7 +494,7 @@ def _put_city(state: WizardState, form: CardForm, city: str, kind: CardKind) -> 
     filled = form.filled
     slots = [s for s in visible_fields(kind, card) if s.kind in ("city", "pair")]
     if not slots:
-        return replace(state, message="This card names no city.")
+        return replace(state, message=said("msg.no_city_on_card"))
     target = None
     for spec in slots:
         value = card.get(spec.name)
@@ -485,7 +507,7 @@ def _put_city(state: WizardState, form: CardForm, city: str, kind: CardKind) -> 
         filled = ()
         target = slots[0]
     if city in card_cities(kind, card):
-        message = f"{city} is on this card already: put the marker on the other city."
+        message = said("msg.on_card_already", city=city)
         return replace(state, flash=(city,), message=message)
     if target.kind == "city":
         card = with_value(card, target.name, city)
@@ -494,7 +516,7 @@ def _put_city(state: WizardState, form: CardForm, city: str, kind: CardKind) -> 
         pair = before if isinstance(before, tuple) else ()
         card = with_value(card, target.name, (*pair, city))
     new = refresh(replace(form, card=card, filled=(*filled, target.name)), state, kind)
-    return replace(state, form=new, flash=(city,), message=missing(kind, new.card, state) or "OK confirms the card.")
+    return replace(state, form=new, flash=(city,), message=missing(kind, new.card, state) or said("msg.ok_confirms"))
 
 
 def _pair(value: Value) -> tuple[str, ...]:
@@ -510,7 +532,7 @@ def _next_id(state: WizardState, prefix: str) -> str:
 def _confirm(state: WizardState, form: CardForm, kind: CardKind) -> WizardState:
     reason = missing(kind, form.card, state)
     if reason:
-        return replace(state, message=reason[0].upper() + reason[1:] + ".")
+        return replace(state, message=reason)
     card = form.card
     prefix = kind.id_prefix(card.as_dict)
     if card.id is None or not card.id.startswith(prefix):
@@ -521,7 +543,7 @@ def _confirm(state: WizardState, form: CardForm, kind: CardKind) -> WizardState:
         cards = (*state.cards, card)
     lit = card_cities(kind, card)
     count = sum(1 for c in cards if c.section == kind.section)
-    return replace(state, cards=cards, form=None, flash=lit, message=f"{card.id} saved ({count} {kind.section}).")
+    return replace(state, cards=cards, form=None, flash=lit, message=said("msg.card_saved", card=card.id, n=count))
 
 
 def card_cities(kind: CardKind, card: CardEntry) -> tuple[str, ...]:
@@ -544,30 +566,37 @@ def _card_back(state: WizardState, kind: CardKind) -> WizardState:
             return state
         last = mine[-1]
         opened = CardForm(last, touched=tuple(k for k, _ in last.values), original=last)
-        return replace(state, form=refresh(opened, state, kind), message=f"{last.id} open again: change it, then OK.")
+        return replace(state, form=refresh(opened, state, kind), message=said("msg.card_reopened", card=last.id))
     if form.filled:
         name = form.filled[-1]
         value = form.card.get(name)
         cleared: Value = value[:-1] if isinstance(value, tuple) else None
         card = with_value(form.card, name, cleared)
         new = refresh(replace(form, card=card, filled=form.filled[:-1]), state, kind)
-        return replace(state, form=new, message="City taken back.")
-    what = "unchanged" if form.original is not None else "taken back; its tag is free again"
-    return replace(state, form=None, message=f"The card is {what}.")
+        return replace(state, form=new, message=said("msg.city_taken_back"))
+    return replace(
+        state, form=None, message=said("msg.card_unchanged" if form.original is not None else "msg.card_dropped")
+    )
 
 
 # -- 6. the check ----------------------------------------------------------------------------------------
 
 
 def _check(state: WizardState, intent: WizardIntent, prof: GameProfile) -> WizardState:
+    """OK saves the data set; with problems left it keeps the box as a draft (a small box, one not
+    finished yet: nothing is lost, the wizard resumes). PLUS/MINUS scroll the list."""
     match intent:
         case ButtonPressed(ButtonName.OK, _):
             problems, warnings = review(state, prof)
             if problems:
-                return replace(state, problems=tuple(problems), warnings=tuple(warnings),
-                               message="Fix the problems first (long BACK goes to the steps before).")  # fmt: skip
-            return replace(state, step=Step.DONE, problems=(), warnings=tuple(warnings),
-                           message=f"Saving {state.name!r}.")  # fmt: skip
+                return replace(state, step=Step.DONE, draft=True, problems=tuple(problems), warnings=tuple(warnings),
+                               message=said("msg.keeping_draft", name=state.name))  # fmt: skip
+            return replace(state, step=Step.DONE, draft=False, problems=(), warnings=tuple(warnings),
+                           message=said("msg.saving", name=state.name))  # fmt: skip
+        case ButtonPressed(ButtonName.PLUS | ButtonName.MINUS as button, _):
+            total = len(state.problems) + len(state.warnings)
+            delta = 1 if button == ButtonName.PLUS else -1
+            return replace(state, scroll=max(0, min(total - 1, state.scroll + delta)))
     return state
 
 
@@ -575,27 +604,27 @@ def review(state: WizardState, prof: GameProfile) -> tuple[list[str], list[str]]
     """Problems (what ``board check`` would refuse) and warnings (the rulebook's facts)."""
     problems: list[str] = []
     if len(state.cities) < 2:
-        problems.append("the board needs at least two cities")
+        problems.append(said("problem.two_cities"))
     cut = connected(state.cities, state.roads)
     if cut:
-        problems.append(f"the map is not connected: {', '.join(cut[:8])} cannot be reached")
+        problems.append(said("problem.not_connected", cities=", ".join(cut[:8])))
     cities = set(state.cities)
     previous: tuple[str, ...] = ()
     for players, size in sorted(prof.setup_sizes.items()):
         chosen = state.setup_of(players)
         if len(chosen) != size:
-            problems.append(f"{players} players start on {size} cities (OTW-8), {len(chosen)} chosen")
+            problems.append(said("problem.start_count", players=players, size=size, chosen=len(chosen)))
         if any(c not in chosen for c in previous):
-            problems.append(f"the start cities for {players} players must include those for fewer players (OTW-8)")
+            problems.append(said("problem.start_include", players=players))
         if any(c not in cities for c in chosen):
-            problems.append(f"a start city for {players} players is not on the board")
+            problems.append(said("problem.start_off_board", players=players))
         previous = chosen
     for card in state.cards:
         kind = prof.kind(card.section)
         reason = missing(kind, card, state)
         if reason:
-            problems.append(f"{card.id}: {reason}")
+            problems.append(said("problem.card", card=card.id, problem=reason))
         late = kind.check(card.as_dict, state)
         if late:
-            problems.append(f"{card.id}: {late}")
+            problems.append(said("problem.card", card=card.id, problem=late))
     return problems, prof.facts(state)

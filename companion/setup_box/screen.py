@@ -9,6 +9,7 @@ a city dragged on the map into ``CityMoved``.
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from functools import lru_cache
 
 import pygame
@@ -19,9 +20,16 @@ from companion.games.digitise.model import CityMoved, FieldTapped, RoadEntry, Sp
 from companion.intents import CityTapped
 from companion.ledframe import CityLight
 from companion.setup_box.layout import stress_layout
-from companion.setup_box.view import leds, prompt
+from companion.setup_box.view import Prompt, leds, prompt
+from companion.setup_box.words import Words, words
 
-Intent = CityTapped | FieldTapped | SpaceTapped
+
+@dataclass(frozen=True, slots=True)
+class LeaveTapped:
+    """The "Leave (kept)" button: the wizard's way out (its progress is saved after every intent)."""
+
+
+Intent = CityTapped | FieldTapped | SpaceTapped | LeaveTapped
 
 
 @lru_cache(maxsize=8)
@@ -37,22 +45,47 @@ def map_positions(state: WizardState) -> dict[str, tuple[float, float]]:
     return _auto(state.cities, tuple((r.a, r.b) for r in state.roads))
 
 
-def render(surface: pygame.Surface, state: WizardState, *, now: float = 0.0, typing: str | None = None) -> FrameRecord:
-    """Draw ``state``; ``typing``: the text being typed (a name, a card's text), shown under the prompt."""
+def render(
+    surface: pygame.Surface,
+    state: WizardState,
+    *,
+    now: float = 0.0,
+    typing: str | None = None,
+    language: str = "en",
+    desk: bool = False,
+) -> FrameRecord:
+    """Draw ``state``; ``typing``: the text being typed (a name, a card's text), shown under the prompt;
+    ``language``: the screen's; ``desk``: the words for a mouse and a keyboard (``view.prompt``)."""
     width, height = surface.get_size()
     record = FrameRecord((width, height))
     canvas = Canvas(surface, record)
     surface.fill(theme.BACKGROUND)
     unit = max(1.0, height / 480)
     pad = round(8 * unit)
-    shown = prompt(state)
-    canvas.text(shown.title, (pad, pad), round(20 * unit), bold=True, role="title")
-    canvas.text(state.name, (width - pad, pad), round(14 * unit), colour=theme.TEXT_DIM, role="name", anchor="topright")
+    shown = prompt(state, language, desk=desk)
+    # The way out, always on the screen: a button at the top right (the progress is kept).
+    small = round(12 * unit)
+    label_w = canvas.measure(shown.leave, small, bold=True)[0]
+    leave = pygame.Rect(0, pad, min(label_w + 2 * pad, width // 3), round(22 * unit))
+    leave.right = width - pad
+    pygame.draw.rect(surface, theme.PANEL_ACTIVE, leave, border_radius=round(5 * unit))
+    pygame.draw.rect(surface, theme.TEXT_FAINT, leave, 1, border_radius=round(5 * unit))
+    canvas.text(shown.leave, leave.center, small, bold=True, role="leave", anchor="center", max_width=leave.w - pad)
+    record.regions["leave"] = (leave.x, leave.y, leave.w, leave.h)
+    name_size = round(13 * unit)
+    name = canvas.text(state.name, (leave.x - pad, leave.centery), name_size, colour=theme.TEXT_DIM, role="name",
+                       anchor="midright", max_width=width // 4)  # fmt: skip
+    room = name.x - 3 * pad
+    size = round(20 * unit)  # a long title in smaller type before it is ever cut
+    while size > round(14 * unit) and canvas.measure(shown.title, size, bold=True)[0] > room:
+        size -= 1
+    canvas.text(shown.title, (pad, pad + (round(20 * unit) - size) // 2), size, bold=True, role="title",
+                max_width=room)  # fmt: skip
     top = pad * 2 + round(22 * unit)
     map_rect = pygame.Rect(pad, top, round(width * 0.58) - pad, height - top - pad)
     side = pygame.Rect(map_rect.right + pad, top, width - map_rect.right - 2 * pad, height - top - pad)
     _draw_map(canvas, map_rect, state, now, unit)
-    _draw_side(canvas, side, state, unit, typing)
+    _draw_side(canvas, side, shown, state, unit, typing, words(language, desk))
     return record
 
 
@@ -115,52 +148,77 @@ def _draw_spaces(canvas: Canvas, road: RoadEntry, a: tuple[int, int], b: tuple[i
             canvas.record.regions[f"space:{k}"] = (x - size - 2, y - size - 2, 2 * size + 4, 2 * size + 4)
 
 
-def _draw_side(canvas: Canvas, rect: pygame.Rect, state: WizardState, unit: float, typing: str | None) -> None:
+def _draw_side(canvas: Canvas, rect: pygame.Rect, shown: Prompt, state: WizardState, unit: float,
+               typing: str | None, w: Words) -> None:  # fmt: skip
+    """The panel beside the map: what to do, the details, the card form; at the bottom the wizard's
+    last answer and the keys. The bottom is kept free first, so a long list never runs under it:
+    what does not fit is counted ("… and 4 more")."""
     surface = canvas.surface
     canvas.record.regions["side"] = (rect.x, rect.y, rect.w, rect.h)
     pygame.draw.rect(surface, theme.PANEL, rect, border_radius=round(6 * unit))
-    shown = prompt(state)
     pad = round(8 * unit)
     x, y = rect.x + pad, rect.y + pad
     width = rect.w - 2 * pad
-    body, small = round(15 * unit), round(12 * unit)
+    body, small, tiny = round(15 * unit), round(12 * unit), round(10 * unit)
+    # The bottom, from below: the keys, then the message (at most three lines).
+    keys = _wrap(canvas, shown.keys, tiny, width)[:2]
+    message = _wrap(canvas, shown.message, small, width)[:3] if shown.message else []
+    line_small, line_tiny = round(small * 1.25), round(tiny * 1.25)
+    floor = rect.bottom - pad - len(keys) * line_tiny - len(message) * line_small - (pad // 2 if message else 0)
     for line in _wrap(canvas, shown.doing, body, width, bold=True):
-        y = canvas.text(line, (x, y), body, bold=True, role="doing").bottom + 2
+        if y + body > floor:
+            break
+        y = canvas.text(line, (x, y), body, bold=True, role="doing", max_width=width).bottom + 2
     y += pad // 2
-    if typing is not None:
-        y = canvas.text(f"typing: {typing}▏", (x, y), body, colour=theme.ACCENT, role="typing", max_width=width).bottom
-        y += pad // 2
-    for detail in shown.lines[:12]:
-        colour = theme.REFUSAL if detail.startswith("problem") else theme.TEXT_DIM
-        for line in _wrap(canvas, detail, small, width):
-            y = canvas.text(line, (x, y), small, colour=colour, role="detail").bottom + 1
+    if typing is not None and y + body <= floor:
+        y = canvas.text(w.text("typing", text=f"{typing}▏"), (x, y), body, colour=theme.ACCENT, role="typing",
+                        max_width=width).bottom + pad // 2  # fmt: skip
+    rows = round(22 * unit)
+    form_h = (pad + len(shown.form) * (rows + 2)) if shown.form else 0
+    more_lines = _wrap(canvas, shown.more, small, width) if shown.more else []
+    more_h = len(more_lines) * (small + 3)
+    details = [
+        (line, detail in shown.problems) for detail in shown.lines for line in _wrap(canvas, detail, small, width)
+    ]
+    room = max(0, (floor - form_h - more_h - y) // (small + 3))
+    if len(details) > room:  # whole lines only: the rest is counted, never drawn over the bottom
+        if not more_lines:
+            room = max(0, room - 1)
+            more_lines = [f"… +{len(details) - room}"]
+        details = details[:room]
+    for line, problem in details:
+        colour = theme.REFUSAL if problem else theme.TEXT_DIM
+        y = canvas.text(line, (x, y), small, colour=colour, role="detail", max_width=width).bottom + 1
+    for line in more_lines:
+        y = canvas.text(line, (x, y), small, colour=theme.ACCENT, role="more", max_width=width).bottom + 1
     if shown.form:
         y += pad
-        row = round(22 * unit)
         for label, value, focused in shown.form:
-            box = pygame.Rect(x, y, width, row)
+            box = pygame.Rect(x, y, width, rows)
+            if box.bottom > floor:
+                break
             if focused:
                 pygame.draw.rect(surface, theme.PANEL_ACTIVE, box, border_radius=round(4 * unit))
                 pygame.draw.rect(surface, theme.ACCENT, box, 2, border_radius=round(4 * unit))
-            name = next((k for k, _ in (state.form.card.values if state.form else ()) if _label_of(state, k) == label),
-                        label)  # fmt: skip
+            name = next((k for k, _ in (state.form.card.values if state.form else ())
+                         if _label_of(state, k, w) == label), label)  # fmt: skip
             canvas.record.regions[f"field:{name}"] = (box.x, box.y, box.w, box.h)
+            value_w = min(canvas.measure(value, body, bold=focused)[0], width // 2 - pad)
             canvas.text(label, (box.x + pad // 2, box.centery), small, colour=theme.TEXT_DIM, role="label",
-                        anchor="midleft")  # fmt: skip
+                        anchor="midleft", max_width=width - value_w - 2 * pad)  # fmt: skip
             canvas.text(value, (box.right - pad // 2, box.centery), body, role="value", anchor="midright",
-                        bold=focused, max_width=width // 2)  # fmt: skip
+                        bold=focused, max_width=width // 2 - pad)  # fmt: skip
             y = box.bottom + 2
     bottom = rect.bottom - pad
-    canvas.text(shown.keys, (x, bottom), round(10 * unit), colour=theme.TEXT_FAINT, role="keys", anchor="bottomleft",
-                max_width=width)  # fmt: skip
-    if shown.message:
-        lines = _wrap(canvas, shown.message, small, width)[:3]
-        top = bottom - round(14 * unit) - len(lines) * round(small * 1.25)
-        for line in lines:
-            top = canvas.text(line, (x, top), small, colour=theme.ACCENT, role="message").bottom + 1
+    for line in reversed(keys):
+        bottom = canvas.text(line, (x, bottom), tiny, colour=theme.TEXT_FAINT, role="keys", anchor="bottomleft",
+                             max_width=width).top  # fmt: skip
+    top = bottom - pad // 2 - len(message) * line_small
+    for line in message:
+        top = canvas.text(line, (x, top), small, colour=theme.ACCENT, role="message", max_width=width).bottom + 1
 
 
-def _label_of(state: WizardState, name: str) -> str | None:
+def _label_of(state: WizardState, name: str, w: Words) -> str | None:
     from companion.games.digitise.profile import profile
     from companion.setup_box.machine import visible_fields
 
@@ -168,7 +226,7 @@ def _label_of(state: WizardState, name: str) -> str | None:
         return None
     prof = profile(state.game)
     kind = prof.contracts if state.step is Step.CONTRACTS else prof.events
-    return next((s.label for s in visible_fields(kind, state.form.card) if s.name == name), None)
+    return next((w.field(s.name, s.label) for s in visible_fields(kind, state.form.card) if s.name == name), None)
 
 
 def _wrap(canvas: Canvas, text: str, size: int, width: int, *, bold: bool = False) -> list[str]:
@@ -192,6 +250,8 @@ def hit(record: FrameRecord, pos: tuple[int, int]) -> Intent | None:
                 return SpaceTapped(int(name.split(":", 1)[1]))
             if name.startswith("field:"):
                 return FieldTapped(name.split(":", 1)[1])
+            if name == "leave":
+                return LeaveTapped()
     city = record.city_at(pos)
     return CityTapped(city) if city is not None else None
 

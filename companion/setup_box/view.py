@@ -1,6 +1,9 @@
 """What the wizard shows: the prompt of the step (pure text) and the LEDs (a ``LedFrame``).
 
 Both are pure functions of the state, so the screen, the simulator and tests read the same thing.
+The prompt speaks the screen's language and names the input at hand: on the box (``desk=False``)
+markers, the card reader and the five buttons; at a desk (``desk=True``: ``--input window``, a
+windowed kiosk) clicks and keys (Enter, Esc, +/−, Tab, F2). Texts: ``companion/setup_box/messages``.
 """
 
 from __future__ import annotations
@@ -11,103 +14,145 @@ from companion.games.digitise.model import CardForm, Step, WizardState
 from companion.games.digitise.profile import CardKind, GameProfile, profile
 from companion.ledframe import CityLight, LedFrame
 from companion.setup_box.machine import editable, missing, road_fields, steps, visible_fields
+from companion.setup_box.words import Words, words
 
 TITLES = {
-    Step.READERS: "Readers → cities",
-    Step.ROADS: "Roads",
-    Step.LAYOUT: "The screen map",
-    Step.SETUP: "Start cities",
-    Step.CONTRACTS: "Contract cards",
-    Step.EVENTS: "Event cards",
-    Step.CHECK: "Check",
-    Step.DONE: "Saved",
+    Step.READERS: "title.readers",
+    Step.ROADS: "title.roads",
+    Step.LAYOUT: "title.layout",
+    Step.SETUP: "title.setup",
+    Step.CONTRACTS: "title.contracts",
+    Step.EVENTS: "title.events",
+    Step.CHECK: "title.check",
 }
 
 
 @dataclass(frozen=True, slots=True)
 class Prompt:
-    title: str  # "2/8 Roads"
+    title: str  # "Step 2 of 7: Roads"
     doing: str  # what to do now, in one sentence
     lines: tuple[str, ...]  # the details: the card in hand, the counts, the problems
-    keys: str  # what the buttons do here
+    keys: str  # what the buttons (or keys) do here
     message: str  # the wizard's last answer
     form: tuple[tuple[str, str, bool], ...] = ()  # (label, value, focused) of the card in hand
+    problems: tuple[str, ...] = ()  # the lines of ``lines`` that are problems (drawn as such)
+    leave: str = ""  # the way out, on the screen: "Leave (kept)"
+    more: str = ""  # the check's list goes on: "… and 4 more (PLUS/MINUS: scroll)"
 
 
-def prompt(state: WizardState) -> Prompt:
+def numbered(state: WizardState) -> tuple[int, int]:
+    """The step's number and how many steps there are (the end, saved or a draft, is not a step)."""
+    order = steps(profile(state.game))[:-1]
+    return (order.index(state.step) + 1 if state.step in order else len(order)), len(order)
+
+
+def prompt(state: WizardState, language: str = "en", *, desk: bool = False) -> Prompt:
     prof = profile(state.game)
-    order = steps(prof)
-    number = order.index(state.step) + 1
-    title = f"{number}/{len(order)} {TITLES[state.step]}"
-    if state.step is Step.EVENTS and prof.events.section == "actions":
-        title = f"{number}/{len(order)} Action cards"
-    keys = "long OK: next step · long BACK: step before · BACK: take back"
-    doing, lines, form = _what(state, prof)
-    return Prompt(title, doing, tuple(lines), keys, state.message, form)
+    w = words(language, desk)
+    if state.step is Step.DONE:
+        title = w.text("title.draft" if state.draft else "title.done")
+    else:
+        name = "title.actions" if state.step is Step.EVENTS and prof.events.section == "actions" else TITLES[state.step]
+        number, total = numbered(state)
+        title = w.text("title.numbered", number=number, total=total, title=w.text(name))
+    doing, lines, form, problems, more = _what(state, prof, w)
+    return Prompt(title, doing, tuple(lines), w.text("keys"), w.show(state.message), form, problems,
+                  w.text("leave"), more)  # fmt: skip
 
 
-def _what(state: WizardState, prof: GameProfile) -> tuple[str, list[str], tuple[tuple[str, str, bool], ...]]:
+CHECK_LINES = 8  # problems and warnings shown at once; PLUS/MINUS scroll the rest
+Shown = tuple[str, list[str], tuple[tuple[str, str, bool], ...], tuple[str, ...], str]  # doing, lines, form, …
+
+
+def _what(state: WizardState, prof: GameProfile, w: Words) -> Shown:
     match state.step:
         case Step.READERS:
             remaining = state.remaining
             if not remaining:
-                return "Every city has a reader. Type a name for another, or long OK.", [], ()
+                return w.text("readers.all"), [], (), (), ""
             city = remaining[min(state.cursor, len(remaining) - 1)]
-            return (f"Put a marker on {city}.",
-                    [f"{len(state.cities)} cities have a reader, {len(remaining)} to go.",
-                     "PLUS/MINUS or touch: another name · type a name the list lacks · OK: no reader (desk)"],
-                    ())  # fmt: skip
+            with_reader = sum(1 for reader, c in state.readers if reader != c)
+            tally = w.text("readers.count", entered=w.counted("readers.entered", len(state.cities)),
+                           readers=with_reader, left=len(remaining))  # fmt: skip
+            return w.text("readers.put", city=city), [tally, w.text("readers.help")], (), (), ""
         case Step.ROADS:
-            lines = [f"{len(state.roads)} roads."]
+            lines = [w.counted("roads.count", len(state.roads))]
             if state.editing_road and state.roads:
                 road = state.roads[-1]
                 focus = state.road_focus
-                where = ("spaces" if focus == 0 else "signs" if focus == road_fields(road) - 1
-                         else f"space {focus}: triangle")  # fmt: skip
-                lines.append(f"{road.a}–{road.b}: {road.spaces} spaces, triangles {list(road.triangles) or '–'}, "
-                             f"signs {'yes' if road.signs else 'no'}  [PLUS/MINUS: {where}; MENU: next]")  # fmt: skip
+                where = (w.text("roads.where_spaces") if focus == 0
+                         else w.text("roads.where_signs") if focus == road_fields(road) - 1
+                         else w.text("roads.where_triangle", n=focus))  # fmt: skip
+                triangles = ", ".join(map(str, road.triangles)) or "–"
+                lines.append(w.text("roads.editing", a=road.a, b=road.b, spaces=road.spaces, triangles=triangles,
+                                    signs=w.text("roads.yes" if road.signs else "roads.no")))  # fmt: skip
+                lines.append(w.text("roads.edit_keys", where=where))
             if state.head:
-                return f"From {state.head}: put the marker on the next city (OK: lift the chain).", lines, ()
-            return "Put a marker on a city, then on its neighbour.", lines, ()
+                return w.text("roads.from", city=state.head), lines, (), (), ""
+            return w.text("roads.start"), lines, (), (), ""
         case Step.LAYOUT:
-            return ("Drag a city to move it; long OK when the map looks like the board.",
-                    [f"{len(state.moved)} cities moved by hand."], ())  # fmt: skip
+            return (
+                w.text("layout.doing"),
+                [w.text("layout.moved", n=len(state.moved)), w.text("layout.keys")],
+                (),
+                (),
+                "",
+            )
         case Step.SETUP:
             players = state.setup_players
             chosen = state.setup_of(players)
             size = prof.setup_sizes.get(players, 0)
-            return (f"Start cities for {players} players: a marker adds or removes one (PLUS/MINUS: players).",
-                    [f"{len(chosen)} of {size}: {', '.join(chosen)}"], ())  # fmt: skip
+            listed = w.text("setup.count", chosen=len(chosen), size=size, cities=", ".join(chosen) or "–")
+            return w.text("setup.doing", players=players), [listed], (), (), ""
         case Step.CONTRACTS | Step.EVENTS:
             kind = prof.contracts if state.step is Step.CONTRACTS else prof.events
             count = len(state.cards_of(kind.section))
             if state.form is None:
-                return f"Scan a {kind.label}.", [f"{count} entered. At a desk: MENU for a card without its tag."], ()
-            return _card(state, kind, state.form, count)
+                label = w.kind(kind.section, kind.label)
+                return w.text("cards.scan", kind=label), [w.text("cards.entered", n=count)], (), (), ""
+            return _card(state, kind, state.form, count, w)
         case Step.CHECK:
-            lines = [f"problem: {p}" for p in state.problems] + [f"warning: {w}" for w in state.warnings]
-            if state.problems:
-                return "Fix the problems (long BACK to go back to a step).", lines, ()
-            return "OK saves the data set (the printed box is the authority: warnings may stay).", lines, ()
+            return _check(state, w)
         case Step.DONE:
-            return f"{state.name!r} is saved. The kiosk plays it from now on.", [], ()
-    return "", [], ()
+            return w.text("done.draft" if state.draft else "done.saved", name=state.name), [], (), (), ""
+    return "", [], (), (), ""
 
 
-def _card(
-    state: WizardState, kind: CardKind, form: CardForm, count: int
-) -> tuple[str, list[str], tuple[tuple[str, str, bool], ...]]:
+def _check(
+    state: WizardState, w: Words
+) -> tuple[str, list[str], tuple[tuple[str, str, bool], ...], tuple[str, ...], str]:
+    problems = [w.text("check.problem", text=p) for p in state.problems]
+    every = problems + [w.text("check.warning", text=x) for x in state.warnings]
+    first = max(0, min(state.scroll, len(every) - CHECK_LINES)) if len(every) > CHECK_LINES else 0
+    shown = every[first : first + CHECK_LINES]
+    more = ""
+    if len(every) > len(shown):
+        more = w.text(
+            "check.more", n=len(every) - len(shown), first=first + 1, last=first + len(shown), total=len(every)
+        )
+    doing = w.text("check.fix") if state.problems else w.text("check.save")
+    return doing, shown, (), tuple(line for line in shown if line in problems), more
+
+
+def _card(state: WizardState, kind: CardKind, form: CardForm, count: int, w: Words) -> Shown:
     card = form.card
     rows = []
     names = {s.name for s in editable(kind, card)}
     for spec in visible_fields(kind, card):
         value = card.get(spec.name)
         shown = "–" if value in (None, (), "") else " – ".join(value) if isinstance(value, tuple) else str(value)
-        rows.append((spec.label, shown, spec.name == form.focus and spec.name in names))
+        rows.append((w.field(spec.name, spec.label), shown, spec.name == form.focus and spec.name in names))
     need = missing(kind, card, state)
-    doing = (need[0].upper() + need[1:] + ".") if need else "OK saves the card."
-    head = f"{card.id or 'new card'} · {count} entered · PLUS/MINUS: the marked field; MENU: next field"
-    return doing, [head], tuple(rows)
+    if need:
+        text = w.show(need)
+        doing = text[0].upper() + text[1:] + ("" if text.endswith(".") else ".")
+    else:
+        doing = w.text("cards.ok")
+    lines = [w.text("cards.head", card=card.id or w.text("cards.new"), n=count)]
+    flagged = None if need else kind.check(card.as_dict, state)  # what the check step would say of it
+    if flagged:
+        lines.append(w.text("cards.flagged", problem=flagged))
+    return doing, lines, tuple(rows), tuple(lines[1:]), ""
 
 
 def leds(state: WizardState) -> LedFrame:

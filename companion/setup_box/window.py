@@ -2,11 +2,15 @@
 
 On the box the touch screen gives taps and drags; at a desk the mouse does, and the keyboard stands
 in for the five buttons: Enter = OK, Esc = BACK, + and - = PLUS and MINUS, Tab = MENU (with Shift: a
-long press). F2 (or /) starts typing a name or a card text; Enter sends it, Esc drops it.
+long press). F2 (or /) starts typing a name or a card text; Enter sends it, Esc drops it. The
+"Leave" button, Ctrl+Q and the window's close button end it (the progress is kept: it resumes).
+The screen speaks ``$COMPANION_LANGUAGE`` (en, cs, de, pl; the kiosk's setting) and, in a window, a
+desk's words (clicks and keys).
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
@@ -16,7 +20,8 @@ from companion.display.record import FrameRecord
 from companion.games.digitise.model import NameTyped, Step, WizardState
 from companion.intents import ButtonName, ButtonPressed, CityTapped
 from companion.setup_box.machine import WizardIntent
-from companion.setup_box.screen import drag, hit
+from companion.setup_box.screen import LeaveTapped, drag, hit
+from companion.table.messages import LANGUAGES
 
 KEYS = {
     pygame.K_RETURN: ButtonName.OK,
@@ -40,7 +45,13 @@ class WindowInput:
     dragging: str | None = None
     down: tuple[int, int] | None = None
 
-    def intents(self, event: pygame.event.Event, record: FrameRecord, state: WizardState) -> list[WizardIntent]:
+    def intents(
+        self, event: pygame.event.Event, record: FrameRecord, state: WizardState
+    ) -> list[WizardIntent | LeaveTapped]:
+        if event.type == pygame.QUIT or (
+            event.type == pygame.KEYDOWN and event.key == pygame.K_q and event.mod & pygame.KMOD_CTRL
+        ):
+            return [LeaveTapped()]
         if event.type == pygame.KEYDOWN:
             return self._key(event)
         if event.type == pygame.TEXTINPUT and self.typing is not None:
@@ -61,7 +72,7 @@ class WindowInput:
             return [CityTapped(city)]
         return []
 
-    def _key(self, event: pygame.event.Event) -> list[WizardIntent]:
+    def _key(self, event: pygame.event.Event) -> list[WizardIntent | LeaveTapped]:
         if self.typing is not None:
             if event.key in (pygame.K_RETURN, pygame.K_KP_ENTER):
                 text, self.typing = self.typing, None
@@ -90,10 +101,16 @@ def run_window(
     tick: Callable[[float], None] = lambda now: None,
     clock: Callable[[], float] | None = None,
     frames: int | None = None,
+    language: str | None = None,
+    desk: bool | None = None,
 ) -> None:  # pragma: no cover - an interactive window; the parts are tested
     """Draw the wizard and feed it the window's and ``other_intents`` (the readers, the buttons)
-    until the window is closed (or ``frames`` frames, for a smoke test)."""
+    until it is left (the "Leave" button, Ctrl+Q, the close button; or ``frames`` frames, for a smoke
+    test). ``desk``: a desk's words (default: a window is a desk, the box's full screen is not)."""
     from companion.setup_box.screen import render
+
+    language = language or screen_language()
+    desk = not fullscreen if desk is None else desk
 
     pygame.display.init()
     pygame.font.init()
@@ -103,21 +120,27 @@ def run_window(
     window = WindowInput()
     ticker = pygame.time.Clock()
     now = clock or (lambda: pygame.time.get_ticks() / 1000)
-    record = render(surface, state(), now=now(), typing=window.typing)
+    record = render(surface, state(), now=now(), typing=window.typing, language=language, desk=desk)
     count = 0
     try:
         while frames is None or count < frames:
             count += 1
             for event in pygame.event.get():
-                if event.type == pygame.QUIT:
-                    return
                 for intent in window.intents(event, record, state()):
+                    if isinstance(intent, LeaveTapped):
+                        return  # the progress is saved after every intent: nothing to do
                     handle(intent)
-            for intent in other_intents():
-                handle(intent)
+            for sensed in other_intents():
+                handle(sensed)
             tick(now())
-            record = render(surface, state(), now=now(), typing=window.typing)
+            record = render(surface, state(), now=now(), typing=window.typing, language=language, desk=desk)
             pygame.display.flip()
             ticker.tick(20)
     finally:
         pygame.display.quit()
+
+
+def screen_language() -> str:
+    """The wizard's language outside the kiosk: ``$COMPANION_LANGUAGE`` if it is one the box speaks."""
+    wanted = os.environ.get("COMPANION_LANGUAGE", "en").strip()
+    return wanted if wanted in LANGUAGES else "en"

@@ -153,7 +153,18 @@ def _button(
         surface, theme.ACCENT if on else theme.TEXT_FAINT, rect, width=px(3) if on else 1, border_radius=px(8)
     )
     ink = (0, 0, 0) if accent else theme.TEXT
-    canvas.text(label, (rect.centerx, rect.y + px(10)), max(11, px(15)), colour=ink, bold=on, anchor="midtop")
+    room = rect.w - 2 * px(8)
+    size = max(11, px(15))
+    while size > max(11, px(11)) and canvas.measure(label, size, bold=on)[0] > room:
+        size -= 1  # a long label ("Other seats: the box (medium)") in smaller type first,
+    head, sep, tail = label.partition(": ")
+    if canvas.measure(label, size, bold=on)[0] > room and sep:  # then on two lines, at its colon
+        canvas.text(head + ":", (rect.centerx, rect.y + px(4)), size, colour=ink, bold=on, anchor="midtop",
+                    max_width=room)  # fmt: skip
+        canvas.text(tail, (rect.centerx, rect.y + px(4) + size + px(2)), size, colour=ink, bold=on, anchor="midtop",
+                    max_width=room)  # fmt: skip
+        return
+    canvas.text(label, (rect.centerx, rect.y + px(10)), size, colour=ink, bold=on, anchor="midtop", max_width=room)
 
 
 def run_dialog(window: pygame.Surface, games: tuple[GameOption, ...], game: str | None = None) -> Choice | None:

@@ -22,9 +22,10 @@ CATALOGUES = {  # name -> the folder of its .po files
     "kiosk": ROOT / "companion/kiosk/messages",
     "on_the_way": ROOT / "companion/games/on_the_way/messages",
     "auf_achse": ROOT / "companion/games/auf_achse/messages",
+    "setup_box": ROOT / "companion/setup_box/messages",
 }
 PACKAGES = {"platform": None, "kiosk": KIOSK_MESSAGES, "on_the_way": "companion.games.on_the_way",
-            "auf_achse": "companion.games.auf_achse"}  # fmt: skip
+            "auf_achse": "companion.games.auf_achse", "setup_box": "companion.setup_box"}  # fmt: skip
 PLACEHOLDER = re.compile(r"{(\w*)[^{}]*}")
 RULE_ID = re.compile(r"\b(?:OTW|AA)-\d+\b")
 

@@ -129,6 +129,6 @@ def test_the_screens_draw_no_english_word(language: str, monkeypatch: pytest.Mon
         assert scene is not None and scene.ui.language == language
         record = scene.screen.render(words.surface, scene.state, scene.ui, scene.leds)
         words.check(f"replay_{scene.plugin.name}", record)
-        replay._start()  # the next game
+        replay.next_game()  # the next game
     assert words.screens >= 20
     assert not words.english and not words.clipped, words.report()

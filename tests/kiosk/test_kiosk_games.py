@@ -178,7 +178,7 @@ def test_the_attract_screen_replays_a_sample_game_and_the_leds_follow_calmly(tmp
     screen.render(kiosk.view, None)
     pygame.image.save(screen.surface, str(OUT / "kiosk-attract-replay.png"))
     texts = {t.text for t in screen.record.texts}
-    assert "On The Way · Auf Achse" in texts and "Press OK to start a new game" in texts
+    assert "Tap the screen or press OK to play" in texts and scene.plugin.title in texts
     assert screen.record.cities  # the game's own screen drew the map behind
     kiosk.handle(ButtonPressed(ButtonName.OK), now)  # any button starts the set-up
     assert kiosk.screen is Screen.SETUP_GAME

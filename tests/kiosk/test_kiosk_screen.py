@@ -36,10 +36,15 @@ class NoNotify:
 
 @pytest.fixture
 def screen() -> KioskScreen:
+    """The box's screen: its full screen cannot be closed."""
     pygame.display.init()
     pygame.font.init()
     surface = pygame.display.set_mode((800, 480))
-    return KioskScreen(surface, clock=FakeClock())
+    return KioskScreen(surface, clock=FakeClock(), closable=False)
+
+
+def post_ctrl_q() -> None:
+    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_q, mod=pygame.KMOD_LCTRL, unicode=""))
 
 
 def post_key(key: int, up: bool = False) -> None:
@@ -65,6 +70,7 @@ def test_keys_are_the_five_buttons_and_quit_is_ignored(screen: KioskScreen) -> N
     clock = screen.clock
     assert isinstance(clock, FakeClock)
     pygame.event.post(pygame.event.Event(pygame.QUIT))
+    post_ctrl_q()
     post_key(pygame.K_ESCAPE)
     post_key(pygame.K_RETURN)
     post_key(pygame.K_m)
@@ -88,3 +94,27 @@ def test_a_game_started_in_the_kiosk_shows_the_table(box: Box, screen: KioskScre
     loop.step()
     assert screen.record.rings  # the forming transport's hints are drawn as LED rings
     pygame.image.save(screen.surface, str(OUT / "kiosk_playing_800x480.png"))
+
+
+def test_a_window_closes_with_its_close_button_or_ctrl_q_and_the_loop_ends(box: Box) -> None:
+    pygame.display.init()
+    pygame.font.init()
+    surface = pygame.display.set_mode((800, 480))  # `companion kiosk --windowed`: a plain window
+    for close in (lambda: pygame.event.post(pygame.event.Event(pygame.QUIT)), post_ctrl_q):
+        window = KioskScreen(surface, clock=FakeClock())
+        assert window.closable
+        loop = KioskLoop(box.kiosk, window, notifier=NoNotify(), clock=lambda: box.now)  # type: ignore[arg-type]
+        loop.step()
+        assert loop.running
+        close()
+        loop.step()
+        assert window.closed and not loop.running
+
+
+def test_an_uncovered_window_is_painted_again(box: Box, screen: KioskScreen) -> None:
+    screen.render(box.view, None)
+    before = screen.renders
+    screen.surface.fill((0, 0, 0))  # what another window left on it
+    pygame.event.post(pygame.event.Event(pygame.WINDOWEXPOSED))
+    assert screen.poll() == []
+    assert screen.renders == before + 1 and screen.surface.get_at((400, 40))[:3] != (0, 0, 0)

@@ -94,6 +94,8 @@ def test_watchdog_kicks_at_half_the_interval(notify_socket: tuple[socket.socket,
 class ScriptedFrontend:
     """A headless screen whose 'touch and keyboard' deliver a script of intents, one per poll."""
 
+    closed = False
+
     def __init__(self, script: list[object]) -> None:
         self.script = list(script)
         self.views: list[KioskView] = []

@@ -20,12 +20,18 @@ from companion.intents import ButtonName, ButtonPressed, CardScanned, CityTapped
 from companion.ledframe import CityLight
 from companion.setup_box.machine import WizardIntent, enter, review, start, step
 from companion.setup_box.view import leds, prompt
+from companion.setup_box.words import words
 
 OK, BACK, PLUS, MINUS, MENU = (ButtonPressed(ButtonName(b)) for b in ("ok", "back", "plus", "minus", "menu"))
 NEXT = ButtonPressed(ButtonName.OK, long=True)
 PREVIOUS = ButtonPressed(ButtonName.BACK, long=True)
 M = "04AA0000000001"
 OTW_CITIES = ("Poznań", "Warsaw", "Lviv", "Kyiv", "Kraków")
+
+
+def shown(text: str) -> str:
+    """A stored message as the English screen shows it."""
+    return words("en").show(text)
 
 
 def run(state: WizardState, intents: Iterable[WizardIntent]) -> WizardState:
@@ -58,19 +64,19 @@ def test_readers_take_the_named_city_and_back_frees_it() -> None:
     assert state.flash == ("Lviv",) and leds(state).city("Lviv") is CityLight.EXPECTED
     assert leds(state).city("Poznań") is CityLight.HINT
     state = run(state, [put(7)])
-    assert state.message == "That reader is already Poznań." and len(state.readers) == 2
+    assert shown(state.message) == "That reader is already Poznań." and len(state.readers) == 2
     state = run(state, [BACK])
     assert state.cities == ("Poznań",) and prompt(state).doing == "Put a marker on Lviv."
     state = run(state, [NameTyped("Lutsk"), put(9), CityTapped("Kyiv"), put(10)])
     assert state.reader_map == {"channel 7": "Poznań", "channel 9": "Lutsk", "channel 10": "Kyiv"}
-    assert run(start("on-the-way", "t", ()), [put(1)]).message == "Type the name of this city first."
+    assert shown(run(start("on-the-way", "t", ()), [put(1)]).message) == "Type the name of this city first."
 
 
 def test_a_step_cannot_be_left_too_early() -> None:
     state = run(start("on-the-way", "test", OTW_CITIES), [put(0), NEXT])
-    assert state.step is Step.READERS and "two cities" in state.message
+    assert state.step is Step.READERS and "two cities" in shown(state.message)
     state = run(state, [put(1), NEXT, NEXT])
-    assert state.step is Step.ROADS and "one road" in state.message
+    assert state.step is Step.ROADS and "one road" in shown(state.message)
     assert run(state, [PREVIOUS]).step is Step.READERS
 
 
@@ -90,7 +96,7 @@ def test_roads_are_traced_as_a_chain_and_back_takes_the_last_one_back() -> None:
     assert [(r.a, r.b) for r in state.roads] == [("Poznań", "Warsaw")] and state.head == "Warsaw"
     state = run(state, [put(0)])  # Warsaw–Poznań exists: the chain moves
     assert len(state.roads) == 1
-    assert run(state, [TagPlaced("channel 99", M)]).message.startswith("That reader has no city")
+    assert shown(run(state, [TagPlaced("channel 99", M)]).message).startswith("That reader has no city")
 
 
 def test_auf_achse_roads_take_spaces_triangles_and_signs() -> None:
@@ -144,7 +150,7 @@ def otw_contracts() -> WizardState:
 
 def test_a_contract_card_in_four_actions_when_it_is_on_the_scale() -> None:
     state = otw_contracts()
-    assert run(state, [OK]).message == "Scan a contract card first."
+    assert shown(run(state, [OK]).message) == "Scan a contract card first."
     state = run(state, [CardScanned("04C1"), put(0), put(2)])  # Poznań -> Lviv: 2 roads
     form = state.form
     assert form is not None and form.focus == "trucks"
@@ -176,7 +182,7 @@ def test_back_takes_the_card_back_piece_by_piece_and_reopens_the_last_card() -> 
     assert [c.id for c in state.cards] == ["B01"]
     state = run(state, [CardScanned("04C1")])  # scanning a known card opens it for a correction
     assert state.form is not None and state.form.card.id == "B01"
-    assert run(state, [CardScanned("04C9")]).message.startswith("Confirm the card in hand")
+    assert shown(run(state, [CardScanned("04C9")]).message).startswith("Confirm the card in hand")
     assert run(state, [BACK]).cards == state.cards  # BACK leaves a reopened card as it was
 
 
@@ -184,7 +190,7 @@ def test_a_card_between_unconnected_cities_cannot_be_confirmed() -> None:
     state = run(otw_contracts(), [CardScanned("04C1"), put(0), put(0)])
     assert state.form is not None and state.form.card.get("to") is None  # a new city pair starts over
     state = run(state, [PREVIOUS])
-    assert state.step is Step.CONTRACTS and "Confirm the card in hand" in state.message
+    assert state.step is Step.CONTRACTS and "Confirm the card in hand" in shown(state.message)
 
 
 def test_event_cards_follow_the_previous_kind_and_a_jam_takes_a_road() -> None:
@@ -195,9 +201,9 @@ def test_event_cards_follow_the_previous_kind_and_a_jam_takes_a_road() -> None:
     state = run(state, [CardScanned("04E2"), OK])  # the same as the last: scan and OK
     assert state.cards[-1].get("kind") == "malus" and state.cards[-1].id == "E02"
     state = run(state, [CardScanned("04E3"), MINUS, MINUS, OK])  # malus -> bonus -> traffic_jam
-    assert state.form is not None and "markers on the two cities" in state.message.lower()
+    assert state.form is not None and "markers on the two cities" in shown(state.message).lower()
     state = run(state, [put(0), put(3), OK])  # Poznań–Kyiv is no road
-    assert state.form is not None and "no road" in state.message
+    assert state.form is not None and "no road" in shown(state.message)
     state = run(state, [BACK, put(1), OK])
     assert state.cards[-1].get("road") == ("Poznań", "Warsaw")
     assert run(state, [CardScanned("04E1")]).form is not None
@@ -206,10 +212,13 @@ def test_event_cards_follow_the_previous_kind_and_a_jam_takes_a_road() -> None:
 def test_the_check_lists_problems_and_the_rulebooks_facts_then_saves() -> None:
     state = run(otw_contracts(), [NEXT, NEXT])
     assert state.step is Step.CHECK
-    assert any("2 players start on 6 cities" in p for p in state.problems)
+    assert any("2 players start on 6 cities" in p for p in map(shown, state.problems))
     assert any("the rulebook names" in w for w in state.warnings)
     assert any("OTW-34" in w for w in state.warnings)
-    assert run(state, [OK]).step is Step.CHECK
+    draft = run(state, [OK])  # problems left: OK keeps the box as a draft, nothing is lost
+    assert draft.step is Step.DONE and draft.draft and draft.problems == state.problems
+    assert prompt(draft).title == "Kept as a draft" and "draft" in prompt(draft).doing
+    assert run(draft, [PREVIOUS]).step is Step.CHECK  # and the wizard goes on from the check
     fixed = replace(state, setup=((2, ("a",) * 0),))
     problems, _ = review(fixed, profile("on-the-way"))
     assert problems

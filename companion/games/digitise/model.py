@@ -27,7 +27,7 @@ class Step(StrEnum):
     CONTRACTS = "contracts"  # 4. contract cards
     EVENTS = "events"  # 5. event / action cards
     CHECK = "check"  # 6. board check + the rulebook's facts, warnings to accept
-    DONE = "done"  # saved as a data set
+    DONE = "done"  # saved as a data set (or, with problems left, kept as a draft)
 
 
 # -- the wizard's own intents (on top of companion.intents) ------------------------------------------
@@ -176,7 +176,9 @@ class WizardState:
     form: CardForm | None = None
     problems: tuple[str, ...] = ()  # errors found by the check (or by saving)
     warnings: tuple[str, ...] = ()  # rulebook facts the data does not agree with
-    message: str = ""  # the last thing the wizard said
+    message: str = ""  # the last thing the wizard said (``setup_box.words.said``: put into words when shown)
+    draft: bool = False  # DONE with problems left: kept as a draft (not a playable data set)
+    scroll: int = 0  # the check step: the first problem or warning shown (the list scrolls)
     flash: tuple[str, ...] = field(default=())  # cities whose LEDs confirm the last entry
 
     # -- derived ------------------------------------------------------------------------------
@@ -243,6 +245,8 @@ class WizardState:
             "warnings": list(self.warnings),
             "message": self.message,
             "flash": list(self.flash),
+            "draft": self.draft,
+            "scroll": self.scroll,
         }
 
     @staticmethod
@@ -277,6 +281,8 @@ class WizardState:
             warnings=tuple(data.get("warnings", ())),
             message=data.get("message", ""),
             flash=tuple(data.get("flash", ())),
+            draft=bool(data.get("draft", False)),
+            scroll=int(data.get("scroll", 0)),
         )
 
 

@@ -47,6 +47,7 @@ from companion.games.on_the_way.table.prompts import (
     CardShown,
     Forming,
     Idle,
+    LeaveLayOut,
     Lifted,
     MarkerLifted,
     MarkerPlaced,
@@ -192,6 +193,7 @@ class TableController(TableBase):
             self.state,
             misplaced=self._misplaced(acting),
             lay_out=self._lay_out_missing() > 0,
+            lay_out_leavable=self._lay_out_leavable(),
             bot_turn=self.state.current.colour in self._bot_seats,
             just_laid_out=just_laid_out,
         )
@@ -208,6 +210,11 @@ class TableController(TableBase):
                 self._offer_as_it_lies = len(self.state.used_contracts)
                 self._message = self._text.text("message.offer_as_it_lies")
                 self._bot_ask_again()
+            case LeaveLayOut():
+                self._collect_offer = False
+                self._advice_pending = False
+                self._offer_as_it_lies = len(self.state.used_contracts)  # a partly laid-out offer too
+                self._message = self._text.text("message.advice_left")
             case Undo():
                 self._undo_in_turn(_describe_command)
             case command:
@@ -243,6 +250,10 @@ class TableController(TableBase):
         if self._offer_as_it_lies == len(self.state.used_contracts):
             return 0  # the people said the pile has no more cards, and nobody has taken one since
         return offer_missing(self.state)
+
+    def _lay_out_leavable(self) -> bool:
+        """The offer is being collected only for the advice asked: no bot needs it, so it can be left."""
+        return not self._bot_seats and self._lay_out_missing() > 0
 
     def _bot_waits(self) -> bool:
         """A bot chooses only among the cards that lie open: it waits for the offer (OTW-9)."""
@@ -324,6 +335,7 @@ class TableController(TableBase):
             refusal=self._refusal,
             message=self._message,
             lay_out=self._lay_out_missing(),
+            lay_out_leavable=self._lay_out_leavable(),
         )
         pointed = self._pointed
         if pointed is not None and pointed[0] == self.game.depth and pointed[1] is not None and ui.selected is None:

@@ -202,13 +202,19 @@ class OfferAsItLies:
 
 
 @dataclass(frozen=True, slots=True)
+class LeaveLayOut:
+    """Not a game command: BACK while the offer is being laid out only for the advice asked: no advice
+    now, the table stops asking for the offer (a wait is never a trap)."""
+
+
+@dataclass(frozen=True, slots=True)
 class AskAdvice:
     """Not a game command: the table asks the advisor for the player on turn and shows its answer."""
 
 
 # What a step asks the controller to do besides changing the prompt: push a command (``Undo``:
 # undo within the turn), show a refusal, or switch the language.
-Outcome = Command | IllegalAction | ToggleLanguage | AskAdvice | OfferAsItLies | None
+Outcome = Command | IllegalAction | ToggleLanguage | AskAdvice | OfferAsItLies | LeaveLayOut | None
 _HandStep = Callable[[Hand], tuple[Prompt, Outcome]]
 
 
@@ -219,6 +225,7 @@ def step(
     *,
     misplaced: bool = False,
     lay_out: bool = False,
+    lay_out_leavable: bool = False,
     bot_turn: bool = False,
     just_laid_out: str | None = None,
 ) -> tuple[Prompt, Outcome]:
@@ -229,6 +236,8 @@ def step(
     ``lay_out``: the table is collecting the face-up offer (OTW-9) and it lacks cards: a scanned
     contract that is neither taken nor open is being laid out, not taken (even while the table is
     being put right: laying out is no player's action); OK there says the pile has no more cards.
+    ``lay_out_leavable``: the offer is laid out only for the advice asked (no bot needs it): BACK
+    leaves the wait (``LeaveLayOut``) instead of undoing.
     ``bot_turn``: the box plays the seat on turn: a scanned contract never becomes its take or fulfilment
     (the box chooses its own actions; a person only moves its pieces).
     ``just_laid_out``: the card the previous intent laid out: scanned again at once it is not taken
@@ -263,6 +272,8 @@ def step(
             if state.offer is None or state.awaiting_event:
                 return prompt, None  # nothing laid out yet, or the event card comes first: OK says nothing
             return prompt, OfferAsItLies()
+        case ButtonPressed(button=ButtonName.BACK) if lay_out and lay_out_leavable and isinstance(prompt, Idle):
+            return prompt, LeaveLayOut()
         case ButtonPressed(button=button):
             return _button(prompt, button, state, misplaced)
         case CityTapped(city=city):

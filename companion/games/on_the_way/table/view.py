@@ -45,6 +45,7 @@ def ui_model(
     refusal: Refusal | None,
     message: str,
     lay_out: int = 0,
+    lay_out_leavable: bool = False,
 ) -> UiModel:
     """``lay_out``: face-up cards the table still has to scan into the offer (OTW-9)."""
     colour = state.current.colour
@@ -65,6 +66,8 @@ def ui_model(
     if lay_out and isinstance(prompt, Idle):
         detail = (t.text("prompt.lay_out_first") if state.offer is None
                   else t.text("prompt.lay_out_detail", cards=", ".join(state.offer) or "—"))  # fmt: skip
+        if lay_out_leavable:  # only the advice asked for it: say how to leave the wait
+            detail = f"{detail} · {t.text('prompt.lay_out_leave')}"
         return replace(base, mode=Mode.CARD_DUE, prompt=t.text("prompt.lay_out", missing=lay_out), detail=detail)
     match prompt:
         case Confirm(command=command):
