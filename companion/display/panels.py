@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import pygame
@@ -53,18 +54,69 @@ def draw_panel_header(
     body = layout.small if compact else layout.body
     small = layout.small
     sw = pygame.Rect(inner.x, inner.y, big + layout.px(4), big + layout.px(4))
-    swatch(surface, sw, style)
-    name = (theme.title(colour) if name is None else name) + ("  ▶" if on_turn else "")
-    name_w, _ = canvas.measure(name, big, bold=True)
+    swatch(canvas, sw, style)
+    name = theme.title(colour) if name is None else name
     money_w, _ = canvas.measure(money, big, bold=True)
     y = sw.bottom + layout.px(2)
-    if sw.right + 2 * pad + name_w + money_w <= inner.right:  # one row: name left, balance right
+    if sw.right + 2 * pad + canvas.measure(name, big, bold=True)[0] + money_w <= inner.right:  # one row
         money_rect = canvas.text(money, (inner.right, inner.y), big, bold=True, anchor="topright", role="money")
         right = money_rect.x - pad
     else:  # a narrow panel (5 or 6 players): the balance gets a row of its own, still in full
         money_rect = canvas.text(money, (inner.x, y), big, bold=True, role="money", max_width=inner.w)
         right = inner.right
         y = money_rect.bottom + layout.px(2)
-    canvas.text(name, (sw.right + pad, inner.y + layout.px(1)), big, bold=True, role="player",
-                max_width=right - sw.right - pad)  # fmt: skip
+    # The name in full: with the turn mark if it fits (the frame marks the turn as well), else a size down.
+    room = right - sw.right - pad
+    tries = [(f"{name}  ▶", big), (name, big), (name, body), (name, small)] if on_turn else [(name, big), (name, body)]
+    label, size = next(((n, s) for n, s in tries if canvas.measure(n, s, bold=True)[0] <= room), tries[-1])
+    canvas.text(label, (sw.right + pad, inner.y + layout.px(1) + (big - size) // 2), size, bold=True, role="player",
+                max_width=room)  # fmt: skip
     return PanelHeader(inner, big, body, small, round(small * 1.25), y)
+
+
+@dataclass(frozen=True, slots=True)
+class PanelLine:
+    text: str
+    role: str
+    colour: theme.RGB = theme.TEXT
+    bold: bool = False
+
+
+def draw_panel_list(
+    canvas: Canvas,
+    layout: Layout,
+    head: PanelHeader,
+    y: int,
+    items: list[PanelLine],
+    more: Callable[[int], str],
+) -> None:
+    """A panel's cards (contracts held, cargo loaded), each wrapped in full onto as many lines as it
+    needs, as many as fit from ``y``; then ``more(n)`` ("+2 more") for the ones that did not."""
+    inner, small, line = head.inner, head.small, head.line
+    indent = layout.px(8)
+    wrapped = []
+    for item in items:
+        parts = canvas.lines(item.text, small, inner.w, bold=item.bold)
+        if len(parts) > 1:
+            rest = " ".join(item.text.split())[len(parts[0]) :].strip()
+            parts = [parts[0], *canvas.lines(rest, small, inner.w - indent, bold=item.bold)]
+        wrapped.append(parts)
+    fits = inner.bottom + (line - small) // 2  # the last line's leading may pass the edge, not its glyphs
+    shown = 0
+    for k, parts in enumerate(wrapped):
+        reserve = line if k < len(wrapped) - 1 else 0  # the "+n more" line, unless this is the last card
+        if y + len(parts) * line + reserve > fits:
+            break
+        item = items[k]
+        for i, part in enumerate(parts):
+            shift = indent if i else 0
+            canvas.text(part, (inner.x + shift, y), small, colour=item.colour, bold=item.bold, role=item.role,
+                        max_width=inner.w - shift)  # fmt: skip
+            y += line
+        shown += 1
+    if shown < len(items):
+        rest = more(len(items) - shown)
+        if y + len(canvas.lines(rest, small, inner.w)) * line > fits:
+            rest = f"+{len(items) - shown}"  # the short form: the count is what matters
+        if y + line <= fits:
+            canvas.paragraph(rest, (inner.x, y), small, inner.w, line, colour=theme.TEXT_DIM, role="more")

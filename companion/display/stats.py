@@ -82,7 +82,7 @@ def draw_player_figures(
     y = rect.y + unit
     for seat, p in players:
         style = theme.player_style(p.colour, seat)
-        swatch(canvas.surface, pygame.Rect(rect.x, y, unit, unit), style)
+        swatch(canvas, pygame.Rect(rect.x, y, unit, unit), style)
         canvas.text(t.player_name(p.colour), (rect.x + unit + unit // 3, y), unit, bold=True, role="stats_player",
                     max_width=cols[0] - rect.x - unit * 3)  # fmt: skip
         best = money(p.biggest_payout) + (f" ({p.biggest_card})" if p.biggest_card else "")

@@ -69,15 +69,16 @@ class Choice:
         return SHORT_END if self.short and self.option.has_short_game else None
 
 
-def draw_dialog(surface: pygame.Surface, choice: Choice) -> dict[str, pygame.Rect]:
-    """Draw the dialog; return the clickable areas by action name."""
+def draw_dialog(surface: pygame.Surface, choice: Choice, record: FrameRecord | None = None) -> dict[str, pygame.Rect]:
+    """Draw the dialog; return the clickable areas by action name (``record``: what was drawn, for the
+    layout check)."""
     w, h = surface.get_size()
     s = min(w / 800, h / 480)
 
     def px(v: float) -> int:
         return max(1, round(v * s))
 
-    canvas = Canvas(surface, FrameRecord((w, h)))
+    canvas = Canvas(surface, FrameRecord((w, h)) if record is None else record)
     surface.fill(theme.BACKGROUND)
     canvas.text("Companion simulator", (w // 2, px(22)), px(26), bold=True, anchor="midtop")
     canvas.text("The table controller of the Pi, with the board, cards and buttons emulated", (w // 2, px(58)),
@@ -106,7 +107,7 @@ def draw_dialog(surface: pygame.Surface, choice: Choice) -> dict[str, pygame.Rec
         _button(surface, canvas, rect, f"{n} players", choice.players == n, px)
         for k, colour in enumerate(choice.option.colours[:n]):
             sw = pygame.Rect(rect.x + px(8) + k * px(22), rect.bottom - px(22), px(18), px(18))
-            swatch(surface, sw, theme.player_style(colour, k))
+            swatch(canvas, sw, theme.player_style(colour, k))
         areas[f"players:{n}"] = rect
     y += bh + px(22)
     # One row: the game length (where the game has a short game) and who plays the other seats.

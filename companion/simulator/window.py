@@ -420,6 +420,7 @@ class Simulator:
         return None if self._drag is None else self._drag.marker
 
     def _draw_pawns(self) -> None:
+        canvas = Canvas(self.window, FrameRecord(self.window.get_size()))  # markers in the hand: no layout
         r = self.tray.marker_radius
         for seat, colour in enumerate(self.config.colours):
             style = theme.player_style(colour, seat)
@@ -428,11 +429,11 @@ class Simulator:
                     continue
                 if self._drag is not None and self._drag.marker == marker:
                     continue
-                draw_marker(self.window, self._pawn_centre(marker, city), round(r * 0.8), style, marker.number)
+                draw_marker(canvas, self._pawn_centre(marker, city), round(r * 0.8), style, marker.number)
         if self._drag is not None:
             seat = self.config.seat_of(self._drag.marker.colour) or 0
             style = theme.player_style(self._drag.marker.colour, seat)
-            draw_marker(self.window, self._drag.pos, r, style, self._drag.marker.number)
+            draw_marker(canvas, self._drag.pos, r, style, self._drag.marker.number)
 
 
 if __name__ == "__main__":

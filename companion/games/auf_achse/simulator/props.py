@@ -201,7 +201,7 @@ class AufAchseSimProps:
     ) -> None:
         surface = canvas.surface
         px = lay.px
-        small = max(9, px(12))
+        small = max(10, px(12))
         pygame.draw.rect(surface, (12, 14, 18), lay.rect)
         for seat, (colour, tray) in enumerate(lay.trays.items()):
             style = theme.player_style(colour, seat)
@@ -213,10 +213,10 @@ class AufAchseSimProps:
             for m in table.in_tray(colour):
                 if m != dragging:
                     slot = lay.slots[m]
-                    draw_marker(surface, slot.center, slot.w // 2, style, m.number)
+                    draw_marker(canvas, slot.center, slot.w // 2, style, m.number)
             bank = lay.banks[colour]
             pygame.draw.rect(surface, style.colour, bank, border_radius=px(4))
-            canvas.text("bank", bank.center, max(8, small - px(2)), colour=style.ink, bold=True, anchor="center",
+            canvas.text("bank", bank.center, max(10, small - px(2)), colour=style.ink, bold=True, anchor="center",
                         role="tray")  # fmt: skip
         nxt = table.next_contract(state)
         left = sum(1 for c in table.contracts if c not in state.seen)

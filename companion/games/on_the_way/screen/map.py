@@ -7,7 +7,7 @@ import pygame
 from companion.display import theme
 from companion.display.layout import Layout
 from companion.display.lights import board_to_pixels, city_lights, draw_light_ring, draw_map_ground, place_box
-from companion.display.record import Canvas, DrawnText
+from companion.display.record import Canvas
 from companion.display.tokens import pill
 from companion.games.on_the_way.engine.state import Building, GameState
 from companion.ledframe import CityLight, LedFrame
@@ -96,8 +96,7 @@ def draw_map(
                 box.move_to(topright=(x - r, y + r + step)),
             ]
             box = place_box(candidates, occupied, rect)
-            pill(surface, box, style, label, size)
-            canvas.record.texts.append(_drawn(label, box, "transport"))
+            pill(canvas, box, style, label, size, role="transport")
             record.transports[(player.colour, t.marker)] = (box.x, box.y, box.w, box.h)
             occupied.append(box)
     for name, (x, y) in pos.items():
@@ -122,10 +121,6 @@ def draw_map(
 
     _labels(canvas, layout, state, ui, pos, lights, occupied, r)
     _legend(canvas, layout, rect, texts)
-
-
-def _drawn(text: str, box: pygame.Rect, role: str) -> DrawnText:
-    return DrawnText(text, (box.x, box.y, box.w, box.h), role)
 
 
 def _jam(canvas: Canvas, layout: Layout, a: tuple[int, int], b: tuple[int, int], *, active: bool) -> pygame.Rect:
@@ -240,7 +235,7 @@ def _search(
 
 def _legend(canvas: Canvas, layout: Layout, rect: pygame.Rect, texts: Catalogue) -> None:
     surface = canvas.surface
-    size = max(9, layout.small - layout.px(1))
+    size = max(10, layout.small - layout.px(1))
     r = layout.px(4)
     x = rect.x + layout.px(6)
     y = rect.bottom - layout.px(6) - size

@@ -101,7 +101,7 @@ def draw_tray(
 ) -> None:
     surface = canvas.surface
     px = lay.px
-    small = max(9, px(12))
+    small = max(10, px(12))
     body = max(10, px(14))
     pygame.draw.rect(surface, (12, 14, 18), lay.rect)
     # Marker trays.
@@ -121,7 +121,7 @@ def draw_tray(
             if m == dragging:
                 continue
             slot = lay.slots[m]
-            draw_marker(surface, slot.center, slot.w // 2, style, m.number)
+            draw_marker(canvas, slot.center, slot.w // 2, style, m.number)
     # Card reader.
     assert lay.reader is not None
     box(canvas, lay.reader, "Card reader", "drop a marker: cancel its transport", small, lay)
@@ -169,9 +169,12 @@ def _contract(
     y = stripe.bottom + px(3)
     canvas.text(f"{card.id}  {card.tier.value}", (x, y), small, colour=(70, 70, 80), role="card", max_width=w)
     y += round(small * 1.3)
-    canvas.text(card.origin, (x, y), body, colour=ink, bold=True, role="card", max_width=w)
+    # Long city names ("Cluj-Napoca") step down to the small size rather than lose their end.
+    wide = max(canvas.measure(name, body, bold=True)[0] for name in (card.origin, f"→ {card.destination}"))
+    name_size = body if wide <= w else max(10, small)
+    canvas.text(card.origin, (x, y), name_size, colour=ink, bold=True, role="card", max_width=w)
     y += round(body * 1.25)
-    canvas.text(f"→ {card.destination}", (x, y), body, colour=ink, bold=True, role="card", max_width=w)
+    canvas.text(f"→ {card.destination}", (x, y), name_size, colour=ink, bold=True, role="card", max_width=w)
     y += round(body * 1.35)
     pay = theme.money(card.pay) + (f" +{card.vp} VP" if card.vp else "")
     canvas.text(f"×{card.trucks} · {pay}", (x, y), small, colour=ink, role="card", max_width=w)
