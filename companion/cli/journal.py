@@ -386,6 +386,7 @@ def _show_pin(state_dir: Path) -> int:
 
 def _open_screen(windowed: str | None) -> KioskScreen | str:
     """The pygame screen: fullscreen on the console (kmsdrm checked first), or a window for trying it out."""
+    from companion.display.visible import visible_display_problem
     from companion.kiosk.display_env import (
         check_video_driver,
         disable_console_blanking,
@@ -399,6 +400,8 @@ def _open_screen(windowed: str | None) -> KioskScreen | str:
         check = check_video_driver(env["SDL_VIDEODRIVER"])
         if not check.ok:
             return check.message
+    if windowed is not None and (problem := visible_display_problem("")) is not None:
+        return problem
     import pygame
 
     from companion.kiosk.screen import KioskScreen
