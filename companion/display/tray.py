@@ -44,12 +44,11 @@ def draw_buttons(canvas: Canvas, lay: Any, pressed: ButtonName | None) -> None:
         pygame.draw.rect(surface, (200, 200, 200) if down else (58, 64, 76), rect, border_radius=px(8))
         pygame.draw.rect(surface, theme.TEXT_DIM, rect, width=1, border_radius=px(8))
         ink = (0, 0, 0) if down else theme.TEXT
-        canvas.text(
-            label, (rect.centerx, rect.centery - px(6)), body, colour=ink, bold=True, anchor="center", role="button"
-        )
-        canvas.text(
-            key, (rect.centerx, rect.bottom - px(4)), max(10, small - px(2)), colour=theme.TEXT_DIM, anchor="midbottom"
-        )
+        with canvas.box(rect, "button"):
+            canvas.text(label, (rect.centerx, rect.centery - px(6)), body, colour=ink, bold=True, anchor="center",
+                        role="button")  # fmt: skip
+            canvas.text(key, (rect.centerx, rect.bottom - px(4)), max(10, small - px(2)), colour=theme.TEXT_DIM,
+                        anchor="midbottom")  # fmt: skip
 
 
 def box(

@@ -136,8 +136,9 @@ def _sign(
             if seg:
                 pygame.draw.line(surface, (250, 250, 250), *seg, max(1, layout.px(1)))
     pygame.draw.rect(surface, theme.TEXT, box, width=1, border_radius=layout.px(2))
-    canvas.text(label, box.center, size, colour=(0, 0, 0), bold=True, anchor="center", role=role,
-                background=colour if role == "roadworks" else None)  # fmt: skip
+    with canvas.box(box, "sign"):
+        canvas.text(label, box.center, size, colour=(0, 0, 0), bold=True, anchor="center", role=role,
+                    background=colour if role == "roadworks" else None)  # fmt: skip
     return box
 
 

@@ -44,8 +44,9 @@ def draw_aa_top(canvas: Canvas, layout: Layout, state: GameState, ui: UiModel, t
     size = rect.h - 2 * pad
     box = pygame.Rect(x, rect.y + pad, size, size)
     pygame.draw.rect(surface, (245, 245, 245), box, border_radius=layout.px(5))
-    canvas.text("–" if die is None else str(die), box.center, round(size * 0.7), colour=(0, 0, 0), bold=True,
-                anchor="center", role="die")  # fmt: skip
+    with canvas.box(box, "die"):
+        canvas.text("–" if die is None else str(die), box.center, round(size * 0.7), colour=(0, 0, 0), bold=True,
+                    anchor="center", role="die")  # fmt: skip
     x = box.right + pad
     head = t.text("screen.setup") if state.phase is Phase.SETUP else t.text("screen.round", n=state.turn.round)
     canvas.text(head, (x, rect.y + pad), body, bold=True, role="round")

@@ -208,16 +208,18 @@ class AufAchseSimProps:
             on_turn = not state.finished and ui.player == colour
             pygame.draw.rect(surface, theme.PANEL_ACTIVE if on_turn else theme.PANEL, tray, border_radius=px(6))
             pygame.draw.rect(surface, style.colour, tray, width=px(2), border_radius=px(6))
-            canvas.text(theme.title(colour), (tray.x + px(6), tray.y + px(3)), small, role="tray",
-                        max_width=tray.w - px(8))  # fmt: skip
-            for m in table.in_tray(colour):
-                if m != dragging:
-                    slot = lay.slots[m]
-                    draw_marker(canvas, slot.center, slot.w // 2, style, m.number)
-            bank = lay.banks[colour]
-            pygame.draw.rect(surface, style.colour, bank, border_radius=px(4))
-            canvas.text("bank", bank.center, max(10, small - px(2)), colour=style.ink, bold=True, anchor="center",
-                        role="tray")  # fmt: skip
+            with canvas.box(tray, "marker_tray"):
+                canvas.text(theme.title(colour), (tray.x + px(6), tray.y + px(3)), small, role="tray",
+                            max_width=tray.w - px(8))  # fmt: skip
+                for m in table.in_tray(colour):
+                    if m != dragging:
+                        slot = lay.slots[m]
+                        draw_marker(canvas, slot.center, slot.w // 2, style, m.number)
+                bank = lay.banks[colour]
+                pygame.draw.rect(surface, style.colour, bank, border_radius=px(4))
+                with canvas.box(bank, "bank_card"):
+                    canvas.text("bank", bank.center, max(10, small - px(2)), colour=style.ink, bold=True,
+                                anchor="center", role="tray")  # fmt: skip
         nxt = table.next_contract(state)
         left = sum(1 for c in table.contracts if c not in state.seen)
         box(canvas, lay.pile, "Contracts", f"{left} cards · click: next", small, lay, face_down=nxt is not None)

@@ -116,7 +116,8 @@ def draw_map(
         box = place_box(candidates, occupied, rect)
         pygame.draw.rect(surface, theme.BACKGROUND, box, border_radius=layout.px(3))
         pygame.draw.rect(surface, theme.TEXT_DIM, box, width=1, border_radius=layout.px(3))
-        canvas.text(str(n), box.center, size, bold=True, anchor="center", role="idle")
+        with canvas.box(box, "idle"):
+            canvas.text(str(n), box.center, size, bold=True, anchor="center", role="idle")
         occupied.append(box)
 
     _labels(canvas, layout, state, ui, pos, lights, occupied, r)
@@ -132,7 +133,9 @@ def _jam(canvas: Canvas, layout: Layout, a: tuple[int, int], b: tuple[int, int],
     box.center = mid
     pygame.draw.rect(surface, theme.JAM, box, border_radius=layout.px(2))
     pygame.draw.rect(surface, theme.TEXT if active else theme.BACKGROUND, box, width=layout.px(2), border_radius=2)
-    canvas.text("2", box.center, layout.small - layout.px(1), colour=(0, 0, 0), bold=True, anchor="center", role="jam")
+    with canvas.box(box, "jam"):
+        canvas.text("2", box.center, max(10, layout.small - layout.px(1)), colour=(0, 0, 0), bold=True,
+                    anchor="center", role="jam")  # fmt: skip
     return box
 
 
@@ -174,6 +177,13 @@ def _labels(
             pygame.Rect(x - gap - w - far, y - h // 2, w, h),
             pygame.Rect(x - w // 2, y - gap - h - far, w, h),
             pygame.Rect(x - w // 2, y + gap + far, w, h),
+            # Further out, for a crowded corner of the map (a name must never sit on a token).
+            pygame.Rect(x + gap + far, y - gap - h - far // 2, w, h),
+            pygame.Rect(x - gap - w - far, y + gap + far // 2, w, h),
+            pygame.Rect(x + gap + far, y + gap + far // 2, w, h),
+            pygame.Rect(x - gap - w - far, y - gap - h - far // 2, w, h),
+            pygame.Rect(x - w // 2, y - gap - h - 2 * far, w, h),
+            pygame.Rect(x - w // 2, y + gap + 2 * far, w, h),
         ]
 
     options = {name: candidates_for(name) for name in pos}

@@ -110,25 +110,22 @@ def draw_tray(
         on_turn = not state.finished and state.current.colour == colour
         pygame.draw.rect(surface, theme.PANEL_ACTIVE if on_turn else theme.PANEL, tray, border_radius=px(6))
         pygame.draw.rect(surface, style.colour, tray, width=px(2), border_radius=px(6))
-        canvas.text(
-            theme.title(colour),
-            (tray.x + px(6), tray.y + px(3)),
-            small,
-            role="tray",
-            max_width=tray.w - px(8),
-        )
-        for m in table.in_tray(colour):
-            if m == dragging:
-                continue
-            slot = lay.slots[m]
-            draw_marker(canvas, slot.center, slot.w // 2, style, m.number)
+        with canvas.box(tray, "marker_tray"):
+            canvas.text(theme.title(colour), (tray.x + px(6), tray.y + px(3)), small, role="tray",
+                        max_width=tray.w - px(8))  # fmt: skip
+            for m in table.in_tray(colour):
+                if m == dragging:
+                    continue
+                slot = lay.slots[m]
+                draw_marker(canvas, slot.center, slot.w // 2, style, m.number)
     # Card reader.
     assert lay.reader is not None
     box(canvas, lay.reader, "Card reader", "drop a marker: cancel its transport", small, lay)
     # Contracts: the open offer and the face-down pile.
     for i, rect in enumerate(lay.offer):
         card_id = table.offer[i] if i < len(table.offer) else None
-        _contract(canvas, lay, rect, card_id, state, small, body)
+        with canvas.box(rect, "card"):
+            _contract(canvas, lay, rect, card_id, state, small, body)
     box(canvas, lay.pile, "Pile", f"{len(table.pile)} cards · click: top card", small, lay, face_down=bool(table.pile))
     due = ui.mode is Mode.EVENT_DUE or state.awaiting_event
     box(
