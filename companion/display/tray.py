@@ -101,3 +101,9 @@ def wrap(canvas: Canvas, text: str, size: int, width: int) -> list[str]:
     if current:
         lines.append(current)
     return lines
+
+
+def draw_help(canvas: Canvas, rect: pygame.Rect, forms: tuple[str, ...], size: int) -> None:
+    """The tray's help line: the first of ``forms`` (longest first) that fits the window's width."""
+    text = next((f for f in forms if canvas.measure(f, size)[0] <= rect.w), forms[-1])
+    canvas.text(text, rect.midleft, size, colour=theme.TEXT_DIM, anchor="midleft", role="help", max_width=rect.w)

@@ -12,7 +12,7 @@ import pygame
 from companion.display import theme
 from companion.display.record import Canvas
 from companion.display.tokens import marker as draw_marker
-from companion.display.tray import box, button_row, draw_buttons
+from companion.display.tray import box, button_row, draw_buttons, draw_help
 from companion.games.on_the_way.engine.cards import Tier
 from companion.games.on_the_way.engine.state import MARKERS_PER_PLAYER, GameState
 from companion.games.on_the_way.simulator.table import SimTable
@@ -25,6 +25,7 @@ HELP = (
     "Drag a marker onto a city (place) or off it (lift) · click a card to scan it · drop a marker on the card "
     "reader to cancel its transport · Enter OK · Backspace BACK · + − · M MENU (hold: admin) · Ctrl+Q quit"
 )
+HELP_SHORT = "Drag markers · click a card: scan · Enter OK · ⌫ BACK · + − · M MENU · Ctrl+Q quit"
 
 
 @dataclass(frozen=True)
@@ -79,8 +80,19 @@ def compute_tray(rect: pygame.Rect, colours: tuple[str, ...], offer_size: int) -
     reader = pygame.Rect(x, body.y, px(100), body.h)
     x = reader.right + gap
     card_w = px(128)
-    offer = tuple(pygame.Rect(x + i * (card_w + gap), body.y, card_w, body.h) for i in range(offer_size))
-    x += offer_size * (card_w + gap)
+    spare = 0
+    if card_w < 100 and offer_size > 1:  # a narrow window: the cards in two rows, each twice as wide
+        cols = -(-offer_size // 2)
+        spare = px(60)  # two rows need less width: the buttons get it (their labels must fit)
+        wide = (offer_size * (card_w + gap) - spare - gap - (cols - 1) * gap) // cols
+        high = (body.h - gap) // 2
+        offer = tuple(
+            pygame.Rect(x + (i % cols) * (wide + gap), body.y + (i // cols) * (high + gap), wide, high)
+            for i in range(offer_size)
+        )
+    else:
+        offer = tuple(pygame.Rect(x + i * (card_w + gap), body.y, card_w, body.h) for i in range(offer_size))
+    x += offer_size * (card_w + gap) - spare
     pile = pygame.Rect(x, body.y, px(76), body.h)
     events = pygame.Rect(pile.right + gap, body.y, px(84), body.h)
     x = events.right + gap
@@ -140,9 +152,7 @@ def draw_tray(
         colour=(40, 70, 130),
     )
     draw_buttons(canvas, lay, pressed)
-    canvas.text(
-        HELP, lay.help.midleft, small, colour=theme.TEXT_DIM, anchor="midleft", role="help", max_width=lay.help.w
-    )
+    draw_help(canvas, lay.help, (HELP, HELP_SHORT), small)
 
 
 def _contract(
@@ -164,6 +174,18 @@ def _contract(
     x = rect.x + px(6)
     w = rect.w - px(12)
     y = stripe.bottom + px(3)
+    pay = theme.money(card.pay) + (f" +{card.vp} VP" if card.vp else "")
+    full_h = px(9) + round(small * 1.3) + round(body * 1.25) + round(body * 1.35) + canvas.measure("Hg", small)[1]
+    if rect.h < full_h:  # a card in a two-row tray: id, trucks and pay, then the route
+        small = max(10, small)
+        canvas.text(f"{card.id} · ×{card.trucks} · {pay}", (x, y), small, colour=(70, 70, 80), role="card",
+                    max_width=w)  # fmt: skip
+        y += round(small * 1.2)
+        route = f"{card.origin} → {card.destination}"
+        for line in canvas.lines(route, small, w, bold=True):
+            canvas.text(line, (x, y), small, colour=ink, bold=True, role="card", max_width=w)
+            y += round(small * 1.15)
+        return
     canvas.text(f"{card.id}  {card.tier.value}", (x, y), small, colour=(70, 70, 80), role="card", max_width=w)
     y += round(small * 1.3)
     # Long city names ("Cluj-Napoca") step down to the small size rather than lose their end.
@@ -173,5 +195,4 @@ def _contract(
     y += round(body * 1.25)
     canvas.text(f"→ {card.destination}", (x, y), name_size, colour=ink, bold=True, role="card", max_width=w)
     y += round(body * 1.35)
-    pay = theme.money(card.pay) + (f" +{card.vp} VP" if card.vp else "")
     canvas.text(f"×{card.trucks} · {pay}", (x, y), small, colour=ink, role="card", max_width=w)
