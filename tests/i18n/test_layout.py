@@ -186,3 +186,19 @@ def test_the_simulator_window_fits(game: str, size: tuple[int, int]) -> None:
             save(sim.window, f"layout_simulator_{game}_{step}")
         sim.send(ButtonPressed(ButtonName.MENU if step == 0 else ButtonName.PLUS))
     assert not problems, "\n".join(problems[:40])
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_auf_achse_names_spaces_as_a_person_would(language: str) -> None:
+    """No internal space id ("Hamburg-Flensburg#1") or rule range ("AA-2..5") reaches the screen: the
+    set-up, a truck on a road space (panel, message, prompt) and a move, in every language."""
+    t = AATable("red @Hamburg-Flensburg#1\nblue @Hanover-Berlin#1\npublic C10,C11,C12,C13\nturn red roll=2",
+                language=language)  # fmt: skip
+    frames = [_aa("road_space", t), *(f for f in aa_frames(language, pytest.MonkeyPatch()) if "setup" in f.state)]
+    surface = pygame.Surface(SIZES[0])
+    for frame in frames:
+        record = frame.draw(surface)
+        drawn = [d.text for d in record.texts]
+        assert not [d for d in drawn if "#" in d or "AA-2..5" in d], (frame.state, drawn)
+    named = [d.text for d in _aa("road_space", t).draw(surface).texts if d.role == "truck_line"]
+    assert any("Flensburg" in n and "Hamburg" in n for n in named), named

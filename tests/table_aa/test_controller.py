@@ -81,7 +81,9 @@ def test_aa7_a_plain_space_is_chosen_on_screen_and_the_truck_must_leave_its_city
     assert target in candidates
     t.press("ok")
     assert t.state.players[0].space == target
-    assert t.ui.mode is Mode.MISMATCH and t.ui.prompt == f"Take the red truck off Hamburg: it stands on {target}"
+    towards = target.partition("-")[2].partition("#")[0]  # the space named as a person would, not by its id
+    expected = f"Take the red truck off Hamburg: it stands on the 1st space from Hamburg towards {towards}"
+    assert t.ui.mode is Mode.MISMATCH and t.ui.prompt == expected
     assert t.lit(CityLight.EXPECTED) == {"Hamburg"}
     t.lift("red", "Hamburg")
     assert t.ui.mode is Mode.IDLE

@@ -54,7 +54,7 @@ def render(surface: pygame.Surface, state: GameState, ui: UiModel, leds: LedFram
     if state.finished:
         status = ("", "")
     elif state.phase is Phase.SETUP:
-        status = (t.text("screen.setup"), "AA-2..5")
+        status = (t.text("screen.setup"), t.text("screen.setup_steps"))
     else:
         turn = state.turn
         roll = t.text("screen.rolled", n=turn.roll) if turn.roll is not None else t.text("screen.to_roll")

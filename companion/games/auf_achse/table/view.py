@@ -31,6 +31,7 @@ from companion.games.auf_achse.table.prompts import (
     space_candidates,
 )
 from companion.table.messages import Catalogue
+from companion.table.messages.spaces import named
 from companion.table.ui import Mode, UiModel
 
 _CARD_DUE = {
@@ -103,7 +104,7 @@ def prompt_ui(prompt: Prompt, state: GameState, t: Catalogue, base: UiModel) -> 
             if space is None:
                 return replace(base, mode=Mode.MOVE, die=roll, prompt=t.text("aa_prompt.move_none", player=colour,
                                roll=roll), detail=t.text("aa_prompt.move_detail"))  # fmt: skip
-            ui = _select(prompt, state, base, t.text("aa_prompt.move", player=colour, roll=roll, space=space),
+            ui = _select(prompt, state, base, t.text("aa_prompt.move", player=colour, roll=roll, space=named(t, state, space)),
                          t.text("aa_prompt.move_detail"))  # fmt: skip
             return replace(ui, mode=Mode.MOVE, die=roll)
         case Act():
