@@ -104,7 +104,8 @@ def prompt_ui(prompt: Prompt, state: GameState, t: Catalogue, base: UiModel) -> 
             if space is None:
                 return replace(base, mode=Mode.MOVE, die=roll, prompt=t.text("aa_prompt.move_none", player=colour,
                                roll=roll), detail=t.text("aa_prompt.move_detail"))  # fmt: skip
-            ui = _select(prompt, state, base, t.text("aa_prompt.move", player=colour, roll=roll, space=named(t, state, space)),
+            where = named(t, state, space)
+            ui = _select(prompt, state, base, t.text("aa_prompt.move", player=colour, roll=roll, space=where),
                          t.text("aa_prompt.move_detail"))  # fmt: skip
             return replace(ui, mode=Mode.MOVE, die=roll)
         case Act():
