@@ -20,10 +20,15 @@ from companion.table.ui import UiModel
 MAX_ENTRIES = 40  # never more than fit on a 1080p screen; only the newest are read
 
 
-def ledger_line(entry: LedgerEntry, money: Callable[..., str] = theme.money, name: Callable[[str], str] = str) -> str:
-    """``name``: the player as the table's language calls it (the caller's catalogue); the reason is
-    the engine's ledger text and stays as it was booked (English)."""
-    text = f"{money(entry.amount, signed=True)} {name(entry.player)} — {entry.reason}"
+def ledger_line(
+    entry: LedgerEntry,
+    money: Callable[..., str] = theme.money,
+    name: Callable[[str], str] = str,
+    reason: Callable[[str], str] = str,
+) -> str:
+    """``name``: the player as the table's language calls it; ``reason``: the engine's ledger text
+    (booked in English) in that language (``Catalogue.reason``)."""
+    text = f"{money(entry.amount, signed=True)} {name(entry.player)} — {reason(entry.reason)}"
     if entry.reverses is not None:
         text = f"↶ {text} (#{entry.reverses})"
     return text
@@ -49,12 +54,13 @@ def draw_feed(
     rect: pygame.Rect | None = None,
     title: str = "Bank",
     name: Callable[[str], str] = str,
+    reason: Callable[[str], str] = str,
 ) -> None:
     """The ledger of either game (both states have ``ledger`` and ``config.seat_of``). ``title`` and
     ``name`` (a player's colour as a label) come translated from the game's screen."""
     rect = layout.feed if rect is None else rect
     with canvas.box(rect, "feed", region="feed"):
-        _draw_feed(canvas, layout, rect, state, ui, money, title, name)
+        _draw_feed(canvas, layout, rect, state, ui, money, title, name, reason)
 
 
 def _draw_feed(
@@ -66,6 +72,7 @@ def _draw_feed(
     money: Callable[..., str],
     title: str,
     name: Callable[[str], str],
+    reason: Callable[[str], str],
 ) -> None:
     surface = canvas.surface
     pygame.draw.rect(surface, theme.PANEL, rect, border_radius=layout.px(5))
@@ -90,7 +97,7 @@ def _draw_feed(
     width = inner.right - inner.x - small - pad
     indent = layout.px(10)
     for entry in entries:
-        text = ledger_line(entry, money, name)
+        text = ledger_line(entry, money, name, reason)
         # A long line wraps (indented) rather than lose its end; an entry that does not fit in full
         # is left for the older ones below it (the feed shows the newest first).
         parts = canvas.lines(text, small, width)

@@ -80,6 +80,7 @@ class PanelLine:
     role: str
     colour: theme.RGB = theme.TEXT
     bold: bool = False
+    short: str = ""  # the card by its id alone ("B01"), for a panel too small for every card in full
 
 
 def draw_panel_list(
@@ -91,17 +92,19 @@ def draw_panel_list(
     more: Callable[[int], str],
 ) -> None:
     """A panel's cards (contracts held, cargo loaded), each wrapped in full onto as many lines as it
-    needs, as many as fit from ``y``; then ``more(n)`` ("+2 more") for the ones that did not."""
+    needs, from ``y``. When not all fit in full, every card by its id on wrapped lines ("B01 B02
+    ▶B03 B04"), if those fit; else as many in full as fit, then ``more(n)`` ("+2 more")."""
     inner, small, line = head.inner, head.small, head.line
     indent = layout.px(8)
-    wrapped = []
-    for item in items:
-        parts = canvas.lines(item.text, small, inner.w, bold=item.bold)
-        if len(parts) > 1:
-            rest = " ".join(item.text.split())[len(parts[0]) :].strip()
-            parts = [parts[0], *canvas.lines(rest, small, inner.w - indent, bold=item.bold)]
-        wrapped.append(parts)
+    wrapped = _wrapped(canvas, layout, head, items)
     fits = inner.bottom + (line - small) // 2  # the last line's leading may pass the edge, not its glyphs
+    if y + sum(len(p) for p in wrapped) * line > fits and all(item.short for item in items):
+        ids = canvas.lines("  ".join(item.short for item in items), small, inner.w)
+        if y + len(ids) * line <= fits:
+            for row in ids:
+                canvas.text(row, (inner.x, y), small, role=items[0].role, max_width=inner.w)
+                y += line
+            return
     shown = 0
     for k, parts in enumerate(wrapped):
         reserve = line if k < len(wrapped) - 1 else 0  # the "+n more" line, unless this is the last card
@@ -120,3 +123,21 @@ def draw_panel_list(
             rest = f"+{len(items) - shown}"  # the short form: the count is what matters
         if y + line <= fits:
             canvas.paragraph(rest, (inner.x, y), small, inner.w, line, colour=theme.TEXT_DIM, role="more")
+
+
+def _wrapped(canvas: Canvas, layout: Layout, head: PanelHeader, items: list[PanelLine]) -> list[list[str]]:
+    """Each card's lines: the first at the panel's width, the rest indented."""
+    indent = layout.px(8)
+    out = []
+    for item in items:
+        parts = canvas.lines(item.text, head.small, head.inner.w, bold=item.bold)
+        if len(parts) > 1:
+            rest = " ".join(item.text.split())[len(parts[0]) :].strip()
+            parts = [parts[0], *canvas.lines(rest, head.small, head.inner.w - indent, bold=item.bold)]
+        out.append(parts)
+    return out
+
+
+def panel_list_lines(canvas: Canvas, layout: Layout, head: PanelHeader, items: list[PanelLine]) -> int:
+    """How many lines :func:`draw_panel_list` needs to show every card in full."""
+    return sum(len(parts) for parts in _wrapped(canvas, layout, head, items))

@@ -68,15 +68,25 @@ def _draw_prompt(
         canvas.text(status[1], (left.x, sw.bottom + layout.px(3) + round(body * 1.3)), small, colour=theme.TEXT_DIM,
                     role="round", max_width=left.w)  # fmt: skip
 
-    # Right block: prompt, detail, choices, refusal.
-    x = left.right + pad
+    # Right block: prompt, detail, choices, refusal; a rule between the blocks, so the name on the
+    # left never reads as the start of the prompt ("Niebieski Niebieski: …").
+    rule_x = left.right + pad
+    pygame.draw.line(surface, theme.TEXT_FAINT, (rule_x, rect.y + pad), (rule_x, rect.bottom - pad), 1)
+    x = rule_x + 2 * pad
     width = rect.right - pad - x
     y = rect.y + pad
     prompt = ui.prompt or fallback
     canvas.text(prompt, (x, y), big, bold=True, role="prompt", max_width=width)
     y += round(big * 1.3)
-    if ui.detail:
-        canvas.text(ui.detail, (x, y), body, colour=theme.TEXT_DIM, role="detail", max_width=width)
+    if ui.detail:  # in full: a size down, or on two lines where no choices or refusal need the room
+        free = not ui.choices and ui.refusal is None
+        if canvas.measure(ui.detail, body)[0] <= width:
+            canvas.text(ui.detail, (x, y), body, colour=theme.TEXT_DIM, role="detail")
+        elif canvas.measure(ui.detail, small)[0] <= width or not free:
+            canvas.text(ui.detail, (x, y), small, colour=theme.TEXT_DIM, role="detail", max_width=width)
+        else:
+            y = canvas.paragraph(ui.detail, (x, y), small, width, round(small * 1.2), colour=theme.TEXT_DIM,
+                                 role="detail") - round(body * 1.35)  # fmt: skip
     y += round(body * 1.35)
     if ui.choices:
         _draw_choices(canvas, layout, ui, pygame.Rect(x, y, rect.right - pad - x, body + layout.px(2)), body)

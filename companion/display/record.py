@@ -10,6 +10,7 @@ can say whether anything leaves its box, overlaps a sibling or was cut. A box is
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -155,14 +156,29 @@ class Canvas:
         colour: RGB = TEXT,
         role: str = "text",
         bold: bool = False,
+        sep: str = " ",
     ) -> int:
-        """``text`` wrapped at spaces into lines of ``width`` pixels, ``line`` apart, from ``pos``
-        (top left); returns the y below the last line."""
+        """``text`` wrapped into lines of ``width`` pixels, ``line`` apart, from ``pos`` (top left),
+        broken at ``sep`` first (" · " keeps "1 trailer" whole) and at spaces where a part is too
+        wide; returns the y below the last line."""
         x, y = pos
-        for part in self.lines(text, size, width, bold=bold) or [""]:
+        for part in self.paragraph_lines(text, size, width, bold=bold, sep=sep) or [""]:
             self.text(part, (x, y), size, colour=colour, role=role, bold=bold, max_width=width)
             y += line
         return y
+
+    def paragraph_lines(self, text: str, size: int, width: int, *, bold: bool = False, sep: str = " ") -> list[str]:
+        """The lines :meth:`paragraph` draws."""
+        rows: list[str] = []
+        for part in text.split(sep) if sep != " " else [text]:
+            joined = f"{rows[-1]}{sep}{part}" if rows else part
+            if rows and self.measure(joined, size, bold=bold)[0] <= width:
+                rows[-1] = joined
+            else:
+                rows.append(part)
+        lines = [line for row in rows for line in self.lines(row, size, width, bold=bold)]
+        plain = self.lines(text, size, width, bold=bold)
+        return plain if len(plain) < len(lines) else lines  # keeping parts whole must not cost a line
 
     def measure(self, text: str, size: int, *, bold: bool = False) -> tuple[int, int]:
         return fonts.font(size, bold=bold).size(text)
@@ -174,16 +190,21 @@ class Canvas:
             return [text] if text else []  # as given, its spacing kept
         out: list[str] = []
         current = ""
-        for word in text.split():
+        for word in _KEEP_TOGETHER.sub(_GLUE, " ".join(text.split())).split(" "):
             trial = f"{current} {word}".strip()
-            if current and self.measure(trial, size, bold=bold)[0] > width:
-                out.append(current)
+            if current and self.measure(trial.replace(_GLUE, " "), size, bold=bold)[0] > width:
+                out.append(current.replace(_GLUE, " "))
                 current = word
             else:
                 current = trial
         if current:
-            out.append(current)
+            out.append(current.replace(_GLUE, " "))
         return out
+
+
+# An amount never breaks: "2 500 R", "12 000 DM" stay on one line (digit groups and the unit).
+_KEEP_TOGETHER = re.compile(r"(?<=\d) (?=\d{3}\b|R\b|DM\b)")
+_GLUE = "\u2060"  # WORD JOINER: stands for the space while breaking, never drawn
 
 
 def ellipsize(font: pygame.font.Font, text: str, width: int) -> str:

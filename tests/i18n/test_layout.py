@@ -9,6 +9,7 @@ Screenshots at 800×480: tests/output/i18n/layout_<language>_<screen>.png."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 
@@ -46,6 +47,7 @@ class Frame:
     state: str
     draw: Callable[[pygame.Surface], FrameRecord]
     ui: UiModel | None = None
+    held: tuple[str, ...] = ()  # the contracts the panels must name or count (none may vanish unseen)
 
 
 def otw_frames(language: str) -> Iterator[Frame]:
@@ -69,8 +71,9 @@ def otw_frames(language: str) -> Iterator[Frame]:
 
 
 def _otw(name: str, t: Table) -> Frame:
-    ui = t.ui
-    return Frame("otw", name, lambda s: render_otw(s, t.state, ui, t.ctl.led_frame), ui)
+    ui, state = t.ui, t.state
+    held = tuple(c for p in state.players for c in p.contracts)
+    return Frame("otw", name, lambda s: render_otw(s, state, ui, t.ctl.led_frame), ui, held)
 
 
 def aa_frames(language: str, monkeypatch: pytest.MonkeyPatch) -> Iterator[Frame]:
@@ -99,7 +102,8 @@ def aa_frames(language: str, monkeypatch: pytest.MonkeyPatch) -> Iterator[Frame]
 def _aa(name: str, t: AATable) -> Frame:
     ui = t.ui
     state, leds = t.state, t.ctl.led_frame
-    return Frame("aa", name, lambda s: render_aa(s, state, ui, leds), ui)
+    held = tuple(c for p in state.players for c in p.loaded)  # loaded cargo is public; a hand is not (AA-4)
+    return Frame("aa", name, lambda s: render_aa(s, state, ui, leds), ui, held)
 
 
 def dialog_frames() -> Iterator[Frame]:
@@ -125,7 +129,19 @@ def check(frame: Frame, surface: pygame.Surface) -> list[Violation]:
     found = violations(record, rendered=rendered)
     if frame.ui is not None and frame.ui.choices:
         found += choice_violations(record, frame.ui)
+    if frame.held and not record.regions.get("ranking"):
+        found += held_violations(record, frame.held)
     return found
+
+
+def held_violations(record: FrameRecord, held: tuple[str, ...]) -> list[Violation]:
+    """Every contract a player holds is named in a panel, or counted in a "+n more" line."""
+    named = " ".join(t.text for t in record.texts)
+    missing = [c for c in held if c not in named]
+    counted = sum(int(m.group(1)) for t in record.roles("more") if (m := re.match(r"\+(\d+)", t)))
+    if len(missing) > counted:
+        return [Violation("hidden", f"contracts {missing} are neither named nor counted ({counted} counted)")]
+    return []
 
 
 def choice_violations(record: FrameRecord, ui: UiModel) -> list[Violation]:
@@ -189,12 +205,12 @@ def test_the_simulator_window_fits(game: str, size: tuple[int, int]) -> None:
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
-def test_auf_achse_names_spaces_as_a_person_would(language: str) -> None:
+def test_auf_achse_names_spaces_as_a_person_would(language: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """No internal space id ("Hamburg-Flensburg#1") or rule range ("AA-2..5") reaches the screen: the
     set-up, a truck on a road space (panel, message, prompt) and a move, in every language."""
     t = AATable("red @Hamburg-Flensburg#1\nblue @Hanover-Berlin#1\npublic C10,C11,C12,C13\nturn red roll=2",
                 language=language)  # fmt: skip
-    frames = [_aa("road_space", t), *(f for f in aa_frames(language, pytest.MonkeyPatch()) if "setup" in f.state)]
+    frames = [_aa("road_space", t), *(f for f in aa_frames(language, monkeypatch) if "setup" in f.state)]
     surface = pygame.Surface(SIZES[0])
     for frame in frames:
         record = frame.draw(surface)

@@ -24,7 +24,7 @@ def space_name(
     """A space as a person names it: a city by its name, a road space as "the 1st space from Hamburg
     towards Flensburg" (its id ``Hamburg-Flensburg#1`` counts from the first city, board.py).
     ``places``: the board's city and junction names, to split a road id whose names hold a hyphen;
-    ``short``: "1st Hamburg→Flensburg", for a narrow panel."""
+    ``short``: "Hamburg→Flensburg (1st)", for a narrow panel."""
     if space is None:
         return "—"
     road, hash_, number = space.rpartition("#")

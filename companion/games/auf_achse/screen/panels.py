@@ -14,7 +14,7 @@ import pygame
 
 from companion.display import theme
 from companion.display.layout import Layout
-from companion.display.panels import PanelLine, draw_panel_header, draw_panel_list
+from companion.display.panels import PanelLine, draw_panel_header, draw_panel_list, panel_list_lines
 from companion.display.ranking import RankingRow, draw_ranking_table, winners_line
 from companion.display.record import Canvas
 from companion.display.tokens import swatch
@@ -156,11 +156,10 @@ def _panel(
     load = [int(n) for n in p["load"]]
     trailers = len(p["trailers"])
     cargo = t.text("screen.cargo", load=sum(load), capacity=p["capacity"])
-    if trailers:
-        cargo += " · " + t.text(f"screen.trailers_{plural_form(t.language, trailers)}", n=trailers)
+    trailer_text = t.text(f"screen.trailers_{plural_form(t.language, trailers)}", n=trailers) if trailers else ""
     known = places(state.board)
     where = space_name(t, p["space"], known)
-    if canvas.measure(where, body)[0] > inner.w:  # a narrow panel: the short form, "1. Hamburg→Bremen"
+    if canvas.measure(where, body)[0] > inner.w:  # a narrow panel: the short form, "Hamburg→Bremen (1.)"
         where = space_name(t, p["space"], known, short=True)
     y = canvas.paragraph(where, (inner.x, y), body, inner.w, line if body == small else round(body * 1.3),
                          role="truck_line")  # fmt: skip
@@ -169,14 +168,23 @@ def _panel(
     extra = " · " + t.text("screen.delivered", n=len(p["delivered"]))
     if p["miss_turns"]:
         extra += " · " + t.text("screen.misses", n=p["miss_turns"])
-    # Cargo, trailers, private contracts, delivered, turns missed: one wrapped paragraph (no half-empty rows).
-    y = canvas.paragraph(cargo + " · " + t.text("screen.private", n=count) + extra, (inner.x, y), small, inner.w,
-                         line, role="cargo")  # fmt: skip
     items = []
     for cid in p["loaded"]:
         card = state.config.contract(str(cid))
         if card is not None:
-            items.append(PanelLine(f"▸ {card.id} {card.start}→{card.end} {theme.dm(card.payout)}", "loaded"))
+            text = f"▸ {card.id} {card.start}→{card.end} {theme.dm(card.payout)}"
+            items.append(PanelLine(text, "loaded", short=f"▸{card.id}"))
+    # Cargo, trailers, private contracts, delivered, turns missed: one wrapped paragraph (no half-empty
+    # rows). Where the loaded contracts would not fit below it in full, their ids join the cargo.
+    rest = [trailer_text] if trailers else []
+    rest += [t.text("screen.private", n=count) + extra]
+    stats = " · ".join([cargo, *rest])
+    fits = inner.bottom + (line - small) // 2
+    need = len(canvas.paragraph_lines(stats, small, inner.w, sep=" · ")) + panel_list_lines(canvas, layout, head, items)
+    if items and y + need * line > fits:
+        stats = " · ".join([f"{cargo}: {' '.join(item.short for item in items)}", *rest])
+        items = []
+    y = canvas.paragraph(stats, (inner.x, y), small, inner.w, line, role="cargo", sep=" · ")
     draw_panel_list(canvas, layout, head, y, items, lambda n: t.text("screen.more_loaded", n=n))
 
 

@@ -50,7 +50,8 @@ def render(surface: pygame.Surface, state: GameState, ui: UiModel, leds: LedFram
         with canvas.box(lay.feed, "auction", region="auction"):
             draw_auction(canvas, lay.feed, lay, state, ui, t)
     else:
-        draw_feed(canvas, lay, state, ui, money=theme.dm, title=t.text("screen.bank"), name=t.player_name)
+        draw_feed(canvas, lay, state, ui, money=theme.dm, title=t.text("screen.bank"), name=t.player_name,
+                  reason=t.reason)  # fmt: skip
     if state.finished:
         status = ("", "")
     elif state.phase is Phase.SETUP:

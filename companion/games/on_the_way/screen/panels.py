@@ -71,9 +71,9 @@ def _panel(
         if card.vp:
             text += " " + t.text("screen.contract_vp", vp=card.vp)
         if card.id == offer:
-            items.append(PanelLine("▶ " + text, "offer", theme.ACCENT, bold=True))
+            items.append(PanelLine("▶ " + text, "offer", theme.ACCENT, bold=True, short=f"▶{card.id}"))
         else:
-            items.append(PanelLine(text, "contract"))
+            items.append(PanelLine(text, "contract", short=card.id))
     if items:
         draw_panel_list(canvas, layout, head, y, items, lambda n: t.text("screen.more_contracts", n=n))
     elif y + line <= inner.bottom + (line - small) // 2:

@@ -46,6 +46,6 @@ def render(surface: pygame.Surface, state: GameState, ui: UiModel, leds: LedFram
         if state.finished or ui.mode is Mode.GAME_OVER:
             draw_ranking(canvas, lay, state, t)
     draw_players(canvas, lay, state, t, ui.offer)
-    draw_feed(canvas, lay, state, ui, title=t.text("screen.bank"), name=t.player_name)
+    draw_feed(canvas, lay, state, ui, title=t.text("screen.bank"), name=t.player_name, reason=t.reason)
     draw_otw_prompt(canvas, lay, state, ui, t)
     return record
