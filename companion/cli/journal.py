@@ -176,7 +176,8 @@ def _export_stats(record: Any, commands: list[Any], base: Path, language: str = 
     pygame.font.init()
     surface = pygame.Surface((1280, 800))
     try:
-        draw_stats(surface, stats, title=f"{stats.title} — {record.id}", language=language)
+        draw_stats(surface, stats, language=language, game_id=record.id,
+                   played=(record.started_at, record.finished_at or record.last_at))  # fmt: skip
     except ValueError as exc:  # a language without a catalogue
         print(f"companion export: {exc}", file=sys.stderr)
         return 2

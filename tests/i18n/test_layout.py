@@ -10,6 +10,7 @@ Screenshots at 800×480: tests/output/i18n/layout_<language>_<screen>.png."""
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 
@@ -21,13 +22,16 @@ from companion import games
 from companion.display import fonts
 from companion.display.measure import Violation, violations
 from companion.display.record import FrameRecord
+from companion.display.stats import draw_stats
 from companion.games.auf_achse.screen.render import render as render_aa
 from companion.games.on_the_way.screen.render import render as render_otw
+from companion.games.setup import GameSetup
+from companion.games.stats import stats_of_game
 from companion.intents import ButtonName, ButtonPressed
 from companion.simulator.app import new_game
 from companion.simulator.start_dialog import Choice, GameOption, draw_dialog
 from companion.simulator.window import Simulator
-from companion.table.messages import LANGUAGES
+from companion.table.messages import LANGUAGES, Catalogue
 from companion.table.ui import UiModel
 from tests.i18n.conftest import save
 from tests.i18n.test_overflow import otw_moments
@@ -218,3 +222,33 @@ def test_auf_achse_names_spaces_as_a_person_would(language: str, monkeypatch: py
         assert not [d for d in drawn if "#" in d or "AA-2..5" in d], (frame.state, drawn)
     named = [d.text for d in _aa("road_space", t).draw(surface).texts if d.role == "truck_line"]
     assert any("Flensburg" in n and "Hamburg" in n for n in named), named
+
+
+PLAYED = (1_764_620_040.0, 1_764_623_000.0)  # a game's start and end, Unix seconds
+
+
+def stats_frames(language: str) -> Iterator[Frame]:
+    """The end-of-game picture (``companion export --stats``) of both games, 6 players where allowed."""
+    for plugin in games.all_games():
+        colours = plugin.colours[: max(plugin.player_counts)]
+        setup = GameSetup(plugin.name, colours, seed=5)
+        played = plugin.new_game(setup)
+        for command in plugin.sample_game(setup, 5, 200):
+            played.push(command)
+        stats = stats_of_game(plugin, played)
+        yield Frame("stats", f"stats_{plugin.name}",
+                    lambda s, st=stats: draw_stats(s, st, language=language, game_id=12, played=PLAYED))  # fmt: skip
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_stats_picture_fits_and_says_which_game_when_and_who_won(language: str, size: tuple[int, int]) -> None:
+    frames = list(stats_frames(language))
+    count, problems = run(frames, language, size)
+    assert count == 2 and not problems, "\n".join(problems)
+    t = Catalogue(language)
+    for frame in frames:
+        which = frame.draw(pygame.Surface(size)).roles("which")
+        assert len(which) == 1 and t.text("stats.game_number", n=12) in which[0], which
+        assert time.strftime("%Y-%m-%d", time.localtime(1_764_620_040.0)) in which[0]
+        assert any(t.player_name(c) in which[0] for c in ("red", "blue", "green", "yellow", "black", "white"))
