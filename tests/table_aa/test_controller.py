@@ -40,7 +40,7 @@ def test_aa2_aa4_aa5_setup_at_the_table_keeps_private_contracts_secret() -> None
     assert t.state.public == ("C07",) and "C07" in t.ui.message
     for card in ("C08", "C09", "C10"):
         t.scan(card)
-    assert t.ui.mode is Mode.SETUP and t.ui.choices == ("red", "blue")
+    assert t.ui.mode is Mode.SETUP and t.ui.choices == ("Red", "Blue")  # the players by name
     t.press("plus")
     t.press("ok")  # blue rolled highest (AA-5)
     assert t.state.current.colour == "blue" and t.ui.mode is Mode.ROLL

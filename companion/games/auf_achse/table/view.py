@@ -62,7 +62,7 @@ def prompt_ui(prompt: Prompt, state: GameState, t: Catalogue, base: UiModel) -> 
             colours = state.config.colours
             starter = colours[index % len(colours)]
             return replace(base, mode=Mode.SETUP, player=starter, prompt=t.text("aa_prompt.start", player=starter),
-                           detail=t.text("aa_prompt.start_detail"), choices=colours,
+                           detail=t.text("aa_prompt.start_detail"), choices=tuple(map(t.player_name, colours)),
                            choice_index=index % len(colours))  # fmt: skip
         case CardDue(kind=kind, player=who):
             return replace(base, mode=Mode.CARD_DUE, player=who, prompt=t.text(_CARD_DUE[kind], player=who))
