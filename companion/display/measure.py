@@ -8,10 +8,11 @@ recording layer has no known rectangle, so it cannot be checked (the check would
 
 The minimum size: the 7" Raspberry Pi touchscreen shows 800×480 on a 154.08 × 85.92 mm active
 area, a pixel pitch of 0.1926 mm (its datasheet). A 10-pixel DejaVu Sans has a cap height of 7 px
-= 1.35 mm and an x-height of 5 px = 0.96 mm, like 6-pt print (the usual floor for the small print
-on game cards); from 40 cm (leaning over the box) a capital subtends 11.6 arc minutes, just above
-the 11' that ISO 9241-303 accepts for short, non-continuous labels. Anything smaller is not read at
-the table, so 10 px is the floor at 800×480; sizes scale up with the window, never below it.
+= 1.35 mm and an x-height of 5 px = 0.96 mm, about the cap height of 6-pt print, the smallest print
+on game cards; from 40 cm (leaning over the box) a capital subtends 11.6 arc minutes, the low end
+of what legibility guidance accepts for short labels read at a glance (continuous text wants 16'
+and more: the prompts and panels use 11-17 px). Smaller is not read at the table, so 10 px is the
+floor at 800×480; sizes only grow with the window.
 """
 
 from __future__ import annotations

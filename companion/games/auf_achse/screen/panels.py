@@ -22,8 +22,7 @@ from companion.games.auf_achse.engine.queries import auction_status
 from companion.games.auf_achse.engine.scoring import ranking
 from companion.games.auf_achse.engine.serialize import view_for
 from companion.games.auf_achse.engine.state import FACE_UP, GameState, Phase
-from companion.table.messages import Catalogue, plural_form
-from companion.table.messages.spaces import places, space_name
+from companion.table.messages import Catalogue, plural_form, spaces
 from companion.table.ui import UiModel
 
 CARD: theme.RGB = (236, 232, 220)  # a contract card's face
@@ -157,10 +156,10 @@ def _panel(
     trailers = len(p["trailers"])
     cargo = t.text("screen.cargo", load=sum(load), capacity=p["capacity"])
     trailer_text = t.text(f"screen.trailers_{plural_form(t.language, trailers)}", n=trailers) if trailers else ""
-    known = places(state.board)
-    where = space_name(t, p["space"], known)
+    known = spaces.places(state.board)
+    where = spaces.space_name(t, p["space"], known)
     if canvas.measure(where, body)[0] > inner.w:  # a narrow panel: the short form, "Hamburg→Bremen (1.)"
-        where = space_name(t, p["space"], known, short=True)
+        where = spaces.space_name(t, p["space"], known, short=True)
     y = canvas.paragraph(where, (inner.x, y), body, inner.w, line if body == small else round(body * 1.3),
                          role="truck_line")  # fmt: skip
     hand = p["hand"]
