@@ -16,6 +16,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TextIO
 
+from companion.cli.no_pi import EMULATED, explain_missing_gpio
 from companion.hardware.config import REFERENCE, HardwareConfig, load, write_card, write_readers
 from companion.hardware.errors import ConfigError
 from companion.hardware.rig import HardwareRig
@@ -395,6 +396,11 @@ def _open(
 
 
 def _run_test(args: argparse.Namespace) -> int:
+    with explain_missing_gpio("companion hardware test", EMULATED.format(command="companion hardware test")):
+        return _test(args)
+
+
+def _test(args: argparse.Namespace) -> int:
     try:
         config, rig, intents = _open(args)
     except ConfigError as exc:
@@ -420,7 +426,8 @@ def _run_calibrate(args: argparse.Namespace) -> int:
         return 2
     cities = args.cities.split(",") if args.cities else config.cities
     channels = range(args.channels if args.channels is not None else _capacity(config))
-    _, rig, intents = _open(args, lambda c: calibration_config(c, channels))
+    with explain_missing_gpio("companion hardware calibrate", EMULATED.format(command="companion hardware calibrate")):
+        _, rig, intents = _open(args, lambda c: calibration_config(c, channels))
     with rig:
         mapping = calibrate(
             rig,
@@ -448,7 +455,8 @@ def _capacity(config: HardwareConfig) -> int:
 
 def _run_enroll(args: argparse.Namespace) -> int:
     try:
-        _, rig, intents = _open(args)
+        with explain_missing_gpio("companion cards enroll", EMULATED.format(command="companion cards enroll")):
+            _, rig, intents = _open(args)
     except ConfigError as exc:
         print(exc, file=sys.stderr)
         return 2

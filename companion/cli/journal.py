@@ -183,7 +183,8 @@ def _export_stats(record: Any, commands: list[Any], base: Path, language: str = 
     pygame.font.init()
     surface = pygame.Surface((1280, 800))
     try:
-        draw_stats(surface, stats, title=f"{stats.title} — {record.id}", language=language)
+        draw_stats(surface, stats, language=language, game_id=record.id,
+                   played=(record.started_at, record.finished_at or record.last_at))  # fmt: skip
     except ValueError as exc:  # a language without a catalogue
         print(f"companion export: {exc}", file=sys.stderr)
         return 2
@@ -397,6 +398,7 @@ def _show_pin(state_dir: Path) -> int:
 
 def _open_screen(windowed: str | None) -> KioskScreen | str:
     """The pygame screen: fullscreen on the console (kmsdrm checked first), or a window for trying it out."""
+    from companion.display.visible import visible_display_problem
     from companion.kiosk.display_env import (
         check_video_driver,
         disable_console_blanking,
@@ -410,6 +412,8 @@ def _open_screen(windowed: str | None) -> KioskScreen | str:
         check = check_video_driver(env["SDL_VIDEODRIVER"])
         if not check.ok:
             return check.message
+    if windowed is not None and (problem := visible_display_problem("")) is not None:
+        return problem
     import pygame
 
     from companion.kiosk.screen import KioskScreen

@@ -36,6 +36,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
 def run_leaderboard(args: argparse.Namespace) -> int:
     from companion.display.fonts import font
+    from companion.display.visible import refuse_invisible
     from companion.leaderboard import DEFAULT_ROOT, BrokerSettings, LeaderboardError
     from companion.leaderboard.app import run
     from companion.leaderboard.screen import SIZE
@@ -58,6 +59,8 @@ def run_leaderboard(args: argparse.Namespace) -> int:
         except ValueError:
             print(f"companion leaderboard: --windowed {args.windowed}: expected WxH, e.g. 1280x720", file=sys.stderr)
             return 2
+    if (code := refuse_invisible("companion leaderboard")) is not None:
+        return code
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     stats = run(
         settings,

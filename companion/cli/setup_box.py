@@ -21,6 +21,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TextIO
 
+from companion.cli.no_pi import explain_missing_gpio
 from companion.games.digitise.model import CityMoved, FieldTapped, NameTyped, SpaceTapped, Step
 from companion.games.digitise.profile import profile, profiles
 from companion.intents import ButtonName, ButtonPressed, CardScanned, CityTapped, Intent, TagPlaced
@@ -181,7 +182,10 @@ def _run(args: argparse.Namespace) -> int:
 
         run_window(session.handle, lambda: session.state, size=tuple(args.size))
         return 0
-    return run_hardware(session, args, sys.stdout)
+    with explain_missing_gpio(
+        "companion setup-box run", "At a desk use --input window (mouse and keyboard) or --input text."
+    ):
+        return run_hardware(session, args, sys.stdout)
 
 
 def _list(args: argparse.Namespace) -> int:

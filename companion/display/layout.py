@@ -58,11 +58,13 @@ def compute(size: tuple[int, int], players: int, *, top_bar: float = 40, map_sha
     prompt_h = round(86 * scale)
     mid_y = top_h
     mid_h = h - top_h - prompt_h
+    if players > 4:  # three panels a row (Auf Achse, AA-1): the map gives up width, the feed height
+        map_share = min(map_share, 0.46)
     map_w = min(round(mid_h * 1.3), round(w * map_share))
     top = pygame.Rect(0, 0, w, top_h)
     map_rect = pygame.Rect(0, mid_y, map_w, mid_h).inflate(-pad, -pad)
     side = pygame.Rect(map_w, mid_y, w - map_w, mid_h)
-    players_h = round(mid_h * (0.58 if players <= 2 else 0.66))
+    players_h = round(mid_h * (0.58 if players <= 2 else 0.66 if players <= 4 else 0.85))
     panels: list[pygame.Rect] = []
     if players <= 2:
         each = players_h // max(1, players)

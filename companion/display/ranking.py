@@ -50,10 +50,26 @@ def draw_ranking_table(
     right-aligned, widths from their contents), and a note on how it was ranked. The game's screen
     passes every word translated: ``heads``, ``note``, ``title``, ``winners`` (the line naming who
     won; English when None) and ``name`` (a player's name)."""
+    # What the ranking covers is no longer readable: it leaves the record too (a covering box).
+    with canvas.box(area, "ranking", region="ranking", cover=True):
+        _draw_ranking_table(canvas, layout, area, rows, heads, seat_of, sizes, bold_column, note, title, winners, name)
+
+
+def _draw_ranking_table(
+    canvas: Canvas,
+    layout: Layout,
+    area: pygame.Rect,
+    rows: Sequence[RankingRow],
+    heads: tuple[str, ...],
+    seat_of: Callable[[str], int | None],
+    sizes: tuple[int, ...] | None,
+    bold_column: int,
+    note: str,
+    title: str,
+    winners: str | None,
+    name: Callable[[str], str],
+) -> None:
     surface = canvas.surface
-    canvas.record.regions["ranking"] = (area.x, area.y, area.w, area.h)
-    # What the ranking covers is no longer readable: it leaves the record too.
-    canvas.record.texts = [t for t in canvas.record.texts if not area.colliderect(pygame.Rect(t.rect))]
     pygame.draw.rect(surface, theme.BACKGROUND, area, border_radius=layout.px(6))
     pygame.draw.rect(surface, theme.ACCENT, area, width=layout.px(2), border_radius=layout.px(6))
     pad, big, body, small = layout.pad, layout.large, layout.body, layout.small
@@ -91,7 +107,7 @@ def draw_ranking_table(
         style = theme.player_style(row.colour, seat_of(row.colour) or 0)
         canvas.text(f"{row.place}.", (place_right, y), big, bold=True, anchor="topright", role="ranking")
         sw = pygame.Rect(place_right + pad, y, big, big)
-        swatch(surface, sw, style)
+        swatch(canvas, sw, style)
         canvas.text(name(row.colour), (sw.right + pad, y), big, bold=True, role="ranking",
                     max_width=name_right - sw.right - pad)  # fmt: skip
         for i, (value, right) in enumerate(zip(row.values, rights, strict=True)):

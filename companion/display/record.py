@@ -1,11 +1,18 @@
-"""What a frame drew, for tests and for the simulator's hit-testing: texts, city rings, tokens.
+"""What a frame drew, for tests, the layout check and the simulator's hit-testing: texts with their
+rectangles and containers, the boxes (panels, chips, buttons) they sit in, city rings, tokens.
 
-Every text goes through :class:`Canvas`, which blits it and records its string, rectangle and role,
-so a test can ask "is the refusal with OTW-18 on screen, and where?" without OCR.
+Every text goes through :class:`Canvas`, which blits it and records its string, rectangle, ink
+rectangle (the pixels that are not background), font size, role and container, so a test can ask
+"is the refusal with OTW-18 on screen, and where?" without OCR, and :mod:`companion.display.measure`
+can say whether anything leaves its box, overlaps a sibling or was cut. A box is opened with
+``with canvas.box(rect, "panel"):``; what is drawn inside belongs to it.
 """
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 import pygame
@@ -15,24 +22,40 @@ from companion.display.theme import RGB, TEXT
 from companion.ledframe import CityLight
 
 Rect = tuple[int, int, int, int]
+SCREEN = ""  # the container of what is drawn outside any box: the surface itself
 
 
 @dataclass(frozen=True, slots=True)
 class DrawnText:
     text: str
-    rect: Rect  # x, y, w, h on the surface
+    rect: Rect  # x, y, w, h on the surface (the line box: ascent + descent)
     role: str  # "city", "prompt", "refusal", "money", "ledger", "ranking", ...
+    size: int = 0  # the font's pixel size
+    ink: Rect = (0, 0, 0, 0)  # the glyphs' pixels; w == 0 for blank text
+    box: str = SCREEN  # the id of the box it was drawn in
+    full: str | None = None  # the text asked for, when it had to be shortened to ``text``
+
+
+@dataclass(frozen=True, slots=True)
+class DrawnBox:
+    id: str  # unique in the frame: role + a counter ("panel3")
+    rect: Rect
+    role: str  # "panel", "chip", "button", "feed", "ranking", ...
+    parent: str = SCREEN
+    cover: bool = False  # drawn over its parent's content (a ranking over the map): hides what it covers
 
 
 @dataclass
 class FrameRecord:
     size: tuple[int, int]
     texts: list[DrawnText] = field(default_factory=list)
+    boxes: list[DrawnBox] = field(default_factory=list)
     cities: dict[str, tuple[int, int, int]] = field(default_factory=dict)  # name -> (x, y, radius)
     rings: dict[str, CityLight] = field(default_factory=dict)  # the lights drawn (mirrors the LEDs)
     transports: dict[tuple[str, int], Rect] = field(default_factory=dict)  # (colour, marker) -> token rect
     regions: dict[str, Rect] = field(default_factory=dict)  # "map", "players", "feed", "prompt", ...
     clipped: list[str] = field(default_factory=list)  # texts that had to be shortened to fit
+    hidden: list[DrawnText] = field(default_factory=list)  # texts a covering box was drawn over
 
     def find(self, needle: str, role: str | None = None) -> list[DrawnText]:
         return [t for t in self.texts if needle in t.text and (role is None or t.role == role)]
@@ -42,6 +65,9 @@ class FrameRecord:
 
     def roles(self, role: str) -> list[str]:
         return [t.text for t in self.texts if t.role == role]
+
+    def box(self, box_id: str) -> DrawnBox | None:
+        return next((b for b in self.boxes if b.id == box_id), None)
 
     def city_at(self, pos: tuple[int, int], slack: int = 6) -> str | None:
         best: tuple[float, str] | None = None
@@ -53,11 +79,43 @@ class FrameRecord:
 
 
 class Canvas:
-    """A surface plus the record of what was drawn on it."""
+    """A surface plus the record of what was drawn on it, and the box being drawn in."""
 
     def __init__(self, surface: pygame.Surface, record: FrameRecord) -> None:
         self.surface = surface
         self.record = record
+        self._open: list[str] = [SCREEN]
+
+    @property
+    def current(self) -> str:
+        return self._open[-1]
+
+    @contextmanager
+    def box(
+        self, rect: pygame.Rect, role: str, *, region: str | None = None, cover: bool = False
+    ) -> Iterator[pygame.Rect]:
+        """Draw inside ``rect``: texts and boxes drawn in the block belong to it. ``region``: also
+        record it under that name (``record.regions``); ``cover``: it is drawn over its parent's
+        content, which is no longer readable where it lies and leaves the record."""
+        box_id = f"{role}{len(self.record.boxes)}"
+        xywh = (rect.x, rect.y, rect.w, rect.h)
+        if cover:
+            self._hide(rect)
+        self.record.boxes.append(DrawnBox(box_id, xywh, role, self.current, cover))
+        if region is not None:
+            self.record.regions[region] = xywh
+        self._open.append(box_id)
+        try:
+            yield rect
+        finally:
+            self._open.pop()
+
+    def _hide(self, rect: pygame.Rect) -> None:
+        keep = set(self._open)
+        covered = [t for t in self.record.texts if rect.colliderect(pygame.Rect(t.rect))]
+        self.record.hidden += covered
+        self.record.texts = [t for t in self.record.texts if t not in covered]
+        self.record.boxes = [b for b in self.record.boxes if b.id in keep or not rect.colliderect(pygame.Rect(b.rect))]
 
     def text(
         self,
@@ -72,19 +130,81 @@ class Canvas:
         max_width: int | None = None,
         background: RGB | None = None,
     ) -> pygame.Rect:
-        """Draw one line; shortened with an ellipsis if wider than ``max_width``."""
+        """Draw one line; shortened with an ellipsis if wider than ``max_width`` (recorded as cut)."""
         font = fonts.font(size, bold=bold)
+        full = None
         if max_width is not None and font.size(text)[0] > max_width:
             self.record.clipped.append(text)
-            text = ellipsize(font, text, max_width)
+            full, text = text, ellipsize(font, text, max_width)
         image = font.render(text, True, colour, background)
         rect = image.get_rect(**{anchor: pos})
         self.surface.blit(image, rect)
-        self.record.texts.append(DrawnText(text, (rect.x, rect.y, rect.w, rect.h), role))
+        ink = image.get_bounding_rect().move(rect.topleft) if background is None else rect
+        box = (rect.x, rect.y, rect.w, rect.h)
+        inked = (ink.x, ink.y, ink.w, ink.h)
+        self.record.texts.append(DrawnText(text, box, role, max(8, int(size)), inked, self.current, full))
         return rect
+
+    def paragraph(
+        self,
+        text: str,
+        pos: tuple[int, int],
+        size: int,
+        width: int,
+        line: int,
+        *,
+        colour: RGB = TEXT,
+        role: str = "text",
+        bold: bool = False,
+        sep: str = " ",
+    ) -> int:
+        """``text`` wrapped into lines of ``width`` pixels, ``line`` apart, from ``pos`` (top left),
+        broken at ``sep`` first (" · " keeps "1 trailer" whole) and at spaces where a part is too
+        wide; returns the y below the last line."""
+        x, y = pos
+        for part in self.paragraph_lines(text, size, width, bold=bold, sep=sep) or [""]:
+            self.text(part, (x, y), size, colour=colour, role=role, bold=bold, max_width=width)
+            y += line
+        return y
+
+    def paragraph_lines(self, text: str, size: int, width: int, *, bold: bool = False, sep: str = " ") -> list[str]:
+        """The lines :meth:`paragraph` draws."""
+        rows: list[str] = []
+        for part in text.split(sep) if sep != " " else [text]:
+            joined = f"{rows[-1]}{sep}{part}" if rows else part
+            if rows and self.measure(joined, size, bold=bold)[0] <= width:
+                rows[-1] = joined
+            else:
+                rows.append(part)
+        lines = [line for row in rows for line in self.lines(row, size, width, bold=bold)]
+        plain = self.lines(text, size, width, bold=bold)
+        return plain if len(plain) < len(lines) else lines  # keeping parts whole must not cost a line
 
     def measure(self, text: str, size: int, *, bold: bool = False) -> tuple[int, int]:
         return fonts.font(size, bold=bold).size(text)
+
+    def lines(self, text: str, size: int, width: int, *, bold: bool = False) -> list[str]:
+        """``text`` broken at spaces into lines of at most ``width`` pixels (a word wider than the
+        line stays whole on its own line: the caller sees it is too wide)."""
+        if self.measure(text, size, bold=bold)[0] <= width:
+            return [text] if text else []  # as given, its spacing kept
+        out: list[str] = []
+        current = ""
+        for word in _KEEP_TOGETHER.sub(_GLUE, " ".join(text.split())).split(" "):
+            trial = f"{current} {word}".strip()
+            if current and self.measure(trial.replace(_GLUE, " "), size, bold=bold)[0] > width:
+                out.append(current.replace(_GLUE, " "))
+                current = word
+            else:
+                current = trial
+        if current:
+            out.append(current.replace(_GLUE, " "))
+        return out
+
+
+# An amount never breaks: "2 500 R", "12 000 DM" stay on one line (digit groups and the unit).
+_KEEP_TOGETHER = re.compile(r"(?<=\d) (?=\d{3}\b|R\b|DM\b)")
+_GLUE = "\u2060"  # WORD JOINER: stands for the space while breaking, never drawn
 
 
 def ellipsize(font: pygame.font.Font, text: str, width: int) -> str:

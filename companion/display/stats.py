@@ -6,11 +6,13 @@ Drawn from a ``GameStats`` value; used by the kiosk's ranking screen and ``compa
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 
 import pygame
 
 from companion.display import theme
+from companion.display.ranking import winners_line
 from companion.display.record import Canvas, FrameRecord
 from companion.display.tokens import swatch
 from companion.engine.money import format_money
@@ -82,7 +84,7 @@ def draw_player_figures(
     y = rect.y + unit
     for seat, p in players:
         style = theme.player_style(p.colour, seat)
-        swatch(canvas.surface, pygame.Rect(rect.x, y, unit, unit), style)
+        swatch(canvas, pygame.Rect(rect.x, y, unit, unit), style)
         canvas.text(t.player_name(p.colour), (rect.x + unit + unit // 3, y), unit, bold=True, role="stats_player",
                     max_width=cols[0] - rect.x - unit * 3)  # fmt: skip
         best = money(p.biggest_payout) + (f" ({p.biggest_card})" if p.biggest_card else "")
@@ -91,23 +93,54 @@ def draw_player_figures(
         y += int(unit * 1.4)
 
 
-def draw_stats(surface: pygame.Surface, stats: GameStats, *, title: str = "", language: str = "en") -> FrameRecord:
-    """A whole picture: title, the balance chart, the figures per player, in ``language``."""
+def draw_stats(
+    surface: pygame.Surface,
+    stats: GameStats,
+    *,
+    title: str = "",
+    language: str = "en",
+    game_id: int | None = None,
+    played: tuple[float, float | None] | None = None,
+) -> FrameRecord:
+    """A whole picture: which game, when and who won, the balance chart, the figures per player, in
+    ``language``. ``game_id``: the journal's number of the game; ``played``: its start and end
+    (Unix seconds; the end None while it is open), shown in local time."""
     w, h = surface.get_size()
     record = FrameRecord((w, h))
     canvas = Canvas(surface, record)
     surface.fill(theme.BACKGROUND)
     unit = max(12, h // 26)
+    t = _texts(language)
 
     def money(amount: int) -> str:
         return format_money(amount, stats.currency)
 
-    title = title or _texts(language).text("stats.title", title=stats.title)
+    title = title or t.text("stats.title", title=stats.title)
     canvas.text(title, (w // 2, unit // 2), int(unit * 1.5), bold=True,
                 anchor="midtop", role="title", max_width=w - 2 * unit)  # fmt: skip
+    canvas.text(which_game(t, stats, game_id, played), (w // 2, unit * 2 + unit // 4), unit, colour=theme.TEXT_DIM,
+                anchor="midtop", role="which", max_width=w - 2 * unit)  # fmt: skip
     figures_h = int(unit * 1.4) * len(stats.players) + unit * 2
-    chart = pygame.Rect(unit, unit * 3, w - 2 * unit, h - unit * 4 - figures_h)
+    chart = pygame.Rect(unit, unit * 4, w - 2 * unit, h - unit * 5 - figures_h)
     draw_balance_chart(canvas, chart, stats, unit, language=language)
     figures = pygame.Rect(unit, chart.bottom + unit // 2, w - 2 * unit, figures_h)
     draw_player_figures(canvas, figures, stats, unit, money, language=language)
     return record
+
+
+def which_game(t: Catalogue, stats: GameStats, game_id: int | None, played: tuple[float, float | None] | None) -> str:
+    """ "Game 12 · 2026-12-01 20:14–21:02 · Red wins!": which game, when, who won."""
+    parts = []
+    if game_id is not None:
+        parts.append(t.text("stats.game_number", n=game_id))
+    if played is not None:
+        start, end = (time.localtime(s) if s is not None else None for s in played)
+        assert start is not None
+        when = time.strftime("%Y-%m-%d %H:%M", start)
+        if end is not None:
+            when += "–" + time.strftime("%H:%M" if end[:3] == start[:3] else "%Y-%m-%d %H:%M", end)
+        parts.append(when)
+    first = [str(s.get("colour")) for s in stats.standings if s.get("place") == 1]
+    if first:
+        parts.append(winners_line(t, first))
+    return " · ".join(parts)

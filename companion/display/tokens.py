@@ -4,26 +4,28 @@ from __future__ import annotations
 
 import pygame
 
-from companion.display import fonts
+from companion.display.record import Canvas
 from companion.display.theme import BACKGROUND, PlayerStyle
 
 
-def swatch(surface: pygame.Surface, rect: pygame.Rect, style: PlayerStyle) -> None:
-    """A filled square in the player's colour, with the player's pattern and letter."""
+def swatch(canvas: Canvas, rect: pygame.Rect, style: PlayerStyle) -> None:
+    """A filled square in the player's colour, with the player's pattern and letter (a box of its own)."""
+    surface = canvas.surface
     pygame.draw.rect(surface, style.colour, rect, border_radius=max(2, rect.w // 6))
     _pattern(surface, rect, style)
-    f = fonts.font(round(rect.h * 0.62), bold=True)
-    image = f.render(style.letter, True, style.ink)
-    surface.blit(image, image.get_rect(center=rect.center))
+    with canvas.box(rect, "swatch"):
+        size = max(10, round(rect.h * 0.62))
+        canvas.text(style.letter, rect.center, size, colour=style.ink, bold=True, anchor="center", role="letter")
     pygame.draw.rect(surface, BACKGROUND, rect, width=1, border_radius=max(2, rect.w // 6))
 
 
-def pill(surface: pygame.Surface, rect: pygame.Rect, style: PlayerStyle, label: str, size: int) -> None:
+def pill(canvas: Canvas, rect: pygame.Rect, style: PlayerStyle, label: str, size: int, *, role: str = "token") -> None:
     """A rounded token in the player's colour with a short label ("R1 ×2"): a transport on the map."""
+    surface = canvas.surface
     pygame.draw.rect(surface, style.colour, rect, border_radius=rect.h // 2)
     pygame.draw.rect(surface, BACKGROUND, rect, width=max(1, rect.h // 10), border_radius=rect.h // 2)
-    image = fonts.font(size, bold=True).render(label, True, style.ink)
-    surface.blit(image, image.get_rect(center=rect.center))
+    with canvas.box(rect, "pill"):
+        canvas.text(label, rect.center, size, colour=style.ink, bold=True, anchor="center", role=role)
 
 
 def _pattern(surface: pygame.Surface, rect: pygame.Rect, style: PlayerStyle) -> None:
@@ -47,10 +49,15 @@ def _pattern(surface: pygame.Surface, rect: pygame.Rect, style: PlayerStyle) -> 
                     pygame.draw.rect(surface, ink, pygame.Rect(x, y, step, step).clip(rect))
 
 
-def marker(surface: pygame.Surface, centre: tuple[int, int], radius: int, style: PlayerStyle, number: int) -> None:
+def marker(canvas: Canvas, centre: tuple[int, int], radius: int, style: PlayerStyle, number: int) -> None:
     """A physical marker as the simulator draws it: a disc with the player's letter and number."""
+    surface = canvas.surface
+    label, size = f"{style.letter}{number}", max(10, round(radius * 0.9))
+    radius = max(radius, canvas.measure(label, size, bold=True)[0] // 2 + 2)  # the label stays on the disc
     pygame.draw.circle(surface, (0, 0, 0), (centre[0] + 2, centre[1] + 2), radius)  # shadow
     pygame.draw.circle(surface, style.colour, centre, radius)
     pygame.draw.circle(surface, (250, 250, 250), centre, radius, max(1, radius // 8))
-    image = fonts.font(max(9, round(radius * 0.9)), bold=True).render(f"{style.letter}{number}", True, style.ink)
-    surface.blit(image, image.get_rect(center=centre))
+    disc = pygame.Rect(0, 0, 2 * radius, 2 * radius)
+    disc.center = centre
+    with canvas.box(disc, "marker"):
+        canvas.text(label, centre, size, colour=style.ink, bold=True, anchor="center", role="marker")

@@ -36,7 +36,7 @@ def draw_buttons(canvas: Canvas, lay: Any, pressed: ButtonName | None) -> None:
     """The five buttons (either game's tray: ``lay.buttons``, ``lay.px``)."""
     surface = canvas.surface
     px = lay.px
-    small = max(9, px(12))
+    small = max(10, px(12))
     body = max(10, px(14))
     for name, label, key in BUTTONS:
         rect = lay.buttons[name]
@@ -44,10 +44,11 @@ def draw_buttons(canvas: Canvas, lay: Any, pressed: ButtonName | None) -> None:
         pygame.draw.rect(surface, (200, 200, 200) if down else (58, 64, 76), rect, border_radius=px(8))
         pygame.draw.rect(surface, theme.TEXT_DIM, rect, width=1, border_radius=px(8))
         ink = (0, 0, 0) if down else theme.TEXT
-        canvas.text(
-            label, (rect.centerx, rect.centery - px(6)), body, colour=ink, bold=True, anchor="center", role="button"
-        )
-        canvas.text(key, (rect.centerx, rect.bottom - px(4)), small - px(2), colour=theme.TEXT_DIM, anchor="midbottom")
+        with canvas.box(rect, "button"):
+            canvas.text(label, (rect.centerx, rect.centery - px(6)), body, colour=ink, bold=True, anchor="center",
+                        role="button")  # fmt: skip
+            canvas.text(key, (rect.centerx, rect.bottom - px(4)), max(10, small - px(2)), colour=theme.TEXT_DIM,
+                        anchor="midbottom")  # fmt: skip
 
 
 def box(
@@ -72,13 +73,19 @@ def box(
         width=px(3) if highlight else 1,
         border_radius=px(6),
     )
-    canvas.text(
-        head, (rect.centerx, rect.y + px(6)), size, bold=True, anchor="midtop", role="tray", max_width=rect.w - px(6)
-    )
-    y = rect.y + px(6) + round(size * 1.5)
-    for word_line in wrap(canvas, sub, size, rect.w - px(8)):
-        canvas.text(word_line, (rect.centerx, y), size - px(1), colour=theme.TEXT_DIM, anchor="midtop", role="tray")
-        y += round(size * 1.2)
+    y = rect.y + px(6)
+    head_size = size if canvas.measure(head, size, bold=True)[0] <= rect.w - px(6) else max(10, size - px(2))
+    with canvas.box(rect, "tray_box"):
+        for line in canvas.lines(head, head_size, rect.w - px(6), bold=True):
+            canvas.text(line, (rect.centerx, y), head_size, bold=True, anchor="midtop", role="tray",
+                        max_width=rect.w - px(6))  # fmt: skip
+            y += round(size * 1.2)
+        y += round(size * 0.3)
+        sub_size = max(10, size - px(1))
+        for word_line in wrap(canvas, sub, sub_size, rect.w - px(8)):
+            canvas.text(word_line, (rect.centerx, y), sub_size, colour=theme.TEXT_DIM, anchor="midtop", role="tray",
+                        max_width=rect.w - px(4))  # fmt: skip
+            y += round(sub_size * 1.2)
 
 
 def wrap(canvas: Canvas, text: str, size: int, width: int) -> list[str]:
@@ -94,3 +101,9 @@ def wrap(canvas: Canvas, text: str, size: int, width: int) -> list[str]:
     if current:
         lines.append(current)
     return lines
+
+
+def draw_help(canvas: Canvas, rect: pygame.Rect, forms: tuple[str, ...], size: int) -> None:
+    """The tray's help line: the first of ``forms`` (longest first) that fits the window's width."""
+    text = next((f for f in forms if canvas.measure(f, size)[0] <= rect.w), forms[-1])
+    canvas.text(text, rect.midleft, size, colour=theme.TEXT_DIM, anchor="midleft", role="help", max_width=rect.w)

@@ -86,6 +86,10 @@ def main(argv: Sequence[str] = ()) -> int:
     except ValueError:
         print(f"companion: --size wants WxH, not {args.size!r}")
         return 2
+    from companion.display.visible import refuse_invisible
+
+    if (code := refuse_invisible("companion")) is not None:  # no display: say so, never run invisibly
+        return code
     import pygame
 
     from companion.simulator.start_dialog import GameOption, run_dialog

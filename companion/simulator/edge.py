@@ -225,6 +225,7 @@ class TableEdge:
 
     def draw_pawns(self, surface: pygame.Surface, record: FrameRecord, state: Any) -> None:
         """The markers on the board the engine does not show yet (being placed), and the one in hand."""
+        canvas = Canvas(surface, FrameRecord(surface.get_size()))  # markers in the hand: no layout to check
         r = self.tray.marker_radius
         for seat, colour in enumerate(self.config.colours):
             style = theme.player_style(colour, seat)
@@ -233,9 +234,9 @@ class TableEdge:
                     continue
                 if self.drag is not None and self.drag.marker == marker:
                     continue
-                draw_marker(surface, self.pawn_centre(marker, city, record), round(r * 0.8), style, marker.number)
+                draw_marker(canvas, self.pawn_centre(marker, city, record), round(r * 0.8), style, marker.number)
         if self.drag is not None:
             seat = self.config.seat_of(self.drag.marker.colour) or 0
             style = theme.player_style(self.drag.marker.colour, seat)
-            draw_marker(surface, self.drag.pos, r, style, self.drag.marker.number)
+            draw_marker(canvas, self.drag.pos, r, style, self.drag.marker.number)
         self.changed = False

@@ -3,7 +3,8 @@ other seats (people, or the box at a level). Keys G (game), 2/3/4, S (short), B 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 import pygame
@@ -69,15 +70,16 @@ class Choice:
         return SHORT_END if self.short and self.option.has_short_game else None
 
 
-def draw_dialog(surface: pygame.Surface, choice: Choice) -> dict[str, pygame.Rect]:
-    """Draw the dialog; return the clickable areas by action name."""
+def draw_dialog(surface: pygame.Surface, choice: Choice, record: FrameRecord | None = None) -> dict[str, pygame.Rect]:
+    """Draw the dialog; return the clickable areas by action name (``record``: what was drawn, for the
+    layout check)."""
     w, h = surface.get_size()
     s = min(w / 800, h / 480)
 
     def px(v: float) -> int:
         return max(1, round(v * s))
 
-    canvas = Canvas(surface, FrameRecord((w, h)))
+    canvas = Canvas(surface, FrameRecord((w, h)) if record is None else record)
     surface.fill(theme.BACKGROUND)
     canvas.text("Companion simulator", (w // 2, px(22)), px(26), bold=True, anchor="midtop")
     canvas.text("The table controller of the Pi, with the board, cards and buttons emulated", (w // 2, px(58)),
@@ -92,7 +94,8 @@ def draw_dialog(surface: pygame.Surface, choice: Choice) -> dict[str, pygame.Rec
     x0 = w // 2 - (n * gw + (n - 1) * gap0) // 2
     for i, option in enumerate(choice.games):
         rect = pygame.Rect(x0 + i * (gw + gap0), y, gw, px(44))
-        _button(surface, canvas, rect, option.title, choice.game == option.name, px)
+        with _button(surface, canvas, rect, option.title, choice.game == option.name, px):
+            pass
         areas[f"game:{option.name}"] = rect
     y += px(44) + px(22)
     counts = choice.option.player_counts
@@ -103,10 +106,11 @@ def draw_dialog(surface: pygame.Surface, choice: Choice) -> dict[str, pygame.Rec
     x0 = w // 2 - (len(counts) * bw + (len(counts) - 1) * gap) // 2
     for i, n in enumerate(counts):
         rect = pygame.Rect(x0 + i * (bw + gap), y, bw, bh)
-        _button(surface, canvas, rect, f"{n} players", choice.players == n, px)
-        for k, colour in enumerate(choice.option.colours[:n]):
-            sw = pygame.Rect(rect.x + px(8) + k * px(22), rect.bottom - px(22), px(18), px(18))
-            swatch(surface, sw, theme.player_style(colour, k))
+        with _button(surface, canvas, rect, f"{n} players", choice.players == n, px):
+            step = min(px(22), (rect.w - px(16)) // max(1, n))  # 6 swatches in a narrow button: closer
+            for k, colour in enumerate(choice.option.colours[:n]):
+                sw = pygame.Rect(rect.x + px(8) + k * step, rect.bottom - px(22), min(px(18), step - 2), px(18))
+                swatch(canvas, sw, theme.player_style(colour, k))
         areas[f"players:{n}"] = rect
     y += bh + px(22)
     # One row: the game length (where the game has a short game) and who plays the other seats.
@@ -126,17 +130,20 @@ def draw_dialog(surface: pygame.Surface, choice: Choice) -> dict[str, pygame.Rec
         x0 = w // 2 - (len(buttons) * bw + (len(buttons) - 1) * gap) // 2
         for i, (area, label, on) in enumerate(buttons):
             rect = pygame.Rect(x0 + i * (bw + gap), y, bw, px(44))
-            _button(surface, canvas, rect, label, on, px)
+            with _button(surface, canvas, rect, label, on, px):
+                pass
             areas[area] = rect
         y += px(44) + px(24)
     else:
         y += px(20)
     start = pygame.Rect(w // 2 - px(110), y, px(220), px(52))
-    _button(surface, canvas, start, "Start  (Enter)", True, px, accent=True)
+    with _button(surface, canvas, start, "Start  (Enter)", True, px, accent=True):
+        pass
     areas["start"] = start
     return areas
 
 
+@contextmanager
 def _button(
     surface: pygame.Surface,
     canvas: Canvas,
@@ -146,25 +153,25 @@ def _button(
     px: Callable[[float], int],
     *,
     accent: bool = False,
-) -> None:
+) -> Iterator[None]:
+    """A button whose label is drawn in full (wrapped onto a second line when long, as "Other
+    seats: the box (medium)"); what the block draws (a player count's swatches) is inside it too."""
     fill = theme.ACCENT if accent else (theme.PANEL_ACTIVE if on else theme.PANEL)
     pygame.draw.rect(surface, fill, rect, border_radius=px(8))
     pygame.draw.rect(
         surface, theme.ACCENT if on else theme.TEXT_FAINT, rect, width=px(3) if on else 1, border_radius=px(8)
     )
     ink = (0, 0, 0) if accent else theme.TEXT
-    room = rect.w - 2 * px(8)
     size = max(11, px(15))
-    while size > max(11, px(11)) and canvas.measure(label, size, bold=on)[0] > room:
-        size -= 1  # a long label ("Other seats: the box (medium)") in smaller type first,
-    head, sep, tail = label.partition(": ")
-    if canvas.measure(label, size, bold=on)[0] > room and sep:  # then on two lines, at its colon
-        canvas.text(head + ":", (rect.centerx, rect.y + px(4)), size, colour=ink, bold=on, anchor="midtop",
-                    max_width=room)  # fmt: skip
-        canvas.text(tail, (rect.centerx, rect.y + px(4) + size + px(2)), size, colour=ink, bold=on, anchor="midtop",
-                    max_width=room)  # fmt: skip
-        return
-    canvas.text(label, (rect.centerx, rect.y + px(10)), size, colour=ink, bold=on, anchor="midtop", max_width=room)
+    lines = canvas.lines(label, size, rect.w - 2 * px(6), bold=on)
+    step = canvas.measure("Hg", size, bold=on)[1]
+    y = rect.y + px(10) if len(lines) == 1 else rect.y + px(4)
+    with canvas.box(rect, "button"):
+        for line in lines:
+            canvas.text(line, (rect.centerx, y), size, colour=ink, bold=on, anchor="midtop", role="button",
+                        max_width=rect.w - 2 * px(6))  # fmt: skip
+            y += step
+        yield
 
 
 def run_dialog(window: pygame.Surface, games: tuple[GameOption, ...], game: str | None = None) -> Choice | None:

@@ -61,7 +61,7 @@ def test_auction_panel_shows_the_card_levels_high_bid_bidder_and_passes(built, s
     assert record.roles("level_amount") == ["700 DM", "1 400 DM", "2 100 DM", "2 800 DM", "3 500 DM"]
     assert record.has("high bid 700 DM (level 1) by Blue", "high_bid")  # players by name, as the table says
     assert record.has("Red to bid (card scanned)", "bidder")
-    assert record.has("· passed: Green", "passed")  # green had no money: passed automatically
+    assert record.has("passed: Green", "still_in")  # green had no money: passed automatically
     assert record.has("still in: Blue (high bid), Red", "still_in")  # AA-19: who may still bid
     assert record.has("Red: bid level 3 (2 100 DM)?", "prompt")
     # The high bid's chip is filled green and marked ✓; the level being chosen is framed yellow.
@@ -72,7 +72,7 @@ def test_auction_panel_shows_the_card_levels_high_bid_bidder_and_passes(built, s
     x, y, w, h = record.regions["level3"]
     assert surface.get_at((x + w // 2, y + 1))[:3] == theme.ACCENT
     # The face-up card on auction is framed in its slot in the top bar.
-    assert record.find("Milan→Vienna", "public")
+    assert record.find("Milan → Vienna", "public")
     # Money in DM, a debt shown as such.
     assert "6 500 DM" in record.roles("money") and record.has("debt −700 DM to Bank", "debt")
     # Signs on the map: roadworks and Stau by shape and text, not colour alone.
@@ -100,7 +100,7 @@ def test_setup_keeps_private_contracts_secret_on_the_shared_screen(built) -> Non
     assert scene.state.players[0].hand == ("C01", "C02")
     _, record = render_to_surface(scene.state, scene.ui, scene.leds, (1920, 1080))
     assert not record.find("C01") and not record.find("C02")
-    assert record.has("2 private", "private")
+    assert record.has("2 private", "cargo")
     assert record.has("Red: scan your 3 private contracts (2/3)", "prompt")
 
 

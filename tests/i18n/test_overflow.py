@@ -1,6 +1,6 @@
-"""No text is cut at 800×480 in any language: every kiosk screen and the table screens of both games
-are rendered in every language and the frame records say which texts had to be ellipsized
-(``FrameRecord.clipped``). Screenshots: tests/output/i18n/<language>_<screen>.png."""
+"""No text is cut at 800×480 in any language: every kiosk screen is rendered in every language and
+the frame records say which texts had to be ellipsized (``FrameRecord.clipped``). The table screens
+of both games are measured in full by test_layout.py. Screenshots: tests/output/i18n/<language>_<screen>.png."""
 
 from __future__ import annotations
 
@@ -14,8 +14,6 @@ import pytest
 
 import tests.display_aa.scenes as aa_scenes
 from companion.display.record import FrameRecord
-from companion.games.auf_achse.screen.render import render as render_aa
-from companion.games.on_the_way.screen.render import render as render_otw
 from companion.kiosk import KioskSettings, Screen
 from companion.kiosk.screen import KioskScreen
 from companion.table.messages import LANGUAGES
@@ -211,16 +209,3 @@ def aa_moments(language: str, monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple
     yield "aa_roll", t
     t.press("menu")
     yield "aa_menu", t
-
-
-@pytest.mark.parametrize("language", LANGUAGES)
-def test_the_table_screens_of_both_games_fit(language: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    shots = Shots(language)
-    for name, t in otw_moments(language):
-        shots.keep(name, render_otw(shots.surface, t.state, t.ui, t.ctl.led_frame))
-    for name, scene in aa_moments(language, monkeypatch):
-        if isinstance(scene, AATable):
-            scene = aa_scenes._scene(name, scene)
-        assert scene.ui.language == language
-        shots.keep(name, render_aa(shots.surface, scene.state, scene.ui, scene.leds))
-    assert not shots.clipped, report(shots)

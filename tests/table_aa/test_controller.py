@@ -40,7 +40,7 @@ def test_aa2_aa4_aa5_setup_at_the_table_keeps_private_contracts_secret() -> None
     assert t.state.public == ("C07",) and "C07" in t.ui.message
     for card in ("C08", "C09", "C10"):
         t.scan(card)
-    assert t.ui.mode is Mode.SETUP and t.ui.choices == ("red", "blue")
+    assert t.ui.mode is Mode.SETUP and t.ui.choices == ("Red", "Blue")  # the players by name
     t.press("plus")
     t.press("ok")  # blue rolled highest (AA-5)
     assert t.state.current.colour == "blue" and t.ui.mode is Mode.ROLL
@@ -81,7 +81,9 @@ def test_aa7_a_plain_space_is_chosen_on_screen_and_the_truck_must_leave_its_city
     assert target in candidates
     t.press("ok")
     assert t.state.players[0].space == target
-    assert t.ui.mode is Mode.MISMATCH and t.ui.prompt == f"Take the red truck off Hamburg: it stands on {target}"
+    towards = target.partition("-")[2].partition("#")[0]  # the space named as a person would, not by its id
+    expected = f"Take the red truck off Hamburg: it stands on the 1st space from Hamburg towards {towards}"
+    assert t.ui.mode is Mode.MISMATCH and t.ui.prompt == expected
     assert t.lit(CityLight.EXPECTED) == {"Hamburg"}
     t.lift("red", "Hamburg")
     assert t.ui.mode is Mode.IDLE

@@ -12,6 +12,7 @@ A game from another distribution that still ships ``messages/<language>.toml`` t
 from __future__ import annotations
 
 import logging
+import re
 import tomllib
 from functools import cache
 from importlib import resources
@@ -67,6 +68,18 @@ def _load(language: str, package: str | None = None) -> Tables:
     return tables
 
 
+@cache
+def _reason_patterns(package: str | None) -> tuple[tuple[str, re.Pattern[str]], ...]:
+    """The English ``ledger.*`` templates as patterns, longest first ("debt to the bank" before "debt")."""
+    english = _load("en", package).get("ledger", {})
+    patterns = []
+    for key, template in english.items():
+        parts = re.split(r"\{(\w+)\}", template)  # text, name, text, name, ..., text
+        regex = "".join(re.escape(p) if i % 2 == 0 else f"(?P<{p}>.+?)" for i, p in enumerate(parts))
+        patterns.append((key, re.compile(regex)))
+    return tuple(sorted(patterns, key=lambda kp: -len(english[kp[0]])))
+
+
 def next_language(language: str, step: int = 1) -> str:
     """The language ``step`` places after ``language`` in ``LANGUAGES``, round the list (the MENU toggle,
     the kiosk's PLUS/MINUS)."""
@@ -108,6 +121,22 @@ class Catalogue:
         if self.language == "en":
             return english
         return self._table.get("refusals", {}).get(rule, english)
+
+    def reason(self, reason: str) -> str:
+        """A ledger entry's reason, booked by the engine in English ("starting money", "contract B01
+        Bremen→Poznań, event X03", "debt, to blue"), in this language: each comma-separated part that
+        matches one of the English ``ledger.*`` templates is told with that template's translation;
+        a part that matches none (a name, a number) stays as booked."""
+        if self.language == "en":
+            return reason
+        return ", ".join(self._reason_part(part) for part in reason.split(", "))
+
+    def _reason_part(self, part: str) -> str:
+        for key, pattern in _reason_patterns(self.game):
+            found = pattern.fullmatch(part)
+            if found is not None:
+                return self.text(f"ledger.{key}", **found.groupdict())
+        return part
 
     def player_name(self, colour: str) -> str:
         """How a seat is called on screen: its colour as a name ("Red", "Červený")."""

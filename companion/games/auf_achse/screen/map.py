@@ -13,7 +13,7 @@ import pygame
 from companion.display import theme
 from companion.display.layout import Layout
 from companion.display.lights import board_to_pixels, city_lights, draw_light_ring, draw_map_ground, place_box
-from companion.display.record import Canvas, DrawnText
+from companion.display.record import Canvas
 from companion.display.tokens import pill
 from companion.games.auf_achse.engine.state import GameState
 from companion.ledframe import CityLight, LedFrame
@@ -105,8 +105,7 @@ def draw_aa_map(
         box = place_box(candidates, occupied, rect)
         pygame.draw.line(surface, style.colour, (x, y), box.center, layout.px(2))
         pygame.draw.circle(surface, style.colour, (x, y), r + layout.px(1))
-        pill(surface, box, style, label, size)
-        record.texts.append(DrawnText(label, (box.x, box.y, box.w, box.h), "truck"))
+        pill(canvas, box, style, label, size, role="truck")
         record.transports[(p.colour, 1)] = (box.x, box.y, box.w, box.h)
         occupied.append(box)
 
@@ -126,7 +125,7 @@ def _sign(
     canvas: Canvas, layout: Layout, centre: tuple[int, int], colour: theme.RGB, label: str, role: str
 ) -> pygame.Rect:
     surface = canvas.surface
-    size = max(8, layout.small - layout.px(2))
+    size = max(10, layout.small - layout.px(2))
     w, h = canvas.measure(label, size, bold=True)
     box = pygame.Rect(0, 0, max(w + layout.px(6), h + layout.px(4)), h + layout.px(4))
     box.center = centre
@@ -137,8 +136,9 @@ def _sign(
             if seg:
                 pygame.draw.line(surface, (250, 250, 250), *seg, max(1, layout.px(1)))
     pygame.draw.rect(surface, theme.TEXT, box, width=1, border_radius=layout.px(2))
-    canvas.text(label, box.center, size, colour=(0, 0, 0), bold=True, anchor="center", role=role,
-                background=colour if role == "roadworks" else None)  # fmt: skip
+    with canvas.box(box, "sign"):
+        canvas.text(label, box.center, size, colour=(0, 0, 0), bold=True, anchor="center", role=role,
+                    background=colour if role == "roadworks" else None)  # fmt: skip
     return box
 
 
@@ -204,7 +204,7 @@ def _labels(
 
 def _legend(canvas: Canvas, layout: Layout, rect: pygame.Rect, texts: Catalogue) -> None:
     surface = canvas.surface
-    size = max(9, layout.small - layout.px(1))
+    size = max(10, layout.small - layout.px(1))
     x = rect.x + layout.px(6)
     y = rect.bottom - layout.px(6) - size
     d = layout.px(4)

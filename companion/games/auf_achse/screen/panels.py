@@ -14,7 +14,7 @@ import pygame
 
 from companion.display import theme
 from companion.display.layout import Layout
-from companion.display.panels import draw_panel_header
+from companion.display.panels import PanelLine, draw_panel_header, draw_panel_list, panel_list_lines
 from companion.display.ranking import RankingRow, draw_ranking_table, winners_line
 from companion.display.record import Canvas
 from companion.display.tokens import swatch
@@ -22,7 +22,7 @@ from companion.games.auf_achse.engine.queries import auction_status
 from companion.games.auf_achse.engine.scoring import ranking
 from companion.games.auf_achse.engine.serialize import view_for
 from companion.games.auf_achse.engine.state import FACE_UP, GameState, Phase
-from companion.table.messages import Catalogue, plural_form
+from companion.table.messages import Catalogue, plural_form, spaces
 from companion.table.ui import UiModel
 
 CARD: theme.RGB = (236, 232, 220)  # a contract card's face
@@ -43,8 +43,9 @@ def draw_aa_top(canvas: Canvas, layout: Layout, state: GameState, ui: UiModel, t
     size = rect.h - 2 * pad
     box = pygame.Rect(x, rect.y + pad, size, size)
     pygame.draw.rect(surface, (245, 245, 245), box, border_radius=layout.px(5))
-    canvas.text("–" if die is None else str(die), box.center, round(size * 0.7), colour=(0, 0, 0), bold=True,
-                anchor="center", role="die")  # fmt: skip
+    with canvas.box(box, "die"):
+        canvas.text("–" if die is None else str(die), box.center, round(size * 0.7), colour=(0, 0, 0), bold=True,
+                    anchor="center", role="die")  # fmt: skip
     x = box.right + pad
     head = t.text("screen.setup") if state.phase is Phase.SETUP else t.text("screen.round", n=state.turn.round)
     canvas.text(head, (x, rect.y + pad), body, bold=True, role="round")
@@ -78,7 +79,8 @@ def draw_aa_top(canvas: Canvas, layout: Layout, state: GameState, ui: UiModel, t
             pygame.draw.rect(surface, theme.BACKGROUND, card_rect, border_radius=layout.px(4))
             pygame.draw.rect(surface, theme.TEXT_FAINT, card_rect, width=1, border_radius=layout.px(4))
             continue
-        _card(canvas, layout, card_rect, state, card_id, t, highlight=card_id == auction)
+        with canvas.box(card_rect, "card"):
+            _card(canvas, layout, card_rect, state, card_id, t, highlight=card_id == auction)
     canvas.record.regions["public"] = (x, rect.y, right - x, rect.h)
 
 
@@ -98,15 +100,18 @@ def _card(
     pygame.draw.rect(surface, CARD, rect, border_radius=layout.px(4))
     if highlight:
         pygame.draw.rect(surface, theme.ACCENT, rect, width=layout.px(3), border_radius=layout.px(4))
-    small = max(9, layout.small - layout.px(1))
+    small = max(10, layout.small - layout.px(1))
     x, w = rect.x + layout.px(4), rect.w - layout.px(8)
     y = rect.y + layout.px(2)
-    route = f"{card.start}→{card.end}"
-    # Two long city names step down a size rather than lose their end (the top bar's words vary in width).
-    size = next((s for s in (small, small - 1) if canvas.measure(route, s, bold=True)[0] <= w), small - 2)
-    canvas.text(route, (x, y), size, colour=CARD_INK, bold=True, role="public", max_width=w)
-    y += round(small * 1.2)
+    step = canvas.measure("Hg", small)[1]
+    # Two long city names break after the arrow rather than lose their end.
+    rows = canvas.lines(f"{card.start} → {card.end}", small, w, bold=True)
+    for row in rows:
+        canvas.text(row, (x, y), small, colour=CARD_INK, bold=True, role="public", max_width=w)
+        y += step
     line = f"{card_id} · {t.text('screen.goods', n=card.goods)} · {theme.dm(card.payout)}"
+    if canvas.measure(line, small)[0] > w:
+        line = f"{card_id} · {theme.dm(card.payout)}"  # the goods are printed on the card on the table
     canvas.text(line, (x, y), small, colour=(60, 60, 70), role="public", max_width=w)
 
 
@@ -115,7 +120,8 @@ def draw_aa_players(canvas: Canvas, layout: Layout, state: GameState, t: Catalog
     views: list[dict[str, Any]] = shared["players"]  # type: ignore[assignment]
     for seat, (player, rect) in enumerate(zip(views, layout.players, strict=False)):
         on_turn = state.phase is Phase.PLAY and seat == state.turn.seat and not state.finished
-        _panel(canvas, layout, state, t, seat, player, rect, on_turn)
+        with canvas.box(rect, "panel"):
+            _panel(canvas, layout, state, t, seat, player, rect, on_turn)
     if layout.players:
         u = layout.players[0].unionall(layout.players[1:])
         canvas.record.regions["players"] = (u.x, u.y, u.w, u.h)
@@ -141,38 +147,44 @@ def _panel(
         owed = sum(int(d["amount"]) for d in debts)
         to = ", ".join(t.text("screen.bank") if d["to"] == "bank" else t.player_name(str(d["to"])) for d in debts)
         debt = t.text("screen.debt", amount=theme.dm(owed), to=to)
-        canvas.text(debt, (inner.x, y), body, colour=theme.DEBIT, bold=True, role="debt", max_width=inner.w)
-        y += round(body * 1.3)
+        if canvas.measure(debt, body, bold=True)[0] > inner.w:  # a narrow panel: whom is in the ledger
+            debt = t.text("screen.debt_short", amount=theme.dm(owed))
+        y = canvas.paragraph(debt, (inner.x, y), body, inner.w, line if body == small else round(body * 1.3),
+                             colour=theme.DEBIT, bold=True,
+                             role="debt")  # fmt: skip
     load = [int(n) for n in p["load"]]
     trailers = len(p["trailers"])
     cargo = t.text("screen.cargo", load=sum(load), capacity=p["capacity"])
-    if trailers:
-        cargo += " · " + t.text(f"screen.trailers_{plural_form(t.language, trailers)}", n=trailers)
-    canvas.text(str(p["space"] or "—"), (inner.x, y), body, role="truck_line", max_width=inner.w)
-    y += round(body * 1.3)
+    trailer_text = t.text(f"screen.trailers_{plural_form(t.language, trailers)}", n=trailers) if trailers else ""
+    known = spaces.places(state.board)
+    where = spaces.space_name(t, p["space"], known)
+    if canvas.measure(where, body)[0] > inner.w:  # a narrow panel: the short form, "Hamburg→Bremen (1.)"
+        where = spaces.space_name(t, p["space"], known, short=True)
+    y = canvas.paragraph(where, (inner.x, y), body, inner.w, line if body == small else round(body * 1.3),
+                         role="truck_line")  # fmt: skip
     hand = p["hand"]
     count = hand if isinstance(hand, int) else len(hand)
-    canvas.text(cargo, (inner.x, y), small, role="cargo", max_width=inner.w)
-    y += line
     extra = " · " + t.text("screen.delivered", n=len(p["delivered"]))
     if p["miss_turns"]:
         extra += " · " + t.text("screen.misses", n=p["miss_turns"])
-    canvas.text(t.text("screen.private", n=count) + extra, (inner.x, y), small, colour=theme.TEXT_DIM, role="private",
-                max_width=inner.w)  # fmt: skip
-    y += line
-    loaded = [state.config.contract(str(c)) for c in p["loaded"]]
-    room = max(0, (inner.bottom - y) // line)
-    shown = loaded if len(loaded) <= room else loaded[: max(0, room - 1)]
-    for card in shown:
-        if card is None:
-            continue
-        text = f"▸ {card.id} {card.start}→{card.end} {theme.dm(card.payout)}"
-        canvas.text(text, (inner.x, y), small, role="loaded", max_width=inner.w)
-        y += line
-    if len(shown) < len(loaded):
-        canvas.text(
-            t.text("screen.more_loaded", n=len(loaded) - len(shown)), (inner.x, y), small, colour=theme.TEXT_DIM
-        )
+    items = []
+    for cid in p["loaded"]:
+        card = state.config.contract(str(cid))
+        if card is not None:
+            text = f"▸ {card.id} {card.start}→{card.end} {theme.dm(card.payout)}"
+            items.append(PanelLine(text, "loaded", short=f"▸{card.id}"))
+    # Cargo, trailers, private contracts, delivered, turns missed: one wrapped paragraph (no half-empty
+    # rows). Where the loaded contracts would not fit below it in full, their ids join the cargo.
+    rest = [trailer_text] if trailers else []
+    rest += [t.text("screen.private", n=count) + extra]
+    stats = " · ".join([cargo, *rest])
+    fits = inner.bottom + (line - small) // 2
+    need = len(canvas.paragraph_lines(stats, small, inner.w, sep=" · ")) + panel_list_lines(canvas, layout, head, items)
+    if items and y + need * line > fits:
+        stats = " · ".join([f"{cargo}: {' '.join(item.short for item in items)}", *rest])
+        items = []
+    y = canvas.paragraph(stats, (inner.x, y), small, inner.w, line, role="cargo", sep=" · ")
+    draw_panel_list(canvas, layout, head, y, items, lambda n: t.text("screen.more_loaded", n=n))
 
 
 def draw_auction(
@@ -195,19 +207,25 @@ def draw_auction(
     y = inner.y
     title = t.text("screen.auction", card=card.id, start=card.start, end=card.end)
     canvas.text(title, (inner.x, y), body, bold=True, role="auction_title", max_width=inner.w)
-    y += round(body * 1.3)
+    y += round(body * 1.2)
     about = t.text("screen.auction_card", goods=t.text("screen.goods", n=card.goods), pay=theme.dm(card.payout),
                    player=status.opener)  # fmt: skip
     canvas.text(about, (inner.x, y),
                 small, colour=theme.TEXT_DIM, role="auction_card", max_width=inner.w)  # fmt: skip
-    y += round(small * 1.4)
+    y += round(small * 1.3)
     # Levels 1..5: the high bid filled green with a check; the one being chosen outlined in yellow;
     # levels the bidder may not bid are dim. Shape and text carry it as well as colour.
     allowed = {lv for lv, _ in status.allowed_for(ui.bidder)} if ui.bidder is not None else set()
     n = len(card.costs)
     gap = layout.px(3)
     w = (inner.w - (n - 1) * gap) // n
-    h = 2 * canvas.measure("1", small, bold=True)[1] + layout.px(4)
+    row_h = canvas.measure("1", small, bold=True)[1]
+    # Level over amount on two rows; one row ("1 · 2 000 DM") where the panel is short of height.
+    below = round(small * 1.3) * 2 + round(small * 1.25) * 2
+    one_row = max(canvas.measure(f"{n} ✓ · {theme.dm(a)}", small, bold=True)[0] for n, a in enumerate(card.costs, 1))
+    w = (inner.w - (len(card.costs) - 1) * layout.px(3)) // len(card.costs)
+    two_rows = y + 2 * row_h + layout.px(4) + pad + below <= inner.bottom or one_row > w - 2
+    h = (2 * row_h + 2 * layout.px(1)) if two_rows else row_h + layout.px(4)
     for i, amount in enumerate(card.costs):
         level = i + 1
         chip = pygame.Rect(inner.x + i * (w + gap), y, w, h)
@@ -220,17 +238,22 @@ def draw_auction(
         pygame.draw.rect(surface, border, chip, width=layout.px(3) if chosen else 1, border_radius=layout.px(4))
         ink = (0, 0, 0) if high else (theme.TEXT if not allowed or level in allowed else theme.TEXT_FAINT)
         mark = " ✓" if high else ""
-        canvas.text(f"{level}{mark}", (chip.centerx, chip.y + layout.px(1)), small, colour=ink, bold=True,
-                    anchor="midtop", role="level", max_width=chip.w - 2)  # fmt: skip
-        canvas.text(theme.dm(amount), (chip.centerx, chip.bottom - layout.px(1)), small, colour=ink,
-                    anchor="midbottom", role="level_amount", max_width=chip.w - 2)  # fmt: skip
+        with canvas.box(chip, "level"):
+            if two_rows:
+                canvas.text(f"{level}{mark}", (chip.centerx, chip.y + layout.px(1)), small, colour=ink, bold=True,
+                            anchor="midtop", role="level", max_width=chip.w - 2)  # fmt: skip
+                canvas.text(theme.dm(amount), (chip.centerx, chip.bottom - layout.px(1)), small, colour=ink,
+                            anchor="midbottom", role="level_amount", max_width=chip.w - 2)  # fmt: skip
+            else:
+                canvas.text(f"{level}{mark} · {theme.dm(amount)}", chip.center, small, colour=ink, bold=True,
+                            anchor="center", role="level", max_width=chip.w - 2)  # fmt: skip
     y += h + pad
     if status.leader is None:
         high_text = t.text("screen.no_bid")
     else:
         high_text = t.text("screen.high_bid", amount=theme.dm(status.amount), level=status.level, player=status.leader)
-    canvas.text(high_text, (inner.x, y), small, bold=status.leader is not None, role="high_bid", max_width=inner.w)
-    y += round(small * 1.3)
+    high_rect = canvas.text(high_text, (inner.x, y), small, bold=status.leader is not None, role="high_bid",
+                       max_width=inner.w)  # fmt: skip
     # Who is bidding: the player whose bank card was scanned (any order, AA-19), or the one the
     # engine names (house rule round_the_table); then who is still in and who has passed.
     actor = ui.bidder if ui.bidder is not None else status.bidder
@@ -239,26 +262,24 @@ def draw_auction(
     else:
         whose = t.text("screen.any_bidder")
     x = inner.x
+    swatch_w = small + layout.px(2) + pad if actor is not None else 0
+    if high_rect.right + 3 * pad + swatch_w + canvas.measure(whose, small, bold=True)[0] <= inner.right:
+        x = high_rect.right + 3 * pad  # the bidder on the high bid's row: room for who else is in
+    else:
+        y += round(small * 1.3)
     if actor is not None:
-        sw = pygame.Rect(inner.x, y, small + layout.px(2), small + layout.px(2))
-        swatch(surface, sw, theme.player_style(actor, state.config.seat_of(actor) or 0))
+        sw = pygame.Rect(x, y, small + layout.px(2), small + layout.px(2))
+        swatch(canvas, sw, theme.player_style(actor, state.config.seat_of(actor) or 0))
         x = sw.right + pad
-    who = canvas.text(whose, (x, y), small, bold=True, role="bidder", max_width=inner.right - x)
-    passed = ", ".join(map(t.player_name, status.passed)) if status.passed else t.text("screen.nobody")
-    canvas.text("· " + t.text("screen.passed", players=passed), (who.right + pad, y), small, colour=theme.TEXT_DIM,
-                role="passed", max_width=max(1, inner.right - who.right - pad))  # fmt: skip
+    canvas.text(whose, (x, y), small, bold=True, role="bidder", max_width=inner.right - x)
     y += round(small * 1.3)
+    passed = ", ".join(map(t.player_name, status.passed)) if status.passed else t.text("screen.nobody")
     still_in = ", ".join(
         t.text("screen.leader", player=c) if c == status.leader else t.player_name(c) for c in status.still_in
     )
-    canvas.text(
-        t.text("screen.still_in", players=still_in),
-        (inner.x, y),
-        small,
-        colour=theme.TEXT_DIM,
-        role="still_in",
-        max_width=inner.w,
-    )
+    who_else = t.text("screen.still_in", players=still_in) + " · " + t.text("screen.passed", players=passed)
+    canvas.paragraph(who_else, (inner.x, y), small, inner.w, round(small * 1.25), colour=theme.TEXT_DIM,
+                     role="still_in")  # fmt: skip
 
 
 def draw_aa_ranking(canvas: Canvas, layout: Layout, state: GameState, t: Catalogue) -> None:

@@ -39,19 +39,23 @@ def render(surface: pygame.Surface, state: GameState, ui: UiModel, leds: LedFram
     lay = layout_mod.compute(size, state.config.player_count, top_bar=TOP_BAR)
     t = texts(ui.language)  # every word drawn is in the table's language
     surface.fill(theme.BACKGROUND)
-    draw_aa_top(canvas, lay, state, ui, t)
-    draw_aa_map(canvas, lay, state, ui, leds, slow_on=slow_on, fast_on=fast_on, texts=t)
-    if state.finished or ui.mode is Mode.GAME_OVER:
-        draw_aa_ranking(canvas, lay, state, t)
+    with canvas.box(lay.top, "top", region="top"):
+        draw_aa_top(canvas, lay, state, ui, t)
+    with canvas.box(lay.map, "map", region="map"):
+        draw_aa_map(canvas, lay, state, ui, leds, slow_on=slow_on, fast_on=fast_on, texts=t)
+        if state.finished or ui.mode is Mode.GAME_OVER:
+            draw_aa_ranking(canvas, lay, state, t)
     draw_aa_players(canvas, lay, state, t)
     if state.auction is not None:
-        draw_auction(canvas, lay.feed, lay, state, ui, t)
+        with canvas.box(lay.feed, "auction", region="auction"):
+            draw_auction(canvas, lay.feed, lay, state, ui, t)
     else:
-        draw_feed(canvas, lay, state, ui, money=theme.dm, title=t.text("screen.bank"), name=t.player_name)
+        draw_feed(canvas, lay, state, ui, money=theme.dm, title=t.text("screen.bank"), name=t.player_name,
+                  reason=t.reason)  # fmt: skip
     if state.finished:
         status = ("", "")
     elif state.phase is Phase.SETUP:
-        status = (t.text("screen.setup"), "AA-2..5")
+        status = (t.text("screen.setup"), t.text("screen.setup_steps"))
     else:
         turn = state.turn
         roll = t.text("screen.rolled", n=turn.roll) if turn.roll is not None else t.text("screen.to_roll")

@@ -20,7 +20,7 @@ import pygame
 from companion.display import theme
 from companion.display.record import Canvas
 from companion.display.tokens import marker as draw_marker
-from companion.display.tray import box, button_row, draw_buttons
+from companion.display.tray import box, button_row, draw_buttons, draw_help
 from companion.engine.game import Game
 from companion.games.auf_achse.engine import GameConfig, GameState
 from companion.games.auf_achse.table.controller import TRUCK
@@ -32,6 +32,7 @@ HELP = (
     "Click a pile to scan its next card, a face-up contract to scan it, a bank card to scan it · drag a truck "
     "onto a city · touch a space on the map · Enter OK · Backspace BACK · + − · M MENU · Ctrl+Q quit"
 )
+HELP_SHORT = "Click piles and cards: scan · drag a truck · Enter OK · ⌫ BACK · + − · M MENU · Ctrl+Q quit"
 
 
 @dataclass
@@ -122,7 +123,7 @@ class AATrayLayout:
 def compute_aa_tray(rect: pygame.Rect, colours: tuple[str, ...]) -> AATrayLayout:
     rows = 1 if len(colours) <= 3 else 2
     cols = (len(colours) + rows - 1) // rows
-    base_width = cols * 96 + 84 + 4 * 110 + 84 + 5 * 58 + 16
+    base_width = cols * 96 + 96 + 4 * 110 + 76 + 5 * 58 + 16
     scale = min(rect.h / 150, rect.w / base_width)
 
     def px(v: float) -> int:
@@ -143,7 +144,7 @@ def compute_aa_tray(rect: pygame.Rect, colours: tuple[str, ...]) -> AATrayLayout
         slots[MarkerTag(colour, TRUCK)] = pygame.Rect(tray.x + px(6), tray.bottom - d - px(4), d, d)
         banks[colour] = pygame.Rect(tray.x + px(12) + d, tray.bottom - d - px(4), tray.w - d - px(18), d)
     x = body.x + cols * (tray_w + gap)
-    pile = pygame.Rect(x, body.y, px(76), body.h)
+    pile = pygame.Rect(x, body.y, px(96), body.h)  # "Contracts" fits at 800×480 with six trays
     x = pile.right + gap
     card_w = px(104)
     public = tuple(pygame.Rect(x + i * (card_w + gap), body.y, card_w, body.h) for i in range(4))
@@ -201,23 +202,25 @@ class AufAchseSimProps:
     ) -> None:
         surface = canvas.surface
         px = lay.px
-        small = max(9, px(12))
+        small = max(10, px(12))
         pygame.draw.rect(surface, (12, 14, 18), lay.rect)
         for seat, (colour, tray) in enumerate(lay.trays.items()):
             style = theme.player_style(colour, seat)
             on_turn = not state.finished and ui.player == colour
             pygame.draw.rect(surface, theme.PANEL_ACTIVE if on_turn else theme.PANEL, tray, border_radius=px(6))
             pygame.draw.rect(surface, style.colour, tray, width=px(2), border_radius=px(6))
-            canvas.text(theme.title(colour), (tray.x + px(6), tray.y + px(3)), small, role="tray",
-                        max_width=tray.w - px(8))  # fmt: skip
-            for m in table.in_tray(colour):
-                if m != dragging:
-                    slot = lay.slots[m]
-                    draw_marker(surface, slot.center, slot.w // 2, style, m.number)
-            bank = lay.banks[colour]
-            pygame.draw.rect(surface, style.colour, bank, border_radius=px(4))
-            canvas.text("bank", bank.center, max(8, small - px(2)), colour=style.ink, bold=True, anchor="center",
-                        role="tray")  # fmt: skip
+            with canvas.box(tray, "marker_tray"):
+                canvas.text(theme.title(colour), (tray.x + px(6), tray.y + px(3)), small, role="tray",
+                            max_width=tray.w - px(8))  # fmt: skip
+                for m in table.in_tray(colour):
+                    if m != dragging:
+                        slot = lay.slots[m]
+                        draw_marker(canvas, slot.center, slot.w // 2, style, m.number)
+                bank = lay.banks[colour]
+                pygame.draw.rect(surface, style.colour, bank, border_radius=px(4))
+                with canvas.box(bank, "bank_card"):
+                    canvas.text("bank", bank.center, max(10, small - px(2)), colour=style.ink, bold=True,
+                                anchor="center", role="tray")  # fmt: skip
         nxt = table.next_contract(state)
         left = sum(1 for c in table.contracts if c not in state.seen)
         box(canvas, lay.pile, "Contracts", f"{left} cards · click: next", small, lay, face_down=nxt is not None)
@@ -235,8 +238,7 @@ class AufAchseSimProps:
         box(canvas, lay.actions, "Actions", "click: draw", small, lay, face_down=True, highlight=due,
             colour=(40, 70, 130))  # fmt: skip
         draw_buttons(canvas, lay, pressed)
-        canvas.text(HELP, lay.help.midleft, small, colour=theme.TEXT_DIM, anchor="midleft", role="help",
-                    max_width=lay.help.w)  # fmt: skip
+        draw_help(canvas, lay.help, (HELP, HELP_SHORT), small)
 
 
 def props(game: Game[Any], seed: int | None = None) -> AufAchseSimProps:

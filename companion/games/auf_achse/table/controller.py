@@ -66,6 +66,7 @@ from companion.games.auf_achse.table.view import prompt_ui
 from companion.intents import ButtonName
 from companion.ledframe import CityLight, LedFrame
 from companion.table.base import SETTLE_S, LedSink, TableBase
+from companion.table.messages.spaces import named
 from companion.table.reconcile import Problem, PutBack, TakeOff, mismatches
 from companion.table.tags import BankCardTag, CardTag, MarkerTag, Tag, TagDirectory
 from companion.table.ui import Mode, UiModel
@@ -235,7 +236,8 @@ class AATableController(TableBase):
                 p = self.state.player(m.colour)
                 space = None if p is None else p.space
                 if space is not None:
-                    return t.text("aa_prompt.take_truck_off_space", colour=m.colour, city=city, space=space)
+                    return t.text("aa_prompt.take_truck_off_space", colour=m.colour, city=city,
+                                  space=named(t, self.state, space))  # fmt: skip
                 return t.text("aa_prompt.take_truck_off", colour=m.colour, city=city)
         return ""
 

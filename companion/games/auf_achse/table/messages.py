@@ -9,13 +9,14 @@ from companion.games.auf_achse.engine import events as ev
 from companion.games.auf_achse.engine.money import dm
 from companion.games.auf_achse.engine.state import GameState
 from companion.table.messages import Catalogue
+from companion.table.messages.spaces import named
 
 
 def event_message(t: Catalogue, state: GameState, event: object) -> str | None:
     """The sentence for ``event``, or None if the table says nothing about it."""
     match event:
         case ev.TruckPlaced(player=p, space=space):
-            return t.text("aa_message.truck_placed", player=p, space=space)
+            return t.text("aa_message.truck_placed", player=p, space=named(t, state, space))
         case ev.ContractDealt(player=p):  # the card is secret: the shared screen says only who
             n = len(state.player(p).hand)  # type: ignore[union-attr]
             return t.text("aa_message.dealt", player=p, n=n)
@@ -29,9 +30,9 @@ def event_message(t: Catalogue, state: GameState, event: object) -> str | None:
             key = "aa_message.rolled_by_companion" if by else "aa_message.rolled"
             return t.text(key, player=p, value=v)
         case ev.TruckStuck(player=p, space=space):
-            return t.text("aa_message.stuck", player=p, space=space)
+            return t.text("aa_message.stuck", player=p, space=named(t, state, space))
         case ev.TruckMoved(player=p, path=path, steps=steps):
-            return t.text("aa_message.moved", player=p, space=path[-1], steps=steps)
+            return t.text("aa_message.moved", player=p, space=named(t, state, path[-1]), steps=steps)
         case ev.ContractLoaded(player=p, card=card, goods=goods):
             return t.text("aa_message.loaded", player=p, card=card, goods=goods)
         case ev.ContractDelivered(player=p, card=card, city=city, payout=pay):
@@ -39,7 +40,7 @@ def event_message(t: Catalogue, state: GameState, event: object) -> str | None:
         case ev.TrailerBought(player=p, size=size):
             return t.text("aa_message.trailer", player=p, size=t.text(f"aa_words.{size}"))
         case ev.SignPlaced(sign=sign, space=space):
-            return t.text("aa_message.sign", sign=t.text(f"aa_words.{sign}"), space=space)
+            return t.text("aa_message.sign", sign=t.text(f"aa_words.{sign}"), space=named(t, state, space))
         case ev.ActionCardDrawn(card=card):
             action = state.config.action(card)
             return t.text("aa_message.action", card=card, text=action.text if action else "")

@@ -31,6 +31,7 @@ from companion.games.auf_achse.table.prompts import (
     space_candidates,
 )
 from companion.table.messages import Catalogue
+from companion.table.messages.spaces import named
 from companion.table.ui import Mode, UiModel
 
 _CARD_DUE = {
@@ -61,7 +62,7 @@ def prompt_ui(prompt: Prompt, state: GameState, t: Catalogue, base: UiModel) -> 
             colours = state.config.colours
             starter = colours[index % len(colours)]
             return replace(base, mode=Mode.SETUP, player=starter, prompt=t.text("aa_prompt.start", player=starter),
-                           detail=t.text("aa_prompt.start_detail"), choices=colours,
+                           detail=t.text("aa_prompt.start_detail"), choices=tuple(map(t.player_name, colours)),
                            choice_index=index % len(colours))  # fmt: skip
         case CardDue(kind=kind, player=who):
             return replace(base, mode=Mode.CARD_DUE, player=who, prompt=t.text(_CARD_DUE[kind], player=who))
@@ -103,7 +104,8 @@ def prompt_ui(prompt: Prompt, state: GameState, t: Catalogue, base: UiModel) -> 
             if space is None:
                 return replace(base, mode=Mode.MOVE, die=roll, prompt=t.text("aa_prompt.move_none", player=colour,
                                roll=roll), detail=t.text("aa_prompt.move_detail"))  # fmt: skip
-            ui = _select(prompt, state, base, t.text("aa_prompt.move", player=colour, roll=roll, space=space),
+            where = named(t, state, space)
+            ui = _select(prompt, state, base, t.text("aa_prompt.move", player=colour, roll=roll, space=where),
                          t.text("aa_prompt.move_detail"))  # fmt: skip
             return replace(ui, mode=Mode.MOVE, die=roll)
         case Act():

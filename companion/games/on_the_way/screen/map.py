@@ -7,7 +7,7 @@ import pygame
 from companion.display import theme
 from companion.display.layout import Layout
 from companion.display.lights import board_to_pixels, city_lights, draw_light_ring, draw_map_ground, place_box
-from companion.display.record import Canvas, DrawnText
+from companion.display.record import Canvas
 from companion.display.tokens import pill
 from companion.games.on_the_way.engine.state import Building, GameState
 from companion.ledframe import CityLight, LedFrame
@@ -96,8 +96,7 @@ def draw_map(
                 box.move_to(topright=(x - r, y + r + step)),
             ]
             box = place_box(candidates, occupied, rect)
-            pill(surface, box, style, label, size)
-            canvas.record.texts.append(_drawn(label, box, "transport"))
+            pill(canvas, box, style, label, size, role="transport")
             record.transports[(player.colour, t.marker)] = (box.x, box.y, box.w, box.h)
             occupied.append(box)
     for name, (x, y) in pos.items():
@@ -117,15 +116,12 @@ def draw_map(
         box = place_box(candidates, occupied, rect)
         pygame.draw.rect(surface, theme.BACKGROUND, box, border_radius=layout.px(3))
         pygame.draw.rect(surface, theme.TEXT_DIM, box, width=1, border_radius=layout.px(3))
-        canvas.text(str(n), box.center, size, bold=True, anchor="center", role="idle")
+        with canvas.box(box, "idle"):
+            canvas.text(str(n), box.center, size, bold=True, anchor="center", role="idle")
         occupied.append(box)
 
     _labels(canvas, layout, state, ui, pos, lights, occupied, r)
     _legend(canvas, layout, rect, texts)
-
-
-def _drawn(text: str, box: pygame.Rect, role: str) -> DrawnText:
-    return DrawnText(text, (box.x, box.y, box.w, box.h), role)
 
 
 def _jam(canvas: Canvas, layout: Layout, a: tuple[int, int], b: tuple[int, int], *, active: bool) -> pygame.Rect:
@@ -137,7 +133,9 @@ def _jam(canvas: Canvas, layout: Layout, a: tuple[int, int], b: tuple[int, int],
     box.center = mid
     pygame.draw.rect(surface, theme.JAM, box, border_radius=layout.px(2))
     pygame.draw.rect(surface, theme.TEXT if active else theme.BACKGROUND, box, width=layout.px(2), border_radius=2)
-    canvas.text("2", box.center, layout.small - layout.px(1), colour=(0, 0, 0), bold=True, anchor="center", role="jam")
+    with canvas.box(box, "jam"):
+        canvas.text("2", box.center, max(10, layout.small - layout.px(1)), colour=(0, 0, 0), bold=True,
+                    anchor="center", role="jam")  # fmt: skip
     return box
 
 
@@ -179,6 +177,13 @@ def _labels(
             pygame.Rect(x - gap - w - far, y - h // 2, w, h),
             pygame.Rect(x - w // 2, y - gap - h - far, w, h),
             pygame.Rect(x - w // 2, y + gap + far, w, h),
+            # Further out, for a crowded corner of the map (a name must never sit on a token).
+            pygame.Rect(x + gap + far, y - gap - h - far // 2, w, h),
+            pygame.Rect(x - gap - w - far, y + gap + far // 2, w, h),
+            pygame.Rect(x + gap + far, y + gap + far // 2, w, h),
+            pygame.Rect(x - gap - w - far, y - gap - h - far // 2, w, h),
+            pygame.Rect(x - w // 2, y - gap - h - 2 * far, w, h),
+            pygame.Rect(x - w // 2, y + gap + 2 * far, w, h),
         ]
 
     options = {name: candidates_for(name) for name in pos}
@@ -240,7 +245,7 @@ def _search(
 
 def _legend(canvas: Canvas, layout: Layout, rect: pygame.Rect, texts: Catalogue) -> None:
     surface = canvas.surface
-    size = max(9, layout.small - layout.px(1))
+    size = max(10, layout.small - layout.px(1))
     r = layout.px(4)
     x = rect.x + layout.px(6)
     y = rect.bottom - layout.px(6) - size

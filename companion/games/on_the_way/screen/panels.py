@@ -6,7 +6,7 @@ import pygame
 
 from companion.display import theme
 from companion.display.layout import Layout
-from companion.display.panels import draw_panel_header
+from companion.display.panels import PanelLine, draw_panel_header, draw_panel_list
 from companion.display.record import Canvas
 from companion.games.on_the_way.engine.scoring import score
 from companion.games.on_the_way.engine.state import MARKERS_PER_PLAYER, GameState, PlayerState
@@ -17,7 +17,8 @@ def draw_players(canvas: Canvas, layout: Layout, state: GameState, t: Catalogue,
     """``offer``: a contract offered for fulfilment now (UiModel.offer), highlighted in its panel."""
     for seat, (player, rect) in enumerate(zip(state.players, layout.players, strict=False)):
         on_turn = seat == state.turn.seat and not state.finished
-        _panel(canvas, layout, state, t, seat, player, rect, on_turn, offer)
+        with canvas.box(rect, "panel"):
+            _panel(canvas, layout, state, t, seat, player, rect, on_turn, offer)
     if layout.players:
         u = layout.players[0].unionall(layout.players[1:])
         canvas.record.regions["players"] = (u.x, u.y, u.w, u.h)
@@ -50,29 +51,30 @@ def _panel(
         held = player.transport(m)
         where = f"{held.city} ×{held.trucks}" if held else t.text("screen.marker_free")
         parts.append(f"{style.letter}{m}: {where}")
-    canvas.text("   ".join(parts), (inner.x, y), small, colour=theme.TEXT_DIM, role="markers", max_width=inner.w)
-    y += line
+    rows: list[str] = []  # whole markers per line: "R1: Poznań ×2" is never split
+    for part in parts:
+        if rows and canvas.measure(f"{rows[-1]}   {part}", small)[0] <= inner.w:
+            rows[-1] = f"{rows[-1]}   {part}"
+        else:
+            rows.append(part)
+    for row in rows:
+        canvas.text(row, (inner.x, y), small, colour=theme.TEXT_DIM, role="markers", max_width=inner.w)
+        y += line
 
-    # Contracts held, as many as fit.
-    contracts = [state.config.contract(cid) for cid in player.contracts]
-    room = max(0, (inner.bottom - y) // line)
-    shown = contracts if len(contracts) <= room else contracts[: max(0, room - 1)]
-    for card in shown:
+    # Contracts held, each in full, as many as fit.
+    items = []
+    for cid in player.contracts:
+        card = state.config.contract(cid)
         if card is None:
             continue
         text = f"{card.id} {card.origin}→{card.destination}  ×{card.trucks}  {theme.money(card.pay)}"
         if card.vp:
             text += " " + t.text("screen.contract_vp", vp=card.vp)
         if card.id == offer:
-            canvas.text(
-                "▶ " + text, (inner.x, y), small, colour=theme.ACCENT, bold=True, role="offer", max_width=inner.w
-            )
+            items.append(PanelLine("▶ " + text, "offer", theme.ACCENT, bold=True, short=f"▶{card.id}"))
         else:
-            canvas.text(text, (inner.x, y), small, role="contract", max_width=inner.w)
-        y += line
-    if len(shown) < len(contracts):
-        canvas.text(
-            t.text("screen.more_contracts", n=len(contracts) - len(shown)), (inner.x, y), small, colour=theme.TEXT_DIM
-        )
-    elif not contracts and room:
+            items.append(PanelLine(text, "contract", short=card.id))
+    if items:
+        draw_panel_list(canvas, layout, head, y, items, lambda n: t.text("screen.more_contracts", n=n))
+    elif y + line <= inner.bottom + (line - small) // 2:
         canvas.text(t.text("screen.no_contracts"), (inner.x, y), small, colour=theme.TEXT_FAINT, role="contract")

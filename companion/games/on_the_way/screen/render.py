@@ -39,11 +39,13 @@ def render(surface: pygame.Surface, state: GameState, ui: UiModel, leds: LedFram
     slow_on, fast_on = blink_phases(now)
     t = texts(ui.language)  # every word drawn is in the table's language
     surface.fill(theme.BACKGROUND)
-    draw_top(canvas, lay, state, leds, t)
-    draw_map(canvas, lay, state, ui, leds, slow_on=slow_on, fast_on=fast_on, texts=t)
-    if state.finished or ui.mode is Mode.GAME_OVER:
-        draw_ranking(canvas, lay, state, t)
+    with canvas.box(lay.top, "top", region="top"):
+        draw_top(canvas, lay, state, leds, t)
+    with canvas.box(lay.map, "map", region="map"):
+        draw_map(canvas, lay, state, ui, leds, slow_on=slow_on, fast_on=fast_on, texts=t)
+        if state.finished or ui.mode is Mode.GAME_OVER:
+            draw_ranking(canvas, lay, state, t)
     draw_players(canvas, lay, state, t, ui.offer)
-    draw_feed(canvas, lay, state, ui, title=t.text("screen.bank"), name=t.player_name)
+    draw_feed(canvas, lay, state, ui, title=t.text("screen.bank"), name=t.player_name, reason=t.reason)
     draw_otw_prompt(canvas, lay, state, ui, t)
     return record

@@ -51,7 +51,8 @@ def draw_top(canvas: Canvas, layout: Layout, state: GameState, leds: LedFrame, t
             colour = theme.TEXT_FAINT if beyond else theme.TEXT_DIM
         if i == end:
             pygame.draw.rect(surface, theme.REFUSAL, box, width=layout.px(2), border_radius=layout.px(3))
-        canvas.text(str(i), box.center, small, colour=colour, anchor="center", role="time", bold=i == time)
+        with canvas.box(box, "time_cell"):
+            canvas.text(str(i), box.center, small, colour=colour, anchor="center", role="time", bold=i == time)
     x += TIME_TRACK_LENGTH * cell + pad
     end_text = t.text("screen.time_end", n=end)
     canvas.text(end_text, (x, rect.centery), small, colour=theme.REFUSAL, anchor="midleft", role="time_end")

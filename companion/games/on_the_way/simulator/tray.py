@@ -12,7 +12,7 @@ import pygame
 from companion.display import theme
 from companion.display.record import Canvas
 from companion.display.tokens import marker as draw_marker
-from companion.display.tray import box, button_row, draw_buttons
+from companion.display.tray import box, button_row, draw_buttons, draw_help
 from companion.games.on_the_way.engine.cards import Tier
 from companion.games.on_the_way.engine.state import MARKERS_PER_PLAYER, GameState
 from companion.games.on_the_way.simulator.table import SimTable
@@ -25,6 +25,7 @@ HELP = (
     "Drag a marker onto a city (place) or off it (lift) · click a card to scan it · drop a marker on the card "
     "reader to cancel its transport · Enter OK · Backspace BACK · + − · M MENU (hold: admin) · Ctrl+Q quit"
 )
+HELP_SHORT = "Drag markers · click a card: scan · Enter OK · ⌫ BACK · + − · M MENU · Ctrl+Q quit"
 
 
 @dataclass(frozen=True)
@@ -79,8 +80,19 @@ def compute_tray(rect: pygame.Rect, colours: tuple[str, ...], offer_size: int) -
     reader = pygame.Rect(x, body.y, px(100), body.h)
     x = reader.right + gap
     card_w = px(128)
-    offer = tuple(pygame.Rect(x + i * (card_w + gap), body.y, card_w, body.h) for i in range(offer_size))
-    x += offer_size * (card_w + gap)
+    spare = 0
+    if card_w < 100 and offer_size > 1:  # a narrow window: the cards in two rows, each twice as wide
+        cols = -(-offer_size // 2)
+        spare = px(60)  # two rows need less width: the buttons get it (their labels must fit)
+        wide = (offer_size * (card_w + gap) - spare - gap - (cols - 1) * gap) // cols
+        high = (body.h - gap) // 2
+        offer = tuple(
+            pygame.Rect(x + (i % cols) * (wide + gap), body.y + (i // cols) * (high + gap), wide, high)
+            for i in range(offer_size)
+        )
+    else:
+        offer = tuple(pygame.Rect(x + i * (card_w + gap), body.y, card_w, body.h) for i in range(offer_size))
+    x += offer_size * (card_w + gap) - spare
     pile = pygame.Rect(x, body.y, px(76), body.h)
     events = pygame.Rect(pile.right + gap, body.y, px(84), body.h)
     x = events.right + gap
@@ -101,7 +113,7 @@ def draw_tray(
 ) -> None:
     surface = canvas.surface
     px = lay.px
-    small = max(9, px(12))
+    small = max(10, px(12))
     body = max(10, px(14))
     pygame.draw.rect(surface, (12, 14, 18), lay.rect)
     # Marker trays.
@@ -110,25 +122,22 @@ def draw_tray(
         on_turn = not state.finished and state.current.colour == colour
         pygame.draw.rect(surface, theme.PANEL_ACTIVE if on_turn else theme.PANEL, tray, border_radius=px(6))
         pygame.draw.rect(surface, style.colour, tray, width=px(2), border_radius=px(6))
-        canvas.text(
-            theme.title(colour),
-            (tray.x + px(6), tray.y + px(3)),
-            small,
-            role="tray",
-            max_width=tray.w - px(8),
-        )
-        for m in table.in_tray(colour):
-            if m == dragging:
-                continue
-            slot = lay.slots[m]
-            draw_marker(surface, slot.center, slot.w // 2, style, m.number)
+        with canvas.box(tray, "marker_tray"):
+            canvas.text(theme.title(colour), (tray.x + px(6), tray.y + px(3)), small, role="tray",
+                        max_width=tray.w - px(8))  # fmt: skip
+            for m in table.in_tray(colour):
+                if m == dragging:
+                    continue
+                slot = lay.slots[m]
+                draw_marker(canvas, slot.center, slot.w // 2, style, m.number)
     # Card reader.
     assert lay.reader is not None
     box(canvas, lay.reader, "Card reader", "drop a marker: cancel its transport", small, lay)
     # Contracts: the open offer and the face-down pile.
     for i, rect in enumerate(lay.offer):
         card_id = table.offer[i] if i < len(table.offer) else None
-        _contract(canvas, lay, rect, card_id, state, small, body)
+        with canvas.box(rect, "card"):
+            _contract(canvas, lay, rect, card_id, state, small, body)
     box(canvas, lay.pile, "Pile", f"{len(table.pile)} cards · click: top card", small, lay, face_down=bool(table.pile))
     due = ui.mode is Mode.EVENT_DUE or state.awaiting_event
     box(
@@ -143,9 +152,7 @@ def draw_tray(
         colour=(40, 70, 130),
     )
     draw_buttons(canvas, lay, pressed)
-    canvas.text(
-        HELP, lay.help.midleft, small, colour=theme.TEXT_DIM, anchor="midleft", role="help", max_width=lay.help.w
-    )
+    draw_help(canvas, lay.help, (HELP, HELP_SHORT), small)
 
 
 def _contract(
@@ -167,11 +174,25 @@ def _contract(
     x = rect.x + px(6)
     w = rect.w - px(12)
     y = stripe.bottom + px(3)
+    pay = theme.money(card.pay) + (f" +{card.vp} VP" if card.vp else "")
+    full_h = px(9) + round(small * 1.3) + round(body * 1.25) + round(body * 1.35) + canvas.measure("Hg", small)[1]
+    if rect.h < full_h:  # a card in a two-row tray: id, trucks and pay, then the route
+        small = max(10, small)
+        canvas.text(f"{card.id} · ×{card.trucks} · {pay}", (x, y), small, colour=(70, 70, 80), role="card",
+                    max_width=w)  # fmt: skip
+        y += round(small * 1.2)
+        route = f"{card.origin} → {card.destination}"
+        for line in canvas.lines(route, small, w, bold=True):
+            canvas.text(line, (x, y), small, colour=ink, bold=True, role="card", max_width=w)
+            y += round(small * 1.15)
+        return
     canvas.text(f"{card.id}  {card.tier.value}", (x, y), small, colour=(70, 70, 80), role="card", max_width=w)
     y += round(small * 1.3)
-    canvas.text(card.origin, (x, y), body, colour=ink, bold=True, role="card", max_width=w)
+    # Long city names ("Cluj-Napoca") step down to the small size rather than lose their end.
+    wide = max(canvas.measure(name, body, bold=True)[0] for name in (card.origin, f"→ {card.destination}"))
+    name_size = body if wide <= w else max(10, small)
+    canvas.text(card.origin, (x, y), name_size, colour=ink, bold=True, role="card", max_width=w)
     y += round(body * 1.25)
-    canvas.text(f"→ {card.destination}", (x, y), body, colour=ink, bold=True, role="card", max_width=w)
+    canvas.text(f"→ {card.destination}", (x, y), name_size, colour=ink, bold=True, role="card", max_width=w)
     y += round(body * 1.35)
-    pay = theme.money(card.pay) + (f" +{card.vp} VP" if card.vp else "")
     canvas.text(f"×{card.trucks} · {pay}", (x, y), small, colour=ink, role="card", max_width=w)
