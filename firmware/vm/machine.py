@@ -20,7 +20,7 @@ class Pin:
     def value(self, v=None):  # type: ignore[no-untyped-def]
         if v is None:
             return self.level
-        vmlink.enter()
+        vmlink.enter(0)  # vmlink.PIN (a literal: no lookup before the clock is read)
         self.level = 1 if v else 0
         vmlink.pin(self.number, self.level)
         vmlink.leave()
@@ -39,7 +39,7 @@ class SPI:
         self.baudrate = baudrate
 
     def write_readinto(self, tx, rx):  # type: ignore[no-untyped-def]
-        vmlink.enter()
+        vmlink.enter(1)  # vmlink.SPI
         if tx is not rx:
             for i in range(len(tx)):
                 rx[i] = tx[i]
@@ -47,7 +47,7 @@ class SPI:
         vmlink.leave()
 
     def write(self, data):  # type: ignore[no-untyped-def]
-        vmlink.enter()
+        vmlink.enter(1)
         vmlink.spi_write(self.spi_id, data, self.baudrate)
         vmlink.leave()
 
@@ -62,7 +62,7 @@ class WDT:
         vmlink.feed()
 
     def feed(self):  # type: ignore[no-untyped-def]
-        vmlink.enter()
+        vmlink.enter(4)  # vmlink.OTHER
         vmlink.feed()
         vmlink.leave()
 

@@ -33,10 +33,20 @@ rsp = None
 head = bytearray(12)
 answer = bytearray(9)
 shim_us = 0  # real µs spent inside the shim (pipes, the host's emulators): not the firmware's time
-python_us = 0  # real µs of firmware Python between shim calls
+python_us = 0  # real µs of firmware Python between shim calls (with the shim calls' own entry/exit)
 _left_at = 0
 calls = 0  # shim calls (each one a C call on the chip)
-overhead_ns = 0  # what one shim call costs in Python beyond the C call it stands for (vm_main measures it)
+# What one shim call of each kind adds to ``python_us`` beyond the C call it stands for on the chip
+# (the Python call into the shim and back, before ``enter`` reads the clock and after ``leave``
+# does), in ns; vm_main.py measures them on these very functions. Kinds:
+PIN = 0  # machine.Pin.value
+SPI = 1  # machine.SPI.write_readinto / write
+TICKS = 2  # time.ticks_us / ticks_ms
+TICK_MATH = 3  # time.ticks_diff / ticks_add (pure Python here, C on the chip)
+OTHER = 4  # sleeps, the watchdog
+overhead_ns = [0, 0, 0, 0, 0]
+excluded_ns = 0  # the sum of overhead_ns over every shim call made: subtracted from python_us
+dry = False  # while vm_main measures overhead_ns: shim calls do no I/O
 wdt_timeout_us = 0
 wdt_fed_at = 0
 
@@ -51,16 +61,18 @@ def open_link(req_path, rsp_path, start_us, xfer_us, cpu_permille):  # type: ign
     _left_at = utime.ticks_us()
 
 
-def enter():  # type: ignore[no-untyped-def]
-    """A shim call begins: the firmware's Python time since the last one is counted (and, for the
-    RP2040 estimate, charged to the virtual clock)."""
-    global python_us, now_us, _left_at, calls
+def enter(kind):  # type: ignore[no-untyped-def]
+    """A shim call of ``kind`` begins: the firmware's Python time since the last one is counted
+    (and, for the RP2040 estimate, charged to the virtual clock, less the shim call's own cost)."""
+    global python_us, now_us, _left_at, calls, excluded_ns
     t = utime.ticks_us()
     spent = utime.ticks_diff(t, _left_at)
     python_us += spent
     calls += 1
+    shim = overhead_ns[kind]
+    excluded_ns += shim
     if CPU_PERMILLE:
-        charge = spent * 1000 - overhead_ns  # the shim's own call costs more than the chip's C call
+        charge = spent * 1000 - shim  # the shim's own call costs more than the chip's C call
         if charge > 0:
             now_us += charge * CPU_PERMILLE // 1000000
     _left_at = t
@@ -94,6 +106,8 @@ def send(kind, a, b):  # type: ignore[no-untyped-def]
 def spi_transaction(buf, baudrate):  # type: ignore[no-untyped-def]
     """SPI0 write_readinto: ``buf`` goes out, the answer comes back into it."""
     global now_us
+    if dry:
+        return
     n = len(buf)
     now_us += n * 8000000 // baudrate + XFER_US
     _check_watchdog()
@@ -105,17 +119,23 @@ def spi_transaction(buf, baudrate):  # type: ignore[no-untyped-def]
 
 def spi_write(bus, buf, baudrate):  # type: ignore[no-untyped-def]
     global now_us
+    if dry:
+        return
     now_us += len(buf) * 8000000 // baudrate + XFER_US
     send(ord("W"), bus, len(buf))
     req.write(buf)
 
 
 def pin(number, value):  # type: ignore[no-untyped-def]
+    if dry:
+        return
     send(ord("P"), number, value)
 
 
 def sleep_us(us, between_steps=0):  # type: ignore[no-untyped-def]
     global now_us
+    if dry:
+        return
     if us > 0:
         now_us += us
     _check_watchdog()
