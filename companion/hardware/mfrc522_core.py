@@ -230,7 +230,7 @@ class Chip:
         self.answer_at = 0
         self.expect_by = 0
         self.framing = 0
-        self.tx_bytes = 0
+        self.tx_us = 0  # our prepared frame's time on air
         self.count = 0  # bytes of the last answer, in buffers.data
         self.bits = 0  # bits of the last answer
         self.coll_bit = -1  # 0-based collision position in the last answer (RxAlign counted), -1: none
@@ -357,7 +357,13 @@ class Chip:
         return True
 
     def antenna(self, on: bool) -> None:
-        self.write(TX_CONTROL, TX_CONTROL_ON if on else TX_CONTROL_OFF)
+        io = self.buffers.io
+        io[0] = (TX_CONTROL << 1) & 0x7E
+        io[1] = TX_CONTROL_ON if on else TX_CONTROL_OFF
+        if self.in_place:  # inline: twice per reader per sweep
+            self.xfer(self.port, 2)
+        else:
+            self._x_list(2)
 
     # --- transceive in two halves -------------------------------------------------------------
     def start(self, data, tx_last_bits: int = 0, rx_align: int = 0, fresh: bool = True, answer: int = 5) -> None:  # type: ignore[no-untyped-def]
@@ -370,28 +376,65 @@ class Chip:
         self.prepare_frame(self._set_frame(data), tx_last_bits, rx_align, fresh)
 
     def prepare_frame(self, n: int, tx_last_bits: int, rx_align: int, fresh: bool) -> None:
-        """:meth:`prepare` of ``buffers.frame[0:n]``."""
+        """:meth:`prepare` of ``buffers.frame[0:n]``.
+
+        ``fresh`` (the first frame of an exchange): Transceive is written first, which ends a running
+        one (DS §10.3.1.8: "cleared by software by writing any command to the CommandReg"; its
+        receiver stops, so nothing lands in the FIFO after the flush) and waits for StartSend again;
+        then the FIFO is flushed, the frame written and the interrupt bits cleared. Otherwise (the
+        next frame of an anticollision, after an answer was received: Transceive is waiting for
+        StartSend again) only the interrupt bits and the frame. BitFramingReg is written once, with
+        StartSend, by :meth:`send` (TxLastBits and RxAlign take effect with the transmission)."""
         framing = (rx_align << 4) | tx_last_bits
-        if fresh:
-            self.write(COMMAND, CMD_IDLE)
-            self.write(COMM_IRQ, 0x7F)
-            self.write(FIFO_LEVEL, 0x80)
-            self.write(BIT_FRAMING, framing)
+        if not self.in_place:
+            if fresh:
+                self.write(COMMAND, CMD_TRANSCEIVE)
+                self.write(FIFO_LEVEL, 0x80)
             self._write_frame(n)
-            self.write(COMMAND, CMD_TRANSCEIVE)  # waits for StartSend (DS §10.3.1.8)
-        else:
             self.write(COMM_IRQ, 0x7F)
-            self.write(BIT_FRAMING, framing)
-            self._write_frame(n)
+        else:  # the firmware's path: each transaction inline (a Python call level costs ~10 us on an RP2040)
+            io = self.buffers.io
+            xfer = self.xfer
+            port = self.port
+            if fresh:
+                io[0] = (COMMAND << 1) & 0x7E
+                io[1] = CMD_TRANSCEIVE
+                xfer(port, 2)
+                io[0] = (FIFO_LEVEL << 1) & 0x7E
+                io[1] = 0x80  # FlushBuffer
+                xfer(port, 2)
+            frame = self.buffers.frame
+            io[0] = (FIFO_DATA << 1) & 0x7E
+            for i in range(n):
+                io[i + 1] = frame[i]
+            xfer(port, n + 1)
+            io[0] = (COMM_IRQ << 1) & 0x7E
+            io[1] = 0x7F  # Set1 = 0: clear every interrupt bit
+            xfer(port, 2)
         self.framing = framing
-        self.tx_bytes = n
+        # bit times on air (frame_bits, inline: this runs for every reader on every sweep)
+        if n == 1 and tx_last_bits == 7:
+            bits = 9
+        elif tx_last_bits:
+            bits = 2 + 9 * (n - 1) + tx_last_bits
+        else:
+            bits = 2 + 9 * n
+        self.tx_us = (bits * ETU_NS + 999) // 1000
 
     def send(self, answer: int = 5) -> None:
-        """StartSend: the prepared frame goes on air."""
-        self.write(BIT_FRAMING, 0x80 | self.framing)
-        tx_end = self.ticks_add(self.ticks_us(), frame_us(self.tx_bytes, self.framing & 0x07))
-        self.answer_at = self.ticks_add(tx_end, FDT_US + frame_us(answer) + MARGIN_US)
-        self.expect_by = self.ticks_add(tx_end, self.timeout_us + MARGIN_US)
+        """StartSend (with TxLastBits/RxAlign in the same write): the prepared frame goes on air."""
+        io = self.buffers.io
+        io[0] = (BIT_FRAMING << 1) & 0x7E
+        io[1] = 0x80 | self.framing
+        if self.in_place:
+            self.xfer(self.port, 2)
+        else:
+            self._x_list(2)
+        now = self.ticks_us()
+        tx_us = self.tx_us
+        # the answer comes FDT after our frame and lasts (9·answer + 2) bit times (ISO §6.2.1.2, §6.2.3)
+        self.answer_at = self.ticks_add(now, tx_us + FDT_US + ((2 + 9 * answer) * ETU_NS + 999) // 1000 + MARGIN_US)
+        self.expect_by = self.ticks_add(now, tx_us + self.timeout_us + MARGIN_US)
 
     def finish_into(self) -> int:
         """Wait for the end of the answer or the timer; the status. The answer is left in
@@ -424,6 +467,12 @@ class Chip:
             if irq & (IRQ_RX | IRQ_IDLE | IRQ_TIMER):
                 done = True  # ErrIRq alone is not the end: the frame may still be arriving
                 break
+            if irq & (IRQ_TX | IRQ_ERR) == IRQ_TX:
+                # Our frame went out and, by answer_at, nothing arrived: every answer we wait for
+                # (ATQA, anticollision, SAK) starts a fixed FDT after our frame (ISO §6.2.1.1), so
+                # it would be complete by now. No need to wait for the receive timer. (A dead
+                # reader reads no TxIRq: it still ends as NO_IRQ below.)
+                return TIMEOUT
             if self.ticks_diff(self.expect_by, self.ticks_us()) <= 0:
                 break
             self.answer_at = self.expect_by  # nothing yet: the next look is at the timeout
