@@ -109,6 +109,7 @@ def measure(warm, sweeps, rp2040_calibrate_us):  # type: ignore[no-untyped-def]
     python_each = [0] * sweeps  # preallocated: the measurement itself allocates nothing
     virtual_each = [0] * sweeps
     calls_each = [0] * sweeps
+    xfers_each = [0] * sweeps
     gc.collect()
     gc.disable()  # mem_alloc then only grows: every byte allocated in the window counts
     before = gc.mem_alloc()
@@ -118,6 +119,7 @@ def measure(warm, sweeps, rp2040_calibrate_us):  # type: ignore[no-untyped-def]
         python_start = vmlink.python_us
         excluded_start = vmlink.excluded_ns
         calls_start = vmlink.calls
+        xfers_start = vmlink.xfers
         vmlink.leave()
         b.sweep()
         link.feed(port.read(), b.clock())
@@ -126,6 +128,7 @@ def measure(warm, sweeps, rp2040_calibrate_us):  # type: ignore[no-untyped-def]
         virtual_each[i] = vmlink.now_us - start
         python_each[i] = vmlink.python_us - python_start - (vmlink.excluded_ns - excluded_start) // 1000
         calls_each[i] = vmlink.calls - calls_start
+        xfers_each[i] = vmlink.xfers - xfers_start
         vmlink.leave()
     allocated = gc.mem_alloc() - before
     # The VM shares this machine's cores: a sweep during which it was descheduled looks slow, and
@@ -135,6 +138,7 @@ def measure(warm, sweeps, rp2040_calibrate_us):  # type: ignore[no-untyped-def]
     python_each.sort()
     virtual_each.sort()
     calls_each.sort()
+    xfers_each.sort()
     python = python_each[0] * sweeps
     virtual = virtual_each[0] * sweeps
     before = gc.mem_alloc()
@@ -144,7 +148,7 @@ def measure(warm, sweeps, rp2040_calibrate_us):  # type: ignore[no-untyped-def]
     gc.collect()
     vmlink.stderr(
         "MEASURE alloc=%d python_us=%d virtual_us=%d sweeps=%d beat_alloc=%d heap_used=%d tags=%d"
-        " shim_pin_ns=%d shim_spi_ns=%d shim_ticks_ns=%d shim_tick_math_ns=%d shim_calls=%d"
+        " shim_pin_ns=%d shim_spi_ns=%d shim_ticks_ns=%d shim_tick_math_ns=%d shim_calls=%d xfers=%d"
         " calibrate_us=%d permille=%d"
         % (
             allocated,
@@ -159,6 +163,7 @@ def measure(warm, sweeps, rp2040_calibrate_us):  # type: ignore[no-untyped-def]
             vmlink.overhead_ns[vmlink.TICKS],
             vmlink.overhead_ns[vmlink.TICK_MATH],
             calls_each[sweeps // 2],
+            xfers_each[sweeps // 2],
             calibrate_us,
             vmlink.CPU_PERMILLE,
         )

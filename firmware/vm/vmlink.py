@@ -36,6 +36,7 @@ shim_us = 0  # real µs spent inside the shim (pipes, the host's emulators): not
 python_us = 0  # real µs of firmware Python between shim calls (with the shim calls' own entry/exit)
 _left_at = 0
 calls = 0  # shim calls (each one a C call on the chip)
+xfers = 0  # SPI0 transactions (register accesses of the readers)
 # What one shim call of each kind adds to ``python_us`` beyond the C call it stands for on the chip
 # (the Python call into the shim and back, before ``enter`` reads the clock and after ``leave``
 # does), in ns; vm_main.py measures them on these very functions. Kinds:
@@ -105,9 +106,10 @@ def send(kind, a, b):  # type: ignore[no-untyped-def]
 
 def spi_transaction(buf, baudrate):  # type: ignore[no-untyped-def]
     """SPI0 write_readinto: ``buf`` goes out, the answer comes back into it."""
-    global now_us
+    global now_us, xfers
     if dry:
         return
+    xfers += 1
     n = len(buf)
     now_us += n * 8000000 // baudrate + XFER_US
     _check_watchdog()
