@@ -52,6 +52,19 @@ class SPI:
         vmlink.leave()
 
 
+class _Mem32:
+    """``machine.mem32``: only the RP2040's SIO GPIO_OUT_SET/CLR/XOR stores (what the firmware uses);
+    anything else fails loudly."""
+
+    def __setitem__(self, addr, value):  # type: ignore[no-untyped-def]
+        vmlink.enter(5)  # vmlink.MEM
+        vmlink.gpio_store(addr, value)
+        vmlink.leave()
+
+
+mem32 = _Mem32()
+
+
 class WDT:
     """RP2040 watchdog: must be fed within ``timeout`` ms (at most 8388) or the chip resets."""
 

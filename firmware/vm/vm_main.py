@@ -14,9 +14,9 @@ import utime
 import vmlink
 
 
-def _calls(kind, n, pin, spi, clock, view):  # type: ignore[no-untyped-def]
+def _calls(kind, n, pin, spi, clock, view, addr=0):  # type: ignore[no-untyped-def]
     """``n`` calls of the kind's function, each with the call shape the firmware uses (a method of a
-    local object, or an attribute of a module), in a loop; µs by the wall clock."""
+    local object, an attribute of a module, a subscript store), in a loop; µs by the wall clock."""
     t = utime.ticks_us()
     if kind == vmlink.PIN:
         for _ in range(n):
@@ -27,6 +27,9 @@ def _calls(kind, n, pin, spi, clock, view):  # type: ignore[no-untyped-def]
     elif kind == vmlink.TICKS:
         for _ in range(n):
             clock.ticks_us()
+    elif kind == vmlink.MEM:
+        for _ in range(n):
+            pin[addr] = 0
     else:
         for _ in range(n):
             clock.ticks_diff(1, 2)
@@ -41,13 +44,13 @@ class _CPin:
         self.write_readinto = {}.get  # a C method of two arguments (a miss: allocates nothing)
 
 
-def _shim_calls(kind, n, pin, spi, clock, view):  # type: ignore[no-untyped-def]
+def _shim_calls(kind, n, pin, spi, clock, view, addr=0):  # type: ignore[no-untyped-def]
     """µs that ``n`` calls of the REAL shim function of ``kind`` (no I/O: ``vmlink.dry``) add to
     ``vmlink.python_us``, the firmware's account, with the same loop around them."""
     vmlink.enter(4)
     before = vmlink.python_us
     vmlink.leave()
-    _calls(kind, n, pin, spi, clock, view)
+    _calls(kind, n, pin, spi, clock, view, addr)
     vmlink.enter(4)
     spent = vmlink.python_us - before
     vmlink.leave()
@@ -55,7 +58,8 @@ def _shim_calls(kind, n, pin, spi, clock, view):  # type: ignore[no-untyped-def]
 
 
 def shim_overhead_ns():  # type: ignore[no-untyped-def]
-    """Per kind of shim call (Pin.value, SPI.write_readinto, ticks_us, ticks_diff/ticks_add), what one
+    """Per kind of shim call (Pin.value, SPI.write_readinto, ticks_us, ticks_diff/ticks_add, a
+    ``mem32`` store), what one
     adds to the firmware's Python account beyond the C call it stands for on the chip:
     (shim loop's account - C loop's time) / n, each the best of 7 × 2000 (noise only adds). Measured
     on the shim's own functions (their I/O off) and on C calls of the same shape, in the process
@@ -67,14 +71,19 @@ def shim_overhead_ns():  # type: ignore[no-untyped-def]
     view = memoryview(bytearray(5))
     shim = (machine.Pin(99, machine.Pin.OUT), machine.SPI(0, baudrate=4000000), time)
     c = _CPin()
+    c_mem = bytearray(1)  # a subscript store in C
     vmlink.dry = True
     try:
-        for kind in range(vmlink.OTHER):
+        for kind in (vmlink.PIN, vmlink.SPI, vmlink.TICKS, vmlink.TICK_MATH, vmlink.MEM):
             vmlink.overhead_ns[kind] = 0  # the account of the calibration itself is raw
+            mem = kind == vmlink.MEM
             best_shim = best_c = 1 << 40
             for _ in range(7):
-                best_shim = min(best_shim, _shim_calls(kind, n, shim[0], shim[1], shim[2], view))
-                best_c = min(best_c, _calls(kind, n, c, c, utime, view))
+                best_shim = min(
+                    best_shim,
+                    _shim_calls(kind, n, machine.mem32 if mem else shim[0], shim[1], shim[2], view, vmlink.SIO_XOR),
+                )
+                best_c = min(best_c, _calls(kind, n, c_mem if mem else c, c, utime, view, 0))
             vmlink.overhead_ns[kind] = max(0, (best_shim - best_c) * 1000 // n)
         vmlink.overhead_ns[vmlink.OTHER] = vmlink.overhead_ns[vmlink.TICKS]
     finally:
@@ -148,7 +157,7 @@ def measure(warm, sweeps, rp2040_calibrate_us):  # type: ignore[no-untyped-def]
     gc.collect()
     vmlink.stderr(
         "MEASURE alloc=%d python_us=%d virtual_us=%d sweeps=%d beat_alloc=%d heap_used=%d tags=%d"
-        " shim_pin_ns=%d shim_spi_ns=%d shim_ticks_ns=%d shim_tick_math_ns=%d shim_calls=%d xfers=%d"
+        " shim_pin_ns=%d shim_spi_ns=%d shim_ticks_ns=%d shim_tick_math_ns=%d shim_mem_ns=%d shim_calls=%d xfers=%d"
         " calibrate_us=%d permille=%d"
         % (
             allocated,
@@ -162,6 +171,7 @@ def measure(warm, sweeps, rp2040_calibrate_us):  # type: ignore[no-untyped-def]
             vmlink.overhead_ns[vmlink.SPI],
             vmlink.overhead_ns[vmlink.TICKS],
             vmlink.overhead_ns[vmlink.TICK_MATH],
+            vmlink.overhead_ns[vmlink.MEM],
             calls_each[sweeps // 2],
             xfers_each[sweeps // 2],
             calibrate_us,

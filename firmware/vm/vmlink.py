@@ -45,7 +45,8 @@ SPI = 1  # machine.SPI.write_readinto / write
 TICKS = 2  # time.ticks_us / ticks_ms
 TICK_MATH = 3  # time.ticks_diff / ticks_add (pure Python here, C on the chip)
 OTHER = 4  # sleeps, the watchdog
-overhead_ns = [0, 0, 0, 0, 0]
+MEM = 5  # machine.mem32[SIO GPIO register] = mask
+overhead_ns = [0, 0, 0, 0, 0, 0]
 excluded_ns = 0  # the sum of overhead_ns over every shim call made: subtracted from python_us
 dry = False  # while vm_main measures overhead_ns: shim calls do no I/O
 wdt_timeout_us = 0
@@ -128,9 +129,41 @@ def spi_write(bus, buf, baudrate):  # type: ignore[no-untyped-def]
     req.write(buf)
 
 
-def pin(number, value):  # type: ignore[no-untyped-def]
+gpio_out = 0  # the GPIO output levels the firmware set through SIO stores
+SIO_SET = 0xD0000014  # RP2040 datasheet §2.3.1.7
+SIO_CLR = 0xD0000018
+SIO_XOR = 0xD000001C
+
+
+def gpio_store(addr, mask):  # type: ignore[no-untyped-def]
+    """A store to SIO GPIO_OUT_SET/CLR/XOR: every GPIO whose level changes goes to the host as a pin
+    message (as Pin.value does)."""
+    global gpio_out
+    if addr == SIO_SET:
+        new = gpio_out | mask
+    elif addr == SIO_CLR:
+        new = gpio_out & ~mask
+    elif addr == SIO_XOR:
+        new = gpio_out ^ mask
+    else:
+        raise ValueError("mem32: only SIO GPIO_OUT_SET/CLR/XOR are emulated")
     if dry:
         return
+    changed = new ^ gpio_out
+    gpio_out = new
+    number = 0
+    while changed:
+        if changed & 1:
+            send(80, number, (new >> number) & 1)  # ord("P")
+        changed >>= 1
+        number += 1
+
+
+def pin(number, value):  # type: ignore[no-untyped-def]
+    global gpio_out
+    if dry:
+        return
+    gpio_out = (gpio_out | (1 << number)) if value else (gpio_out & ~(1 << number))
     send(ord("P"), number, value)
 
 
