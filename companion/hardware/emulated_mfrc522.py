@@ -559,8 +559,10 @@ class EmulatedSpiBus:
 
     def update_power(self, now: float, chip: EmulatedMfrc522 | None = None) -> None:
         """Power every tag from the fields now on (only ``chip`` and its neighbours, if given)."""
-        if chip is not None and chip.antenna_on() and any(
-            o.antenna_on() and s >= HEAR_COUPLING for o, s in self.neighbours(chip)
+        if (
+            chip is not None
+            and chip.antenna_on()
+            and any(o.antenna_on() and s >= HEAR_COUPLING for o, s in self.neighbours(chip))
         ):
             self.rf_overlaps += 1  # two coupled antennas on at once: what the RF-safe sweep must avoid
         chips = list(self.chips.values()) if chip is None else [chip, *(o for o, _ in self.neighbours(chip))]
