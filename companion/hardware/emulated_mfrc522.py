@@ -96,6 +96,7 @@ from companion.hardware.mfrc522_core import (
     MODE,
     POWER_DOWN,
     STATUS1,
+    STATUS2,
     T_MODE,
     T_PRESCALER,
     T_RELOAD_H,
@@ -400,6 +401,19 @@ class EmulatedMfrc522:
             if addr == COMM_IRQ and p.rx_at is not None and now >= p.rx_start:
                 self.early_irq_reads += 1  # looked while the answer was still on the air
             return self.regs[addr] & 0x7F
+        if addr == STATUS2:  # ModemState (DS §9.3.1.14): what the transceive path is doing now
+            p = self.pending
+            if self.regs[COMMAND] & 0x0F != CMD_TRANSCEIVE:
+                state = 0b000  # idle
+            elif p.rx_at is not None and now >= p.rx_start:
+                state = 0b110  # receiving
+            elif p.tx_at is not None:
+                state = 0b011  # transmitting
+            elif p.sent and not p.received:
+                state = 0b101  # waiting for data
+            else:
+                state = 0b001  # waiting for StartSend
+            return (self.regs[STATUS2] & 0xF8) | state
         if addr == COMMAND and now < self.reset_until:
             return self.regs[COMMAND] | POWER_DOWN
         return self.regs[addr]
