@@ -47,6 +47,7 @@ TICK_MATH = 3  # time.ticks_diff / ticks_add (pure Python here, C on the chip)
 OTHER = 4  # sleeps, the watchdog
 MEM = 5  # machine.mem32[SIO GPIO register] = mask
 overhead_ns = [0, 0, 0, 0, 0, 0]
+carry_ns = 0  # RP2040 ns of firmware Python not on the virtual clock yet (negative: shim cost to take off)
 excluded_ns = 0  # the sum of overhead_ns over every shim call made: subtracted from python_us
 dry = False  # while vm_main measures overhead_ns: shim calls do no I/O
 wdt_timeout_us = 0
@@ -66,7 +67,7 @@ def open_link(req_path, rsp_path, start_us, xfer_us, cpu_permille):  # type: ign
 def enter(kind):  # type: ignore[no-untyped-def]
     """A shim call of ``kind`` begins: the firmware's Python time since the last one is counted
     (and, for the RP2040 estimate, charged to the virtual clock, less the shim call's own cost)."""
-    global python_us, now_us, _left_at, calls, excluded_ns
+    global python_us, now_us, _left_at, calls, excluded_ns, carry_ns
     t = utime.ticks_us()
     spent = utime.ticks_diff(t, _left_at)
     python_us += spent
@@ -74,9 +75,14 @@ def enter(kind):  # type: ignore[no-untyped-def]
     shim = overhead_ns[kind]
     excluded_ns += shim
     if CPU_PERMILLE:
-        charge = spent * 1000 - shim  # the shim's own call costs more than the chip's C call
-        if charge > 0:
-            now_us += charge * CPU_PERMILLE // 1000000
+        # RP2040 ns of this stretch: its VM time less the shim call's own cost, scaled. Carried, not
+        # clipped or rounded per stretch: a stretch shorter than the clock's 1 us reads 0 or 1, and
+        # only the sum over many is right (as for python_us); a clip at 0 would bias it upwards,
+        # a floor to whole us per stretch downwards.
+        carry_ns += (spent * 1000 - shim) * CPU_PERMILLE // 1000
+        if carry_ns >= 1000:
+            now_us += carry_ns // 1000
+            carry_ns %= 1000
     _left_at = t
 
 
