@@ -27,15 +27,16 @@ The firmware on the real MicroPython VM (``companion.hardware.firmware_vm``; iss
   costs in Python beyond the C call it stands for on the Pico (``Pin.value``,
   ``SPI.write_readinto``, ``ticks_us``, ``ticks_diff``/``ticks_add`` are C there): vm_main.py measures
   that per kind on the shim's own functions (I/O off) against C calls of the same shape
-  (``[].count(0)``, ``{}.get(a, b)``, ``utime.ticks_us()``, ``utime.ticks_diff(1, 2)``), best of 7 ×
-  2000, in the same process (about 0.2-0.5 us a call on this machine; ``shim_*_ns`` in the VM's
-  MEASURE line). Before issue #19's second pass ``ticks_diff``/``ticks_add`` (pure Python in the
+  (``[].count(0)``, ``{}.get(a, b)``, ``bytearray[i] = v``, ``utime.ticks_us()``,
+  ``utime.ticks_diff(1, 2)``), the fastest 2000-call loops at start and between the warm-up sweeps,
+  in the same process (about 0.2 us a call on this machine; ``shim_*_ns`` in the VM's MEASURE line). Before issue #19's second pass ``ticks_diff``/``ticks_add`` (pure Python in the
   shim) counted as firmware time and the other calls' cost was estimated from a stand-in.
 * ``firmware vm: transactions per reader per sweep``: SPI0 register transactions of a steady-state
-  sweep / 45, with 8 tags (36 empty readers: 8 each: antenna on, Transceive, FIFO flush, WUPA,
-  ComIrq clear, StartSend, one look, antenna off).
+  sweep / 45, with 8 tags (8 each, empty or a staying tag: antenna on, Transceive, FIFO flush, WUPA,
+  ComIrq clear, StartSend, one look that also reads Status2 and the ATQA, antenna off).
 * ``rp2040 estimate rf-safe sweep``: the VM's virtual clock with every stretch of firmware Python
-  time (less the shim calls' own cost, as above) multiplied by ``rp2040_factor`` (sleeps and SPI
+  time (less the shim calls' own cost, as above; carried from stretch to stretch, not clipped or
+  rounded per stretch) multiplied by ``rp2040_factor`` (sleeps and SPI
   bits pass as on the chip, overlapping as they would) plus ``RP2040_XFER_C_US`` of C per
   transaction, the fastest steady-state sweep (the VM's wall clock also counts this machine's
   other processes: noise only adds). The factor:
