@@ -29,8 +29,9 @@ The firmware on the real MicroPython VM (``companion.hardware.firmware_vm``; iss
   that per kind on the shim's own functions (I/O off) against C calls of the same shape
   (``[].count(0)``, ``{}.get(a, b)``, ``bytearray[i] = v``, ``utime.ticks_us()``,
   ``utime.ticks_diff(1, 2)``), the fastest 2000-call loops at start and between the warm-up sweeps,
-  in the same process (about 0.2 us a call on this machine; ``shim_*_ns`` in the VM's MEASURE line). Before issue #19's second pass ``ticks_diff``/``ticks_add`` (pure Python in the
-  shim) counted as firmware time and the other calls' cost was estimated from a stand-in.
+  in the same process (about 0.2 us a call on this machine; ``shim_*_ns`` in the VM's MEASURE
+  line). Before issue #19's second pass ``ticks_diff``/``ticks_add`` (pure Python in the shim)
+  counted as firmware time and the other calls' cost was estimated from a stand-in.
 * ``firmware vm: transactions per reader per sweep``: SPI0 register transactions of a steady-state
   sweep / 45, with 8 tags (8 each, empty or a staying tag: antenna on, Transceive, FIFO flush, WUPA,
   ComIrq clear, StartSend, one look that also reads Status2 and the ATQA, antenna off).
