@@ -20,24 +20,31 @@ The firmware on the real MicroPython VM (``companion.hardware.firmware_vm``; iss
 
 * ``firmware vm: bytes allocated per sweep``: ``gc.mem_alloc()`` before/after steady-state sweeps
   (the link idle: no line due; a BEAT line's own allocation is printed apart), 45 readers, 8 tags.
-* ``firmware vm: python time per sweep``: the firmware's Python time on this machine's VM (wall time
-  minus the time spent in the ``machine``/``time`` shim and the emulators behind it, and minus what
-  a shim call costs in Python beyond the C call it stands for), the fastest steady-state sweep.
+* ``firmware vm: python time per sweep``: the firmware's Python time on this machine's VM, the
+  fastest steady-state sweep. Counted: every stretch of Python between two calls into the
+  ``machine``/``time`` shim (the bridge loop, ``mfrc522_core.Chip``, vote, link: all of it). Not
+  counted: the time inside the shim and the emulators behind it, and, per shim call, what the call
+  costs in Python beyond the C call it stands for on the Pico (``Pin.value``,
+  ``SPI.write_readinto``, ``ticks_us``, ``ticks_diff``/``ticks_add`` are C there): vm_main.py measures
+  that per kind on the shim's own functions (I/O off) against C calls of the same shape
+  (``[].count(0)``, ``{}.get(a, b)``, ``bytearray[i] = v``, ``utime.ticks_us()``,
+  ``utime.ticks_diff(1, 2)``), the fastest 2000-call loops at start and between the warm-up sweeps,
+  in the same process (about 0.2 us a call on this machine; ``shim_*_ns`` in the VM's MEASURE
+  line). Before issue #19's second pass ``ticks_diff``/``ticks_add`` (pure Python in the shim)
+  counted as firmware time and the other calls' cost was estimated from a stand-in.
+* ``firmware vm: transactions per reader per sweep``: SPI0 register transactions of a steady-state
+  sweep / 45, with 8 tags (8 each, empty or a staying tag: antenna on, Transceive, FIFO flush, WUPA,
+  ComIrq clear, StartSend, one look that also reads Status2 and the ATQA, antenna off).
 * ``rp2040 estimate rf-safe sweep``: the VM's virtual clock with every stretch of firmware Python
-  time multiplied by ``rp2040_factor`` (sleeps and SPI bits pass as on the chip, overlapping as they
-  would) plus ``RP2040_XFER_C_US`` of C per transaction, the fastest steady-state sweep (the VM's
-  wall clock also counts this machine's other processes: noise only adds). The factor:
-  ``firmware/vm/calibrate.py`` (a fixed pure-Python workload of the firmware's kind) timed in the
-  same VM process between the warm-up sweeps (fastest burst, as for the sweeps), against its RP2040
-  time
-  derived from published figures: MicroPython's perf_bench ``misc_pystone`` (300 loops) takes
-  162 376 us on a PYBv1.0 (STM32F405, 168 MHz; D. George, micropython/micropython PR #4858,
-  2019), and an RP2040 at 125 MHz runs MicroPython 19.8 / 13.0 times slower than a pyboard v1.1
-  (same STM32F405; S. Russell, "Parallel MicroPython Benchmarking", scruss.com, 2025). On this
-  machine's VM ``misc_pystone`` (300 loops, best of 7) took 0.499 x calibrate.py's time, measured
-  once when this was written (``PYSTONE_PER_CALIBRATE``). Both published figures lean pessimistic
-  for us: the 2019 build is slower than today's, and the pyboard/RP2040 ratio comes from a float
-  benchmark that the RP2040 (no FPU) loses by more than integer code.
+  time (less the shim calls' own cost, as above; carried from stretch to stretch, not clipped or
+  rounded per stretch) multiplied by ``rp2040_factor`` (sleeps and SPI
+  bits pass as on the chip, overlapping as they would) plus ``RP2040_XFER_C_US`` of C per
+  transaction, the fastest steady-state sweep (the VM's wall clock also counts this machine's
+  other processes: noise only adds). The factor:
+  ``firmware/vm/calibrate.py`` (a fixed pure-Python workload of the firmware's kind: method calls,
+  attribute access, bytearray stores, small-int arithmetic; no C calls, so no shim cost to remove)
+  timed in the same VM process between the warm-up sweeps (fastest burst, as for the sweeps),
+  against its RP2040 time
 * ``wrap soak, longest step``: the firmware across many ``ticks_us`` wraps (the clock jumped to
   just before each wrap between two steps), longest step between watchdog feeds; simulated hours.
 
@@ -158,6 +165,9 @@ def firmware_on_the_vm(groups: list[list[int]], quick: bool) -> None:
     m = vm_measure(groups, 8, sweeps)
     figure("firmware vm: bytes allocated per sweep, 45 readers, 8 tags", m["alloc"] / m["sweeps"], "bytes")
     figure("firmware vm: python time per sweep, 45 readers, 8 tags", m["python_us"] / m["sweeps"] / 1000, "ms", 2)
+    figure("firmware vm: transactions per reader per sweep, 45 readers, 8 tags", m["xfers"] / 45, "transactions", 1)
+    shim_ns = (m["shim_pin_ns"] + m["shim_spi_ns"]) / 2
+    figure("firmware vm: shim cost excluded per Pin.value / SPI call", shim_ns, "ns", 0)
     figure("firmware vm: bytes allocated per BEAT line sent", m["beat_alloc"], "bytes", 0)
     figure("firmware vm: heap in use after set-up, 45 readers", m["heap_used"] / 1024, "KiB")
     m = vm_measure(groups, 44, sweeps, rp2040=True)

@@ -96,6 +96,7 @@ from companion.hardware.mfrc522_core import (
     MODE,
     POWER_DOWN,
     STATUS1,
+    STATUS2,
     T_MODE,
     T_PRESCALER,
     T_RELOAD_H,
@@ -249,6 +250,8 @@ class _Pending:
     coll_pos: int | None = None
     timer_at: float | None = None
     tx_at: float | None = None
+    sent: bool = False  # StartSend took effect since the command was written
+    received: bool = False  # ... and an answer came in full after it
 
 
 @dataclass
@@ -359,6 +362,7 @@ class EmulatedMfrc522:
             else:
                 self.regs[COLL] = 0x20  # CollPosNotValid
             p.rx_at = None
+            p.received = True  # the frame is in: Transceive waits for StartSend again
         if p.timer_at is not None and now >= p.timer_at:
             self.regs[COMM_IRQ] |= IRQ_TIMER
             p.timer_at = None
@@ -397,6 +401,19 @@ class EmulatedMfrc522:
             if addr == COMM_IRQ and p.rx_at is not None and now >= p.rx_start:
                 self.early_irq_reads += 1  # looked while the answer was still on the air
             return self.regs[addr] & 0x7F
+        if addr == STATUS2:  # ModemState (DS §9.3.1.14): what the transceive path is doing now
+            p = self.pending
+            if self.regs[COMMAND] & 0x0F != CMD_TRANSCEIVE:
+                state = 0b000  # idle
+            elif p.rx_at is not None and now >= p.rx_start:
+                state = 0b110  # receiving
+            elif p.tx_at is not None:
+                state = 0b011  # transmitting
+            elif p.sent and not p.received:
+                state = 0b101  # waiting for data
+            else:
+                state = 0b001  # waiting for StartSend
+            return (self.regs[STATUS2] & 0xF8) | state
         if addr == COMMAND and now < self.reset_until:
             return self.regs[COMMAND] | POWER_DOWN
         return self.regs[addr]
@@ -416,8 +433,8 @@ class EmulatedMfrc522:
         elif addr == COMMAND:
             self._command(value & 0x0F, now)
         elif addr == BIT_FRAMING:
-            self.regs[BIT_FRAMING] = value
-            if value & 0x80 and self.regs[COMMAND] & 0x0F == CMD_TRANSCEIVE:
+            self.regs[BIT_FRAMING] = value & 0x7F  # StartSend is a trigger, not a state
+            if value & 0x80 and self.regs[COMMAND] & 0x0F == CMD_TRANSCEIVE and self._awaiting_start(now):
                 self._transmit(now)
         elif addr == TX_CONTROL:
             self.regs[TX_CONTROL] = value
@@ -427,12 +444,23 @@ class EmulatedMfrc522:
         else:
             self.regs[addr] = value
 
+    def _awaiting_start(self, now: float) -> bool:
+        """Transceive takes StartSend only while it waits for it (Status2Reg ModemState 001, DS
+        §9.3.1.14): once written, and again after a frame was received (DS §10.3.1.8: it "repeats
+        transmitting ... and receiving"). Pessimistic where the datasheet is silent: while its
+        receiver still waits for an answer that never came (after a timeout), StartSend is ignored;
+        the driver must write the command again."""
+        p = self.pending
+        return not p.sent or (p.rx_at is None and p.received)
+
     def _command(self, command: int, now: float) -> None:
         if command == CMD_SOFT_RESET:
             self.soft_reset(now)
             return
         self.regs[COMMAND] = (self.regs[COMMAND] & 0xF0) | command
-        if command == CMD_IDLE:
+        if command in (CMD_IDLE, CMD_TRANSCEIVE):
+            # any command ends the running one, and its receiver with it (DS §10.3.1.8: Transceive
+            # "must be cleared by software by writing any command to the CommandReg register")
             self.pending = _Pending()
         elif command == CMD_CALC_CRC:
             crc = crc_a(self.fifo)
@@ -468,7 +496,7 @@ class EmulatedMfrc522:
         answers = [a for a in (t.respond(bits) for t in self.hearers(now)) if a is not None]
         timer_at = tx_end + self.timer_period() if self.regs[T_MODE] & 0x80 else None
         if not answers:
-            self.pending = _Pending(timer_at=timer_at, tx_at=tx_end)
+            self.pending = _Pending(timer_at=timer_at, tx_at=tx_end, sent=True)
             return
         length = min(len(a) for a in answers)
         merged = [max(a[i] for a in answers) for i in range(length)]  # wired-OR of the load modulation
@@ -499,6 +527,7 @@ class EmulatedMfrc522:
             error_at=None if error_bit is None else rx_start + (1 + error_bit + error_bit // 8 + 1) * BIT_TIME_S,
             coll_pos=coll_pos,
             tx_at=tx_end,
+            sent=True,
         )
 
 
@@ -544,8 +573,10 @@ class EmulatedSpiBus:
 
     def update_power(self, now: float, chip: EmulatedMfrc522 | None = None) -> None:
         """Power every tag from the fields now on (only ``chip`` and its neighbours, if given)."""
-        if chip is not None and chip.antenna_on() and any(
-            o.antenna_on() and s >= HEAR_COUPLING for o, s in self.neighbours(chip)
+        if (
+            chip is not None
+            and chip.antenna_on()
+            and any(o.antenna_on() and s >= HEAR_COUPLING for o, s in self.neighbours(chip))
         ):
             self.rf_overlaps += 1  # two coupled antennas on at once: what the RF-safe sweep must avoid
         chips = list(self.chips.values()) if chip is None else [chip, *(o for o, _ in self.neighbours(chip))]

@@ -50,6 +50,11 @@ TICKS_PERIOD = 1 << 30  # the RP2040 port's MICROPY_PY_TIME_TICKS_PERIOD (its sm
 _HALF = TICKS_PERIOD // 2
 
 
+SIO_GPIO_OUT_SET = 0xD0000014  # RP2040 datasheet §2.3.1.7
+SIO_GPIO_OUT_CLR = 0xD0000018
+SIO_GPIO_OUT_XOR = 0xD000001C
+
+
 def _tick(value: object, name: str) -> int:
     """A tick as the RP2040 port takes it: a small int in [0, 2**30); anything else fails loudly
     (the port itself would misread a long int's pointer as a tick)."""
@@ -223,6 +228,21 @@ class FirmwareHost:
                 else:
                     host.bus.xfer(0, list(data), self.baudrate)
 
+        class Mem32:
+            """RP2040 SIO GPIO_OUT_SET/CLR/XOR stores (RP2040 datasheet §2.3.1.7); nothing else."""
+
+            def __setitem__(self, addr: int, mask: int) -> None:
+                ops = {SIO_GPIO_OUT_SET: "set", SIO_GPIO_OUT_CLR: "clr", SIO_GPIO_OUT_XOR: "xor"}
+                if addr not in ops:
+                    raise ValueError(f"mem32[0x{addr:08X}]: only SIO GPIO_OUT_SET/CLR/XOR are emulated")
+                for pin in range(30):
+                    if mask >> pin & 1:
+                        old = host.pins.get(pin, 0)
+                        new = {"set": 1, "clr": 0, "xor": old ^ 1}[ops[addr]]
+                        host.pins[pin] = new
+                        if new != old:
+                            host._pin_changed(pin, old, new)
+
         class WDT:
             def __init__(self, id: int = 0, timeout: int = 5000) -> None:
                 self.timeout_ms = timeout
@@ -237,6 +257,7 @@ class FirmwareHost:
         mod.Pin = Pin  # type: ignore[attr-defined]
         mod.SPI = SPI  # type: ignore[attr-defined]
         mod.WDT = WDT  # type: ignore[attr-defined]
+        mod.mem32 = Mem32()  # type: ignore[attr-defined]
         mod.reset = reset  # type: ignore[attr-defined]
         mod.unique_id = lambda: b"\xe6\x61\x41\x04\x03\x2b\x2a\x2b"  # type: ignore[attr-defined]
         return mod

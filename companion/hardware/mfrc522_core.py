@@ -111,10 +111,11 @@ ERR_CRC = const(0x04)
 ERR_COLL = const(0x08)
 ERR_BUFFER = const(0x10)
 ERR_FATAL = const(0x17)  # BufferOvfl | CRCErr | ParityErr | ProtocolErr
+MODEM_RECEIVING = const(0x06)  # Status2Reg ModemState: receiving (DS §9.3.1.14)
 TX_CONTROL_OFF = const(0x80)  # reset value: InvTx2RFOn, both drivers off
 TX_CONTROL_ON = const(0x83)  # + Tx1RFEn, Tx2RFEn: the antenna field is on
 
-LOOK = (COMM_IRQ, ERROR, FIFO_LEVEL, CONTROL)  # what one look at a transceive reads
+LOOK = (COMM_IRQ, ERROR, FIFO_LEVEL, CONTROL, STATUS2)  # what one look at a transceive reads
 
 KNOWN_VERSIONS = {
     0x91: "MFRC522 v1.0",
@@ -230,7 +231,8 @@ class Chip:
         self.answer_at = 0
         self.expect_by = 0
         self.framing = 0
-        self.tx_bytes = 0
+        self.tx_us = 0  # our prepared frame's time on air
+        self.peek = 0  # FIFO bytes the next look reads along
         self.count = 0  # bytes of the last answer, in buffers.data
         self.bits = 0  # bits of the last answer
         self.coll_bit = -1  # 0-based collision position in the last answer (RxAlign counted), -1: none
@@ -292,7 +294,8 @@ class Chip:
             io[i + 1] = frame[i]
         self._x(n + 1)
 
-    def _read_fifo_into(self, count: int) -> None:
+    def _read_fifo_into(self, count: int, at: int = 0) -> None:
+        """``count`` FIFO bytes into ``buffers.data[at:at + count]``."""
         io, data = self.buffers.io, self.buffers.data
         addr = ((FIFO_DATA << 1) & 0x7E) | 0x80
         for i in range(count):
@@ -300,7 +303,7 @@ class Chip:
         io[count] = 0
         self._x(count + 1)
         for i in range(count):
-            data[i] = io[i + 1]
+            data[at + i] = io[i + 1]
 
     def _set_frame(self, data) -> int:  # type: ignore[no-untyped-def]
         frame = self.buffers.frame
@@ -357,7 +360,13 @@ class Chip:
         return True
 
     def antenna(self, on: bool) -> None:
-        self.write(TX_CONTROL, TX_CONTROL_ON if on else TX_CONTROL_OFF)
+        io = self.buffers.io
+        io[0] = (TX_CONTROL << 1) & 0x7E
+        io[1] = TX_CONTROL_ON if on else TX_CONTROL_OFF
+        if self.in_place:  # inline: twice per reader per sweep
+            self.xfer(self.port, 2)
+        else:
+            self._x_list(2)
 
     # --- transceive in two halves -------------------------------------------------------------
     def start(self, data, tx_last_bits: int = 0, rx_align: int = 0, fresh: bool = True, answer: int = 5) -> None:  # type: ignore[no-untyped-def]
@@ -370,38 +379,82 @@ class Chip:
         self.prepare_frame(self._set_frame(data), tx_last_bits, rx_align, fresh)
 
     def prepare_frame(self, n: int, tx_last_bits: int, rx_align: int, fresh: bool) -> None:
-        """:meth:`prepare` of ``buffers.frame[0:n]``."""
-        framing = (rx_align << 4) | tx_last_bits
-        if fresh:
-            self.write(COMMAND, CMD_IDLE)
-            self.write(COMM_IRQ, 0x7F)
-            self.write(FIFO_LEVEL, 0x80)
-            self.write(BIT_FRAMING, framing)
-            self._write_frame(n)
-            self.write(COMMAND, CMD_TRANSCEIVE)  # waits for StartSend (DS §10.3.1.8)
-        else:
-            self.write(COMM_IRQ, 0x7F)
-            self.write(BIT_FRAMING, framing)
-            self._write_frame(n)
-        self.framing = framing
-        self.tx_bytes = n
+        """:meth:`prepare` of ``buffers.frame[0:n]``.
 
-    def send(self, answer: int = 5) -> None:
-        """StartSend: the prepared frame goes on air."""
-        self.write(BIT_FRAMING, 0x80 | self.framing)
-        tx_end = self.ticks_add(self.ticks_us(), frame_us(self.tx_bytes, self.framing & 0x07))
-        self.answer_at = self.ticks_add(tx_end, FDT_US + frame_us(answer) + MARGIN_US)
-        self.expect_by = self.ticks_add(tx_end, self.timeout_us + MARGIN_US)
+        ``fresh`` (the first frame of an exchange): Transceive is written first, which ends a running
+        one (DS §10.3.1.8: "cleared by software by writing any command to the CommandReg"; its
+        receiver stops, so nothing lands in the FIFO after the flush) and waits for StartSend again;
+        then the FIFO is flushed, the frame written and the interrupt bits cleared. Otherwise (the
+        next frame of an anticollision, after an answer was received: Transceive is waiting for
+        StartSend again) only the interrupt bits and the frame. BitFramingReg is written once, with
+        StartSend, by :meth:`send` (TxLastBits and RxAlign take effect with the transmission)."""
+        framing = (rx_align << 4) | tx_last_bits
+        if not self.in_place:
+            if fresh:
+                self.write(COMMAND, CMD_TRANSCEIVE)
+                self.write(FIFO_LEVEL, 0x80)
+            self._write_frame(n)
+            self.write(COMM_IRQ, 0x7F)
+        else:  # the firmware's path: each transaction inline (a Python call level costs ~10 us on an RP2040)
+            io = self.buffers.io
+            xfer = self.xfer
+            port = self.port
+            if fresh:
+                io[0] = (COMMAND << 1) & 0x7E
+                io[1] = CMD_TRANSCEIVE
+                xfer(port, 2)
+                io[0] = (FIFO_LEVEL << 1) & 0x7E
+                io[1] = 0x80  # FlushBuffer
+                xfer(port, 2)
+            frame = self.buffers.frame
+            io[0] = (FIFO_DATA << 1) & 0x7E
+            for i in range(n):
+                io[i + 1] = frame[i]
+            xfer(port, n + 1)
+            io[0] = (COMM_IRQ << 1) & 0x7E
+            io[1] = 0x7F  # Set1 = 0: clear every interrupt bit
+            xfer(port, 2)
+        self.framing = framing
+        # bit times on air (frame_bits, inline: this runs for every reader on every sweep)
+        if n == 1 and tx_last_bits == 7:
+            bits = 9
+        elif tx_last_bits:
+            bits = 2 + 9 * (n - 1) + tx_last_bits
+        else:
+            bits = 2 + 9 * n
+        self.tx_us = (bits * ETU_NS + 999) // 1000
+
+    def send(self, answer: int = 5, peek: int = 0) -> None:
+        """StartSend (with TxLastBits/RxAlign in the same write): the prepared frame goes on air.
+        ``peek``: FIFO bytes :meth:`finish_into`'s first look reads along (at most ``answer``)."""
+        self.peek = peek
+        io = self.buffers.io
+        io[0] = (BIT_FRAMING << 1) & 0x7E
+        io[1] = 0x80 | self.framing
+        if self.in_place:
+            self.xfer(self.port, 2)
+        else:
+            self._x_list(2)
+        now = self.ticks_us()
+        tx_us = self.tx_us
+        # the answer comes FDT after our frame and lasts (9·answer + 2) bit times (ISO §6.2.1.2, §6.2.3)
+        self.answer_at = self.ticks_add(now, tx_us + FDT_US + ((2 + 9 * answer) * ETU_NS + 999) // 1000 + MARGIN_US)
+        self.expect_by = self.ticks_add(now, tx_us + self.timeout_us + MARGIN_US)
 
     def finish_into(self) -> int:
         """Wait for the end of the answer or the timer; the status. The answer is left in
         ``buffers.data[0:count]`` (``bits`` long, collision at ``coll_bit``, -1 for none).
 
-        Each look is one transaction reading CommIrqReg, ErrorReg, FIFOLevelReg and ControlReg; the
-        last three count only once RxIRq/IdleIRq says the frame is complete."""
+        Each look is one transaction reading CommIrqReg, ErrorReg, FIFOLevelReg, ControlReg and
+        Status2Reg; the middle three count only once RxIRq/IdleIRq says the frame is complete. After :meth:`send` with
+        ``peek`` (the WUPA: a 2-byte ATQA), the same transaction also reads that many FIFO bytes: an
+        answer complete at the first look needs no second transaction. Bytes read from a frame that
+        was not complete yet are lost to it: that exchange ends as an error."""
         io = self.buffers.io
         irq = error = level = last = 0
         done = False
+        torn = False  # FIFO bytes were read before the frame was complete
+        peek = self.peek
         self.count = self.bits = 0
         self.coll_bit = -1
         for _ in range(self.max_polls):
@@ -412,18 +465,31 @@ class Chip:
             io[1] = ((ERROR << 1) & 0x7E) | 0x80
             io[2] = ((FIFO_LEVEL << 1) & 0x7E) | 0x80
             io[3] = ((CONTROL << 1) & 0x7E) | 0x80
-            io[4] = 0
+            io[4] = ((STATUS2 << 1) & 0x7E) | 0x80
+            for i in range(peek):
+                io[5 + i] = ((FIFO_DATA << 1) & 0x7E) | 0x80
+            io[5 + peek] = 0
             if self.in_place:
-                self.xfer(self.port, 5)
+                self.xfer(self.port, 6 + peek)
             else:
-                self._x_list(5)
+                self._x_list(6 + peek)
             irq = io[1]  # one name per line: a 4-tuple assignment allocates on MicroPython
             error = io[2]
             level = io[3]
             last = io[4] & 0x07
+            receiving = io[5] & 0x07 == MODEM_RECEIVING
             if irq & (IRQ_RX | IRQ_IDLE | IRQ_TIMER):
                 done = True  # ErrIRq alone is not the end: the frame may still be arriving
                 break
+            if peek and level:
+                torn = True
+            if irq & (IRQ_TX | IRQ_ERR) == IRQ_TX and not level and not receiving:
+                # Our frame went out and, by answer_at, nothing arrived and nothing is arriving
+                # (Status2Reg ModemState, DS §9.3.1.14): every answer we wait for (ATQA,
+                # anticollision, SAK) starts a fixed FDT after our frame (ISO §6.2.1.1), so it would
+                # be complete by now. No need to wait for the receive timer. (A dead reader reads
+                # no TxIRq: it still ends as NO_IRQ below.)
+                return TIMEOUT
             if self.ticks_diff(self.expect_by, self.ticks_us()) <= 0:
                 break
             self.answer_at = self.expect_by  # nothing yet: the next look is at the timeout
@@ -431,11 +497,19 @@ class Chip:
             return ERROR_STATUS if irq & IRQ_ERR else NO_IRQ
         if not irq & (IRQ_RX | IRQ_IDLE):
             return TIMEOUT
-        if error & ERR_FATAL:
+        if error & ERR_FATAL or torn:
             return ERROR_STATUS
         if level == 0 or level > MAX_FIFO:
             return ERROR_STATUS
-        self._read_fifo_into(level)
+        if peek:
+            data = self.buffers.data
+            have = level if level < peek else peek
+            for i in range(have):
+                data[i] = io[6 + i]
+            if level > peek:
+                self._read_fifo_into(level - peek, peek)
+        else:
+            self._read_fifo_into(level, 0)
         self.count = level
         self.bits = (level - 1) * 8 + last if last else level * 8
         if error & ERR_COLL:
@@ -466,7 +540,7 @@ class Chip:
     def start_wakeup(self) -> None:
         """WUPA (7 bits): every tag in the field answers ATQA (2 bytes), halted ones too."""
         self.prepare_wakeup()
-        self.send(2)
+        self.send_wakeup()
 
     def prepare_wakeup(self) -> None:
         """WUPA loaded, not sent: :meth:`send_wakeup` sends it (after the guard time)."""
@@ -474,7 +548,7 @@ class Chip:
         self.prepare_frame(1, 7, 0, True)
 
     def send_wakeup(self) -> None:
-        self.send(2)
+        self.send(2, 2)  # the ATQA's 2 bytes come with the first look
 
     def halt(self) -> None:
         """HLTA, sent and not waited for: the tag answers nothing and sleeps until the next WUPA."""

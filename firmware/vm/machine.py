@@ -20,7 +20,7 @@ class Pin:
     def value(self, v=None):  # type: ignore[no-untyped-def]
         if v is None:
             return self.level
-        vmlink.enter()
+        vmlink.enter(0)  # vmlink.PIN (a literal: no lookup before the clock is read)
         self.level = 1 if v else 0
         vmlink.pin(self.number, self.level)
         vmlink.leave()
@@ -39,7 +39,7 @@ class SPI:
         self.baudrate = baudrate
 
     def write_readinto(self, tx, rx):  # type: ignore[no-untyped-def]
-        vmlink.enter()
+        vmlink.enter(1)  # vmlink.SPI
         if tx is not rx:
             for i in range(len(tx)):
                 rx[i] = tx[i]
@@ -47,9 +47,22 @@ class SPI:
         vmlink.leave()
 
     def write(self, data):  # type: ignore[no-untyped-def]
-        vmlink.enter()
+        vmlink.enter(1)
         vmlink.spi_write(self.spi_id, data, self.baudrate)
         vmlink.leave()
+
+
+class _Mem32:
+    """``machine.mem32``: only the RP2040's SIO GPIO_OUT_SET/CLR/XOR stores (what the firmware uses);
+    anything else fails loudly."""
+
+    def __setitem__(self, addr, value):  # type: ignore[no-untyped-def]
+        vmlink.enter(5)  # vmlink.MEM
+        vmlink.gpio_store(addr, value)
+        vmlink.leave()
+
+
+mem32 = _Mem32()
 
 
 class WDT:
@@ -62,7 +75,7 @@ class WDT:
         vmlink.feed()
 
     def feed(self):  # type: ignore[no-untyped-def]
-        vmlink.enter()
+        vmlink.enter(4)  # vmlink.OTHER
         vmlink.feed()
         vmlink.leave()
 

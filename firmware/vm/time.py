@@ -19,14 +19,14 @@ def _check(t):  # type: ignore[no-untyped-def]
 
 
 def ticks_us():  # type: ignore[no-untyped-def]
-    vmlink.enter()
+    vmlink.enter(2)  # vmlink.TICKS
     t = vmlink.now_us & MASK
     vmlink.leave()
     return t
 
 
 def ticks_ms():  # type: ignore[no-untyped-def]
-    vmlink.enter()
+    vmlink.enter(2)
     t = (vmlink.now_us // 1000) & MASK
     vmlink.leave()
     return t
@@ -37,26 +37,31 @@ def ticks_cpu():  # type: ignore[no-untyped-def]
 
 
 def ticks_diff(end, start):  # type: ignore[no-untyped-def]
+    vmlink.enter(3)  # vmlink.TICK_MATH: C on the chip, so its Python here is the shim's time
     _check(end)
     _check(start)
-    return ((end - start + HALF) & MASK) - HALF
+    diff = ((end - start + HALF) & MASK) - HALF
+    vmlink.leave()
+    return diff
 
 
 def ticks_add(ticks, delta):  # type: ignore[no-untyped-def]
+    vmlink.enter(3)
     _check(ticks)
     if not -HALF <= delta < HALF:
         raise OverflowError("ticks interval overflow")
+    vmlink.leave()
     return (ticks + delta) & MASK
 
 
 def sleep_us(us):  # type: ignore[no-untyped-def]
-    vmlink.enter()
+    vmlink.enter(4)  # vmlink.OTHER
     vmlink.sleep_us(us)
     vmlink.leave()
 
 
 def sleep_ms(ms):  # type: ignore[no-untyped-def]
-    vmlink.enter()
+    vmlink.enter(4)  # vmlink.OTHER
     vmlink.sleep_us(ms * 1000, 1)
     vmlink.leave()
 

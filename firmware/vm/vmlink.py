@@ -33,10 +33,23 @@ rsp = None
 head = bytearray(12)
 answer = bytearray(9)
 shim_us = 0  # real µs spent inside the shim (pipes, the host's emulators): not the firmware's time
-python_us = 0  # real µs of firmware Python between shim calls
+python_us = 0  # real µs of firmware Python between shim calls (with the shim calls' own entry/exit)
 _left_at = 0
 calls = 0  # shim calls (each one a C call on the chip)
-overhead_ns = 0  # what one shim call costs in Python beyond the C call it stands for (vm_main measures it)
+xfers = 0  # SPI0 transactions (register accesses of the readers)
+# What one shim call of each kind adds to ``python_us`` beyond the C call it stands for on the chip
+# (the Python call into the shim and back, before ``enter`` reads the clock and after ``leave``
+# does), in ns; vm_main.py measures them on these very functions. Kinds:
+PIN = 0  # machine.Pin.value
+SPI = 1  # machine.SPI.write_readinto / write
+TICKS = 2  # time.ticks_us / ticks_ms
+TICK_MATH = 3  # time.ticks_diff / ticks_add (pure Python here, C on the chip)
+OTHER = 4  # sleeps, the watchdog
+MEM = 5  # machine.mem32[SIO GPIO register] = mask
+overhead_ns = [0, 0, 0, 0, 0, 0]
+carry_ns = 0  # RP2040 ns of firmware Python not on the virtual clock yet (negative: shim cost to take off)
+excluded_ns = 0  # the sum of overhead_ns over every shim call made: subtracted from python_us
+dry = False  # while vm_main measures overhead_ns: shim calls do no I/O
 wdt_timeout_us = 0
 wdt_fed_at = 0
 
@@ -51,18 +64,25 @@ def open_link(req_path, rsp_path, start_us, xfer_us, cpu_permille):  # type: ign
     _left_at = utime.ticks_us()
 
 
-def enter():  # type: ignore[no-untyped-def]
-    """A shim call begins: the firmware's Python time since the last one is counted (and, for the
-    RP2040 estimate, charged to the virtual clock)."""
-    global python_us, now_us, _left_at, calls
+def enter(kind):  # type: ignore[no-untyped-def]
+    """A shim call of ``kind`` begins: the firmware's Python time since the last one is counted
+    (and, for the RP2040 estimate, charged to the virtual clock, less the shim call's own cost)."""
+    global python_us, now_us, _left_at, calls, excluded_ns, carry_ns
     t = utime.ticks_us()
     spent = utime.ticks_diff(t, _left_at)
     python_us += spent
     calls += 1
+    shim = overhead_ns[kind]
+    excluded_ns += shim
     if CPU_PERMILLE:
-        charge = spent * 1000 - overhead_ns  # the shim's own call costs more than the chip's C call
-        if charge > 0:
-            now_us += charge * CPU_PERMILLE // 1000000
+        # RP2040 ns of this stretch: its VM time less the shim call's own cost, scaled. Carried, not
+        # clipped or rounded per stretch: a stretch shorter than the clock's 1 us reads 0 or 1, and
+        # only the sum over many is right (as for python_us); a clip at 0 would bias it upwards,
+        # a floor to whole us per stretch downwards.
+        carry_ns += (spent * 1000 - shim) * CPU_PERMILLE // 1000
+        if carry_ns >= 1000:
+            now_us += carry_ns // 1000
+            carry_ns %= 1000
     _left_at = t
 
 
@@ -93,7 +113,10 @@ def send(kind, a, b):  # type: ignore[no-untyped-def]
 
 def spi_transaction(buf, baudrate):  # type: ignore[no-untyped-def]
     """SPI0 write_readinto: ``buf`` goes out, the answer comes back into it."""
-    global now_us
+    global now_us, xfers
+    if dry:
+        return
+    xfers += 1
     n = len(buf)
     now_us += n * 8000000 // baudrate + XFER_US
     _check_watchdog()
@@ -105,17 +128,55 @@ def spi_transaction(buf, baudrate):  # type: ignore[no-untyped-def]
 
 def spi_write(bus, buf, baudrate):  # type: ignore[no-untyped-def]
     global now_us
+    if dry:
+        return
     now_us += len(buf) * 8000000 // baudrate + XFER_US
     send(ord("W"), bus, len(buf))
     req.write(buf)
 
 
+gpio_out = 0  # the GPIO output levels the firmware set through SIO stores
+SIO_SET = 0xD0000014  # RP2040 datasheet §2.3.1.7
+SIO_CLR = 0xD0000018
+SIO_XOR = 0xD000001C
+
+
+def gpio_store(addr, mask):  # type: ignore[no-untyped-def]
+    """A store to SIO GPIO_OUT_SET/CLR/XOR: every GPIO whose level changes goes to the host as a pin
+    message (as Pin.value does)."""
+    global gpio_out
+    if addr == SIO_SET:
+        new = gpio_out | mask
+    elif addr == SIO_CLR:
+        new = gpio_out & ~mask
+    elif addr == SIO_XOR:
+        new = gpio_out ^ mask
+    else:
+        raise ValueError("mem32: only SIO GPIO_OUT_SET/CLR/XOR are emulated")
+    if dry:
+        return
+    changed = new ^ gpio_out
+    gpio_out = new
+    number = 0
+    while changed:
+        if changed & 1:
+            send(80, number, (new >> number) & 1)  # ord("P")
+        changed >>= 1
+        number += 1
+
+
 def pin(number, value):  # type: ignore[no-untyped-def]
+    global gpio_out
+    if dry:
+        return
+    gpio_out = (gpio_out | (1 << number)) if value else (gpio_out & ~(1 << number))
     send(ord("P"), number, value)
 
 
 def sleep_us(us, between_steps=0):  # type: ignore[no-untyped-def]
     global now_us
+    if dry:
+        return
     if us > 0:
         now_us += us
     _check_watchdog()

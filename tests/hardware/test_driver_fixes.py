@@ -105,6 +105,74 @@ def test_silence_after_a_long_frame_is_a_timeout_not_a_dead_reader(chip: core.Ch
     assert status == core.TIMEOUT
 
 
+def test_an_empty_reader_is_settled_at_the_first_look_and_a_dead_one_is_still_no_irq(
+    chip: core.Chip, bus: EmulatedSpiBus
+) -> None:
+    """Answers start a fixed FDT after our frame (ISO §6.2.1.1): at answer_at TxIRq without RxIRq is
+    silence, one look, no wait for the receive timer. A reader whose MISO is stuck reads no TxIRq."""
+    chip.start_wakeup()
+    before = bus.transfers
+    assert chip.finish_into() == core.TIMEOUT
+    assert bus.transfers - before == 1
+    assert round(bus.now * 1e6) < chip.expect_by  # did not wait for the timer
+    bus.chips[0].dead = True
+    chip.start_wakeup()
+    assert chip.finish_into() == core.NO_IRQ
+
+
+def test_start_send_after_a_timeout_needs_the_command_written_again(chip: core.Chip, bus: EmulatedSpiBus) -> None:
+    """The emulator's pessimistic reading of DS §10.3.1.8 / §9.3.1.14: Transceive takes StartSend
+    when written and after a received frame, not while its receiver still waits (after a timeout).
+    The driver's fresh frame writes the command again, so the next WUPA goes out."""
+    emu = bus.chips[0]
+    chip.start_wakeup()
+    assert chip.finish_into() == core.TIMEOUT
+    emu.place(EmulatedTag.from_hex(NTAG))
+    bus.sleep(0.0051)
+    seen = emu.frames_seen
+    chip.send(2)  # StartSend alone, the receiver still waiting for the last WUPA's answer
+    assert emu.frames_seen == seen
+    chip.start_wakeup()  # Transceive written again: goes out
+    assert emu.frames_seen == seen + 1
+    assert chip.finish_into() == core.OK
+
+
+def test_the_atqa_comes_with_the_first_look(chip: core.Chip, bus: EmulatedSpiBus) -> None:
+    emu = bus.chips[0]
+    tag = EmulatedTag.from_hex(NTAG)
+    emu.place(tag)
+    bus.sleep(0.0051)
+    chip.start_wakeup()
+    before = bus.transfers
+    assert chip.finish_into() == core.OK
+    assert bus.transfers - before == 1  # the look read the two FIFO bytes along
+    assert chip.count == 2 and chip.bits == 16
+    assert bytes(chip.buffers.data[:2]) == bytes(tag.atqa)
+
+
+@pytest.mark.parametrize("look_after_us", range(0, 450, 15))
+def test_a_look_while_the_atqa_arrives_is_never_silence_nor_a_wrong_atqa(
+    bus: EmulatedSpiBus, look_after_us: int
+) -> None:
+    """A first look anywhere from the moment the answer is due (our frame's end + FDT, ISO
+    §6.2.1.1) on, during the answer or after it: the tag is never taken for absent (ModemState says
+    receiving) and FIFO bytes read from a frame not yet complete are never taken for the ATQA (the
+    exchange ends as an error: one UNKNOWN sample). (A look before the answer is due would see
+    silence: answer_at is never that early, it adds the whole ATQA and MARGIN_US.)"""
+    chip = chip_on(bus, antenna_idle=True)
+    assert chip.init()
+    tag = EmulatedTag.from_hex(NTAG)
+    bus.chips[0].place(tag)
+    bus.sleep(0.0051)
+    chip.start_wakeup()
+    assert chip.answer_at >= round(bus.now * 1e6) + chip.tx_us + core.FDT_US + 2 * 9 * 9 + core.MARGIN_US
+    chip.answer_at = round(bus.now * 1e6) + chip.tx_us + core.FDT_US + look_after_us
+    status = chip.finish_into()
+    assert status in (core.OK, core.ERROR_STATUS)
+    if status == core.OK:
+        assert bytes(chip.buffers.data[: chip.count]) == bytes(tag.atqa)
+
+
 # --- the error interrupt ------------------------------------------------------------------------------
 def test_error_irq_rises_mid_frame_and_the_wait_goes_on_until_rx(chip: core.Chip, bus: EmulatedSpiBus) -> None:
     emu = bus.chips[0]
