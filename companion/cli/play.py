@@ -103,10 +103,10 @@ def _query(plugin: GamePlugin, game: Game[Any], data: Mapping[str, Any], seed: i
     if unknown:
         return {"ok": False, "error": {"rule": "input", "field": unknown[0],
                                         "message": f"{action} takes only 'player', not {unknown[0]!r}"}}  # fmt: skip
-    if action == "advise":
-        if player is None:
-            return {"ok": False, "error": {"rule": "input", "field": "player", "message": "advise needs a 'player'"}}
-        return {"ok": True, "advice": plugin.advise(game.state, player, budget_s=ADVICE_BUDGET_S, seed=seed)}
+    if action == "advise":  # like "legal", the player to move unless one is named
+        history = (game.initial, game.applied(game.depth))  # the turn so far: no circles (docs/bots.md)
+        advice = plugin.advise(game.state, player, budget_s=ADVICE_BUDGET_S, seed=seed, history=history)
+        return {"ok": True, "advice": advice}
     if action == "legal":
         return {"ok": True, "legal": plugin.legal(game.state, player)}
     return {"ok": True, "view": plugin.view_for(game.state, player)}

@@ -1,0 +1,207 @@
+"""Follow the advice and win? Whole 2-player games through the validated engine (issue 22, style point 23).
+
+    python benchmarks/advice.py [--game on-the-way|auf-achse] [--games N] [--seed S] [--scale F] [--jobs J] [--quick]
+
+An "advice follower" seat asks the advisor at every decision (with the states of its turn so far, as
+``companion play`` passes them) and does its first suggestion; it plays against easy, medium and the
+fixed casual baseline (``casual_policy.py``: easy as it was, plus "build whenever affordable"); then
+hard plays medium. Seats alternate; the face-up offer is dealt and laid out as at a table (OTW-4/5/9).
+Prints exactly these lines (read by checks outside the repo), then a few more:
+
+    advice follower vs easy, 2 players: N % [lo, hi] over G games       (also vs medium, vs casual)
+    hard vs medium, 2 players: N % [lo, hi] over G games
+    stalled games: N
+    circles: N
+    inconsistent successive advices: N %
+    brier score: N
+
+Scores count a tie as half; intervals are 95 % Wilson. ``--scale`` multiplies every budget (the
+advice's 1 s and the levels' own) so that runs fit in minutes; ``--quick`` (< 20 s) plays one short
+game (time track ending at 2) per pairing at a fiftieth of the budgets: a smoke run, not a measurement.
+Circles: a follower's step returns to a position it had earlier in the same turn, or cancels a
+transport started in the same turn with nothing new learnt since. Consistency: after a step with no new
+information, the next advice's win chance lies inside the previous advice's 95 % interval.
+"""
+
+from __future__ import annotations
+
+import argparse
+import multiprocessing
+import random
+import statistics
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from bots import pile_for
+from casual_policy import casual_action
+
+from companion.engine.stats import wilson
+from companion.games.on_the_way.bots import BUDGET_S, DEFAULT_BUDGET_S, Kernel, Level, advise, choose
+from companion.games.on_the_way.bots.policy import reveal_action
+from companion.games.on_the_way.data import load_reference
+from companion.games.on_the_way.engine import Cancel, GameConfig, LayOut, TakeContract, apply
+from companion.games.on_the_way.engine.commands import Command
+from companion.games.on_the_way.engine.queries import offer_missing
+from companion.games.on_the_way.engine.scoring import winners
+from companion.games.on_the_way.engine.state import GameState, initial_state
+
+COLOURS = ("red", "blue")
+MAX_COMMANDS = 3000  # a game still running after this many commands is stalled
+PAIRINGS = (("follower", "easy"), ("follower", "medium"), ("follower", "casual"), ("hard", "medium"))
+
+
+@dataclass
+class Result:
+    pairing: int
+    score: float  # for the first seat kind: 1 win, 0.5 tie, 0 loss
+    rounds: int
+    finished: bool
+    circles: int = 0
+    consistent: list[bool] = field(default_factory=list)
+    predictions: list[float] = field(default_factory=list)  # the follower's reported chance at each advice
+
+
+def _position(state: GameState, colour: str) -> tuple[object, ...]:
+    player = state.player(colour)
+    assert player is not None
+    return (player.transports, player.contracts, player.money, state.idle, state.buildings)
+
+
+def _news(before: GameState, now: GameState) -> bool:
+    return len(now.revealed) != len(before.revealed) or bool(set(now.offer or ()) - set(before.offer or ()))
+
+
+def play(job: tuple[int, int, int, float, int | None]) -> Result:
+    pairing, game, seed, scale, end_at = job
+    first, second = PAIRINGS[pairing]
+    board, deck = load_reference()
+    config = GameConfig(board, deck, COLOURS, end_at=end_at)
+    kinds = {COLOURS[0]: first, COLOURS[1]: second} if game % 2 == 0 else {COLOURS[0]: second, COLOURS[1]: first}
+    mine = COLOURS[0] if game % 2 == 0 else COLOURS[1]
+    state = initial_state(config)
+    pile = pile_for(config, random.Random(f"pile:{seed}:{game}"))
+    rng = random.Random(f"casual:{seed}:{game}")
+    result = Result(pairing, 0.0, 0, False)
+    turn: list[GameState] = []  # the follower's states of its current turn, oldest first
+    started: dict[int, GameState] = {}  # marker -> the state before the follower started it this turn
+    last: tuple[float, float, float, GameState] | None = None  # the previous advice: value, low, high, state after
+    commands = 0
+    while not state.finished and commands < MAX_COMMANDS:
+        while pile and offer_missing(state):
+            state, _ = apply(state, LayOut(pile.pop(0)))
+        colour = state.current.colour
+        kind = kinds[colour]
+        command: Command
+        if kind == "follower" and not state.awaiting_event:
+            if turn and (turn[-1].turn.round, turn[-1].turn.seat) != (state.turn.round, state.turn.seat):
+                turn, started = [], {}
+            top = advise(state, budget_s=DEFAULT_BUDGET_S * scale, seed=seed * 100_003 + commands, earlier=turn)[0]
+            result.predictions.append(top.win_rate)
+            if last is not None and last[3] is state and turn:
+                result.consistent.append(last[1] <= top.win_rate <= last[2])
+            command = top.command
+            before = state
+            if isinstance(command, Cancel) and command.marker in started and not _news(started[command.marker], state):
+                result.circles += 1
+            player = state.player(colour)
+            assert player is not None
+            free = {1, 2} - {t.marker for t in player.transports}
+            turn.append(state)
+            state, _ = apply(state, command)
+            after = state.player(colour)
+            assert after is not None
+            for t in after.transports:
+                if t.marker in free:
+                    started[t.marker] = before
+            same_turn = (state.turn.round, state.turn.seat) == (before.turn.round, before.turn.seat)
+            if same_turn and not state.finished and any(_position(s, colour) == _position(state, colour) for s in turn):
+                result.circles += 1
+            last = (top.win_rate, top.low, top.high, state)
+        else:
+            if kind == "casual":
+                k = Kernel.from_state(state)
+                action = reveal_action(k, rng) if k.awaiting else casual_action(k, rng)
+                command = k.to_command(action)
+            else:
+                level = Level("easy" if kind == "follower" else kind)  # a follower's event reveal: random
+                command = choose(state, colour, level, seed=seed * 7919 + game, budget_s=BUDGET_S[level] * scale)
+            state, _ = apply(state, command)
+        if isinstance(command, TakeContract) and command.card in pile:
+            pile.remove(command.card)
+        commands += 1
+    won = winners(state)
+    result.score = 0.5 if len(won) > 1 and mine in won else float(mine in won)
+    result.rounds = state.turn.round
+    result.finished = state.finished
+    return result
+
+
+def _line(name: str, results: list[Result]) -> str:
+    games = len(results)
+    points = sum(r.score for r in results)
+    low, high = wilson(points, games) if games else (0.0, 1.0)
+    share = points / games if games else 0.0
+    return f"{name}, 2 players: {share * 100:.1f} % [{low * 100:.1f}, {high * 100:.1f}] over {games} games"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--game", default="on-the-way", choices=("on-the-way", "auf-achse"))
+    parser.add_argument("--games", type=int, default=50, help="games per pairing (default 50)")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the deals and the bots (default 1)")
+    parser.add_argument("--scale", type=float, default=1.0, help="every budget × this (default 1: the real ones)")
+    parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--quick", action="store_true", help="a < 20 s smoke run: 1 short game per pairing")
+    args = parser.parse_args(argv)
+    if args.game == "auf-achse":
+        print("auf-achse: no advisor yet (issue 22, Auf Achse part not done): nothing to measure")
+        return 0
+    games, scale, end_at = (1, 0.02, 2) if args.quick else (args.games, args.scale, None)
+    jobs = [(p, g, args.seed, scale, end_at) for p in range(len(PAIRINGS)) for g in range(games)]
+    t0 = time.perf_counter()
+    if args.jobs > 1:
+        with multiprocessing.Pool(args.jobs) as pool:
+            results = pool.map(play, jobs, chunksize=1)
+    else:
+        results = [play(j) for j in jobs]
+    by_pairing = [[r for r in results if r.pairing == p] for p in range(len(PAIRINGS))]
+    for (first, second), rs in zip(PAIRINGS, by_pairing, strict=True):
+        name = f"advice follower vs {second}" if first == "follower" else f"{first} vs {second}"
+        print(_line(name, rs))
+    print(f"stalled games: {sum(not r.finished for r in results)}")
+    print(f"circles: {sum(r.circles for r in results)}")
+    checks = [c for r in results for c in r.consistent]
+    bad = 100.0 * sum(not c for c in checks) / len(checks) if checks else 0.0
+    print(f"inconsistent successive advices: {bad:.1f} %")
+    pairs = [(p, r.score) for r in results for p in r.predictions]
+    brier = statistics.fmean((p - o) ** 2 for p, o in pairs) if pairs else 0.0
+    print(f"brier score: {brier:.3f}")
+    # More than the lines above (for the notes): calibration per decile, game lengths, the run.
+    for d in range(10):
+        cell = [(p, o) for p, o in pairs if min(9, int(p * 10)) == d]
+        if cell:
+            mean_p = statistics.fmean(p for p, _ in cell)
+            mean_o = statistics.fmean(o for _, o in cell)
+            print(
+                f"calibration decile {d * 10}-{d * 10 + 10} %: predicted {mean_p * 100:.1f} %, "
+                f"won {mean_o * 100:.1f} % over {len(cell)} advices"
+            )
+    rounds = sorted(r.rounds for r in results if r.finished)
+    if rounds:
+        print(
+            f"game length: median {statistics.median(rounds)} rounds, max {rounds[-1]} ({len(rounds)} finished games)"
+        )
+    print(f"successive advices checked: {len(checks)}; advices: {len(pairs)}")
+    print(
+        f"run: {games} games per pairing, seed {args.seed}, budgets × {scale}, "
+        f"{time.perf_counter() - t0:.0f} s wall, {args.jobs} job(s)"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
