@@ -1,6 +1,8 @@
 """Auf Achse bot strength: 2-player games between two levels through the validated engine, seats alternating.
 
-    python benchmarks/bots_auf_achse.py [--games 200] [--pair medium:easy] [--jobs 2] [--rule NAME=VALUE]
+    python benchmarks/bots_auf_achse.py [--games 200] [--pair medium:easy] [--jobs 2] [--rule NAME=VALUE] [--quick]
+
+``--quick``: two games of easy against easy (a smoke run in seconds, not a measurement).
 
 Every command of every game (set-up, cards, turns, auctions) is a bot's, asked as ``companion play``
 asks them (each seat in order until one has something to do, ``companion.games.seats``), and goes
@@ -70,7 +72,10 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--offset", type=int, default=0, help="first game number (seed)")
     parser.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE", help="a house rule")
+    parser.add_argument("--quick", action="store_true", help="2 games of easy vs easy: a smoke run in seconds")
     args = parser.parse_args()
+    if args.quick:
+        args.games, args.pair = 2, "easy:easy"
     first, second = args.pair.split(":")
     for level in (first, second):
         if level not in LEVELS:
