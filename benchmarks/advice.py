@@ -163,11 +163,12 @@ def main(argv: list[str] | None = None) -> int:
     games, scale, end_at = (1, 0.02, 2) if args.quick else (args.games, args.scale, None)
     jobs = [(p, g, args.seed, scale, end_at) for p in range(len(PAIRINGS)) for g in range(games)]
     t0 = time.perf_counter()
-    if args.jobs > 1:
-        with multiprocessing.Pool(args.jobs) as pool:
-            results = pool.map(play, jobs, chunksize=1)
-    else:
-        results = [play(j) for j in jobs]
+    results: list[Result] = []
+    with multiprocessing.Pool(max(1, args.jobs)) as pool:
+        for r in pool.imap_unordered(play, jobs):
+            results.append(r)  # progress on stderr: the lines on stdout stay exactly the specified ones
+            first, second = PAIRINGS[r.pairing]
+            print(f"{len(results)}/{len(jobs)} {first} vs {second}: {r.score} in {r.rounds} rounds", file=sys.stderr)
     by_pairing = [[r for r in results if r.pairing == p] for p in range(len(PAIRINGS))]
     for (first, second), rs in zip(PAIRINGS, by_pairing, strict=True):
         name = f"advice follower vs {second}" if first == "follower" else f"{first} vs {second}"
