@@ -33,6 +33,7 @@ import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
@@ -51,6 +52,8 @@ from companion.games.on_the_way.engine.state import GameState, initial_state
 
 COLOURS = ("red", "blue")
 MAX_COMMANDS = 3000  # a game still running after this many commands is stalled
+MAX_COMMANDS_AA = 5000  # Auf Achse: greedy 2-player games take ~450 commands
+AA_CARDS = ("DealContract", "RevealPublic", "DrawAction", "TakeSpare")  # drawn from the deck, never advised
 PAIRINGS = (("follower", "easy"), ("follower", "medium"), ("follower", "casual"), ("hard", "medium"))
 
 
@@ -140,6 +143,59 @@ def play(job: tuple[int, int, int, float, int | None]) -> Result:
     return result
 
 
+def play_aa(job: tuple[int, int, int, float, int | None]) -> Result:
+    """One Auf Achse game: the follower does the advisor's first suggestion at every decision it
+    advises (moves, auctions, bids, loads); cards and the set-up are the easy policy's (a random unseen
+    card: the shuffled deck). In Auf Achse there is nothing to build: the casual proxy is easy."""
+    from companion.games.auf_achse.bots import choose as aa_choose
+    from companion.games.auf_achse.bots.advisor import advise as aa_advise
+    from companion.games.auf_achse.data import load_aa_reference
+    from companion.games.auf_achse.engine import GameConfig as AAConfig
+    from companion.games.auf_achse.engine import HouseRules as AARules
+    from companion.games.auf_achse.engine import apply as aa_apply
+    from companion.games.auf_achse.engine.scoring import winners as aa_winners
+    from companion.games.auf_achse.engine.state import Phase
+    from companion.games.auf_achse.engine.state import initial_state as aa_initial
+
+    pairing, game, seed, scale, _end_at = job
+    first, second = PAIRINGS[pairing]
+    board, deck = load_aa_reference()
+    state = aa_initial(AAConfig(board, deck, COLOURS, AARules(), seed=seed * 1009 + game))
+    kinds = {COLOURS[0]: first, COLOURS[1]: second} if game % 2 == 0 else {COLOURS[0]: second, COLOURS[1]: first}
+    mine = COLOURS[0] if game % 2 == 0 else COLOURS[1]
+    result = Result(pairing, 0.0, 0, False)
+    last: tuple[float, float, Any] | None = None  # the previous advice's interval and the state after it
+    commands = 0
+    while not state.finished and commands < MAX_COMMANDS_AA:
+        command = None
+        for colour in COLOURS:
+            kind = kinds[colour]
+            level = "easy" if kind in ("follower", "casual") else kind
+            command = aa_choose(state, colour, level, seed * 7919 + game)
+            if command is None:
+                continue
+            if kind == "follower" and state.phase is Phase.PLAY and type(command).__name__ not in AA_CARDS:
+                top = aa_advise(state, colour, budget_s=DEFAULT_BUDGET_S * scale, seed=seed * 100_003 + commands)[0]
+                result.predictions.append(top.win_rate)
+                if last is not None and last[2] is state:
+                    result.consistent.append(last[0] <= top.win_rate <= last[1])
+                command = top.command
+                state, _ = aa_apply(state, command)
+                last = (top.low, top.high, state) if type(command).__name__ != "Roll" else None
+                command = None  # applied
+            break
+        else:
+            break  # nobody has anything to do: a bug (the game counts as stalled)
+        if command is not None:
+            state, _ = aa_apply(state, command)
+        commands += 1
+    won = aa_winners(state) if state.finished else ()
+    result.score = 0.5 if len(won) > 1 and mine in won else float(mine in won)
+    result.rounds = state.turn.round
+    result.finished = state.finished
+    return result
+
+
 def _line(name: str, results: list[Result]) -> str:
     games = len(results)
     points = sum(r.score for r in results)
@@ -157,15 +213,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--quick", action="store_true", help="a < 20 s smoke run: 1 short game per pairing")
     args = parser.parse_args(argv)
-    if args.game == "auf-achse":
-        print("auf-achse: no advisor yet (issue 22, Auf Achse part not done): nothing to measure")
-        return 0
+    aa = args.game == "auf-achse"
     games, scale, end_at = (1, 0.02, 2) if args.quick else (args.games, args.scale, None)
+    if aa and args.quick:
+        games, scale = 1, 0.1  # no short game in Auf Achse: one whole game per pairing, few playouts
     jobs = [(p, g, args.seed, scale, end_at) for p in range(len(PAIRINGS)) for g in range(games)]
     t0 = time.perf_counter()
     results: list[Result] = []
     with multiprocessing.Pool(max(1, args.jobs)) as pool:
-        for r in pool.imap_unordered(play, jobs):
+        for r in pool.imap_unordered(play_aa if aa else play, jobs):
             results.append(r)  # progress on stderr: the lines on stdout stay exactly the specified ones
             first, second = PAIRINGS[r.pairing]
             print(f"{len(results)}/{len(jobs)} {first} vs {second}: {r.score} in {r.rounds} rounds", file=sys.stderr)

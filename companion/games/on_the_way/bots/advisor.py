@@ -31,7 +31,7 @@ from companion.games.on_the_way.bots.budget import work_for
 from companion.games.on_the_way.bots.explain import sentence
 from companion.games.on_the_way.bots.kernel import CANCEL, PASS, Action, Kernel
 from companion.games.on_the_way.bots.policy import policy_action
-from companion.games.on_the_way.bots.search import FULL_HORIZON, Arm, candidates, rollout, search
+from companion.games.on_the_way.bots.search import FULL_HORIZON, Arm, candidates, clearly_better, rollout, search
 from companion.games.on_the_way.engine.commands import LayOut, PlayerCommand, RevealEvent, Undo
 from companion.games.on_the_way.engine.queries import offer_missing
 from companion.games.on_the_way.engine.serialize import command_to_json
@@ -41,6 +41,7 @@ DEFAULT_BUDGET_S = 1.0  # one second of a Pi 4 core
 TOP = 3
 RANK_HORIZON = 120  # kernel actions per ranking playout (about twelve turns each, 2 players): hard's
 CHECK_SHARE = 0.25  # of the budget: fresh playouts of the pick, for a value without the winner's curse
+SWITCH_MARGIN = 0.05  # the win-rate gain a candidate needs over the greedy plan to be advised instead
 Progress = Callable[[float], None]  # called with the share of the budget spent so far (0..1)
 
 
@@ -170,8 +171,12 @@ def advise(
     check_offer_known(state)
     kernel = Kernel.from_state(state)
     rng = random.Random(f"advise:{seed}")
-    planned = {policy_action(kernel, rng, take_chance=1.0) for _ in range(6)}
-    actions = candidates(kernel, rng)
+    # The greedy plan (the step the playouts themselves would take) is the default: the search must
+    # find a candidate clearly better to replace it. Picking the best of noisy means instead made the
+    # follower wander (it lost every one of 8 games to easy at a tenth of the budget).
+    plan = policy_action(kernel, random.Random(f"plan:{seed}"), take_chance=1.0)
+    planned = {plan, *(policy_action(kernel, rng, take_chance=1.0) for _ in range(5))}
+    actions = candidates(kernel, rng, first=plan)
     if (PASS, 0, 0, 0, 0) not in planned and len(actions) > 1:
         # Passing is advised only when the greedy plan has nothing to do: against a developing step the
         # playouts' noise alone made it look better (5 of 30 opening positions before).
@@ -190,9 +195,14 @@ def advise(
         progress=progress,
         scale=1.0 - CHECK_SHARE,
         common_randomness=True,
+        protect=plan if plan in actions else None,
     )
     if not arms:
         return ()
+    default = next((a for a in arms if a.action == plan), None)
+    if default is not None and default is not arms[0] and not clearly_better(arms[0], default, SWITCH_MARGIN):
+        arms.remove(default)
+        arms.insert(0, default)
     pick = _fresh(kernel, arms[0].action, check, rng)
     if progress is not None:
         progress(1.0)
