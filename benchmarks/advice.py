@@ -199,6 +199,43 @@ def play_aa(job: tuple[int, int, int, float, int | None]) -> Result:
     return result
 
 
+PI4_NBODY_US = 31.6 / 3.0  # µs per n-body step on a Pi 4 with CPython 3.11 (published 3.7 figure / 3.0, docs/bots.md)
+
+
+def advice_time(positions: int) -> tuple[float, float, float]:
+    """CPU seconds per ``advise`` at the table's budget (1 s of a Pi 4) over positions of a greedy game,
+    with the turn so far rebuilt as ``companion play`` does; the n-body µs/step measured alongside; and
+    the Pi 4 estimate (CPU × Pi 4 n-body / n-body here)."""
+    from engine import nbody_us_per_step
+
+    from companion.games.on_the_way.bots.advisor import turn_so_far
+
+    board, deck = load_reference()
+    config = GameConfig(board, deck, COLOURS)
+    state = initial_state(config)
+    pile = pile_for(config, random.Random("timing"))
+    applied: list[Command] = []
+    samples: list[tuple[GameState, list[Command]]] = []
+    while not state.finished and len(samples) < positions:
+        while pile and offer_missing(state):
+            applied.append(LayOut(pile.pop(0)))
+            state, _ = apply(state, applied[-1])
+        if len(applied) % 53 == 10 and not state.awaiting_event:
+            samples.append((state, list(applied)))
+        applied.append(choose(state, state.current.colour, Level.EASY, seed=1))
+        state, _ = apply(state, applied[-1])
+        if isinstance(applied[-1], TakeContract) and applied[-1].card in pile:
+            pile.remove(applied[-1].card)
+    first = initial_state(config)
+    nbody = nbody_us_per_step(100_000)
+    t0 = time.process_time()
+    for s, commands in samples:
+        advise(s, budget_s=DEFAULT_BUDGET_S, seed=3, earlier=turn_so_far(first, commands))
+    cpu = (time.process_time() - t0) / max(1, len(samples))
+    nbody = (nbody + nbody_us_per_step(100_000)) / 2
+    return cpu, nbody, cpu * PI4_NBODY_US / nbody
+
+
 def _line(name: str, results: list[Result]) -> str:
     games = len(results)
     points = sum(r.score for r in results)
@@ -256,6 +293,12 @@ def main(argv: list[str] | None = None) -> int:
             f"game length: median {statistics.median(rounds)} rounds, max {rounds[-1]} ({len(rounds)} finished games)"
         )
     print(f"successive advices checked: {len(checks)}; advices: {len(pairs)}")
+    if not aa:
+        cpu, nbody, pi4 = advice_time(1 if args.quick else 8)
+        print(
+            f"advice time: {cpu:.2f} s CPU per advice here (n-body {nbody:.2f} µs/step), "
+            f"about {pi4:.2f} s on a Pi 4 (n-body factor: {PI4_NBODY_US:.1f} µs/step there, docs/bots.md)"
+        )
     print(
         f"run: {games} games per pairing, seed {args.seed}, budgets × {scale}, "
         f"{time.perf_counter() - t0:.0f} s wall, {args.jobs} job(s)"
