@@ -42,6 +42,7 @@ from casual_policy import casual_action
 
 from companion.engine.stats import wilson
 from companion.games.on_the_way.bots import BUDGET_S, DEFAULT_BUDGET_S, Kernel, Level, advise, choose
+from companion.games.on_the_way.bots.kernel import Action
 from companion.games.on_the_way.bots.policy import reveal_action
 from companion.games.on_the_way.data import load_reference
 from companion.games.on_the_way.engine import Cancel, GameConfig, LayOut, TakeContract, apply
@@ -236,6 +237,63 @@ def advice_time(positions: int) -> tuple[float, float, float]:
     return cpu, nbody, cpu * PI4_NBODY_US / nbody
 
 
+def greedy_positions(count: int, seed: int) -> list[GameState]:
+    """Mid-game positions (rounds 5 to 80) from greedy games with the face-up offer laid out."""
+    board, deck = load_reference()
+    config = GameConfig(board, deck, COLOURS)
+    out: list[GameState] = []
+    game = 0
+    while len(out) < count:
+        state = initial_state(config)
+        pile = pile_for(config, random.Random(f"regret:{seed}:{game}"))
+        wanted = random.Random(f"regret:{seed}:{game}").randrange(5, 80)
+        while not state.finished:
+            while pile and offer_missing(state):
+                state, _ = apply(state, LayOut(pile.pop(0)))
+            if state.turn.round >= wanted and not state.awaiting_event:
+                out.append(state)
+                break
+            command = choose(state, state.current.colour, Level.EASY, seed=seed + game)
+            state, _ = apply(state, command)
+            if isinstance(command, TakeContract) and command.card in pile:
+                pile.remove(command.card)
+        game += 1
+    return out
+
+
+def regret(positions: int, seeds: int, reference: int, seed: int) -> tuple[float, float, float, int]:
+    """The advisor's pick against a reference of ``reference`` complete playouts per candidate (its own
+    model): (share of picks more than 5 points below the best, mean regret, mean reported − reference
+    value of the pick, picks)."""
+    from companion.games.on_the_way.bots.search import FULL_HORIZON, candidates, rollout
+
+    below = total = bias = 0.0
+    picks = 0
+    for state in greedy_positions(positions, seed):
+        kernel = Kernel.from_state(state)
+        values: dict[Action, float] = {}
+
+        def value(action: Action, kernel: Kernel = kernel, values: dict[Action, float] = values) -> float:
+            if action not in values:
+                rng = random.Random(f"reference:{action}")
+                start = kernel.copy()
+                start.step(action)
+                wins = sum(rollout(start.copy(), kernel.seat, rng, FULL_HORIZON)[0] for _ in range(reference))
+                values[action] = wins / reference
+            return values[action]
+
+        best = max(value(a) for a in candidates(kernel, random.Random(0)))
+        for s in range(seeds):
+            top = advise(state, budget_s=DEFAULT_BUDGET_S, seed=s)[0]
+            mine = value(kernel.from_command(top.command))
+            best = max(best, mine)
+            below += best - mine > 0.05
+            total += best - mine
+            bias += top.win_rate - mine
+            picks += 1
+    return below / picks, total / picks, bias / picks, picks
+
+
 def _line(name: str, results: list[Result]) -> str:
     games = len(results)
     points = sum(r.score for r in results)
@@ -252,6 +310,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--scale", type=float, default=1.0, help="every budget × this (default 1: the real ones)")
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--quick", action="store_true", help="a < 20 s smoke run: 1 short game per pairing")
+    parser.add_argument("--regret", type=int, default=0, metavar="N", help="also the pick's regret over N positions")
+    parser.add_argument("--reference", type=int, default=300, help="playouts per candidate of the regret's reference")
     args = parser.parse_args(argv)
     aa = args.game == "auf-achse"
     games, scale, end_at = (1, 0.02, 2) if args.quick else (args.games, args.scale, None)
@@ -298,6 +358,13 @@ def main(argv: list[str] | None = None) -> int:
         print(
             f"advice time: {cpu:.2f} s CPU per advice here (n-body {nbody:.2f} µs/step), "
             f"about {pi4:.2f} s on a Pi 4 (n-body factor: {PI4_NBODY_US:.1f} µs/step there, docs/bots.md)"
+        )
+    if args.regret and not aa:
+        share, mean, bias, picks = regret(args.regret, 4, args.reference, args.seed)
+        print(
+            f"regret: {share * 100:.1f} % of picks more than 5 points below the best candidate, mean "
+            f"{mean * 100:.1f} points; reported minus reference value of the pick {bias * 100:+.1f} points "
+            f"({picks} picks: {args.regret} positions x 4 seeds, {args.reference} playouts per candidate)"
         )
     print(
         f"run: {games} games per pairing, seed {args.seed}, budgets × {scale}, "
