@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 from companion.engine.errors import IllegalAction
 from companion.engine.stats import wilson
+from companion.games.advice import Advice as AdviceBase
 from companion.games.auf_achse.bots.policy import easy_command
 from companion.games.auf_achse.bots.search import HORIZON, candidates, compare, play_out_all
 from companion.games.auf_achse.engine.commands import (
@@ -54,23 +55,11 @@ CARDS = (DealContract, RevealPublic, DrawAction, TakeSpare)
 
 
 @dataclass(frozen=True, slots=True)
-class Advice:
+class Advice(AdviceBase):
     command: Command
-    win_rate: float  # share of the playouts in which the player won or leads
-    low: float  # 95 % Wilson interval
-    high: float
-    playouts: int
-    sentence: str
 
-    def to_json(self) -> dict[str, object]:
-        return {
-            "command": command_to_json(self.command),
-            "win_rate": round(self.win_rate, 3),
-            "low": round(self.low, 3),
-            "high": round(self.high, 3),
-            "playouts": self.playouts,
-            "sentence": self.sentence,
-        }
+    def command_json(self) -> dict[str, object]:
+        return command_to_json(self.command)
 
 
 def deciding(state: GameState) -> str | None:

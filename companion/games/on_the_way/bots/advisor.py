@@ -27,6 +27,7 @@ from typing import Any
 
 from companion.engine.errors import IllegalAction
 from companion.engine.stats import wilson
+from companion.games.advice import Advice as AdviceBase
 from companion.games.on_the_way.bots.budget import work_for
 from companion.games.on_the_way.bots.explain import sentence
 from companion.games.on_the_way.bots.kernel import CANCEL, PASS, Action, Kernel
@@ -46,23 +47,11 @@ Progress = Callable[[float], None]  # called with the share of the budget spent 
 
 
 @dataclass(frozen=True, slots=True)
-class Advice:
+class Advice(AdviceBase):
     command: PlayerCommand
-    win_rate: float  # share of the playouts after this command that the player won (ties count as wins, OTW-33)
-    low: float  # 95 % Wilson interval of win_rate
-    high: float
-    playouts: int
-    sentence: str
 
-    def to_json(self) -> dict[str, object]:
-        return {
-            "command": command_to_json(self.command),
-            "win_rate": round(self.win_rate, 3),
-            "low": round(self.low, 3),
-            "high": round(self.high, 3),
-            "playouts": self.playouts,
-            "sentence": self.sentence,
-        }
+    def command_json(self) -> dict[str, object]:
+        return command_to_json(self.command)
 
 
 def check_to_move(state: GameState, player: str) -> None:
