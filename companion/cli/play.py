@@ -34,7 +34,7 @@ log = logging.getLogger(__name__)
 
 QUERIES = ("legal", "view", "advise")
 MAX_BOT_COMMANDS = 20_000  # a whole game of bots, with room; a loop past it stops (and says so)
-ADVICE_BUDGET_S = 1.0  # seconds of a Pi 4 core (docs/bots.md)
+ADVICE_BUDGET_S = 0.85  # Pi-4 seconds of search: with its overheads an advice takes ~1 s on a Pi 4 (docs/bots.md)
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]

@@ -38,7 +38,7 @@ from companion.games.on_the_way.engine.queries import offer_missing
 from companion.games.on_the_way.engine.serialize import command_to_json
 from companion.games.on_the_way.engine.state import GameState
 
-DEFAULT_BUDGET_S = 1.0  # one second of a Pi 4 core
+DEFAULT_BUDGET_S = 0.85  # Pi-4 seconds of search: ~1 s per advice on a Pi 4 with the overheads (benchmarks/advice.py)
 TOP = 3
 RANK_HORIZON = 120  # kernel actions per ranking playout (about twelve turns each, 2 players): hard's
 CHECK_SHARE = 0.25  # of the budget: fresh playouts of the pick, for a value without the winner's curse

@@ -333,7 +333,7 @@ class TableController(TableBase):
         return ui
 
 
-ADVICE_BUDGET_S = 1.0  # seconds of a Pi 4 core (docs/bots.md)
+ADVICE_BUDGET_S = 0.85  # Pi-4 seconds of search: with its overheads an advice takes ~1 s on a Pi 4 (docs/bots.md)
 
 
 def _advised_city(state: GameState, command: object) -> str | None:
