@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import multiprocessing
+import sys
 import time
 
 from companion import games
@@ -83,11 +84,12 @@ def main() -> None:
     rules = tuple(tuple(item.split("=", 1)) for item in args.rule)
     jobs = [(args.offset + g, first, second, rules) for g in range(args.games)]
     t0 = time.perf_counter()
-    if args.jobs > 1:
-        with multiprocessing.Pool(args.jobs) as pool:
-            results = pool.map(play, jobs, chunksize=1)
-    else:
-        results = [play(j) for j in jobs]
+    results = []
+    with multiprocessing.Pool(max(1, args.jobs)) as pool:
+        for r in pool.imap_unordered(play, jobs):
+            results.append(r)  # each game on stderr as it ends: a run cut short still tells something
+            print(f"{len(results)}/{len(jobs)} game {r[0]}: {first} scores {r[1]}", file=sys.stderr)
+    results.sort()
     elapsed = time.perf_counter() - t0
     n = len(results)
     points = sum(r[1] for r in results)
