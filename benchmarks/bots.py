@@ -111,11 +111,12 @@ def main() -> None:
     first, second = (x if x == CASUAL else Level(x).value for x in args.pair.split(":"))
     jobs = [(args.offset + g, first, second, args.budget, args.offer, args.scale) for g in range(args.games)]
     t0 = time.perf_counter()
-    if args.jobs > 1:
-        with multiprocessing.Pool(args.jobs) as pool:
-            results = pool.map(play, jobs, chunksize=1)
-    else:
-        results = [play(j) for j in jobs]
+    results = []
+    with multiprocessing.Pool(max(1, args.jobs)) as pool:
+        for r in pool.imap_unordered(play, jobs):
+            results.append(r)  # each game on stderr as it ends: a run cut short still tells something
+            print(f"{len(results)}/{len(jobs)} game {r[0]}: {first} scores {r[1]}", file=sys.stderr)
+    results.sort()
     elapsed = time.perf_counter() - t0
     points = sum(r[1] for r in results)
     wins = sum(1 for r in results if r[1] == 1.0)
