@@ -147,8 +147,9 @@ def advise(
 ) -> tuple[Advice, ...]:
     """Up to three commands for ``player`` (default: the player to move), best first.
 
-    Each candidate is followed by complete playouts with the greedy policy; sequential halving spends
-    the budget on the leaders; the pick is then re-evaluated on fresh playouts (its reported chance).
+    The greedy plan is the default; sequential halving over the candidates (playouts of
+    ``RANK_HORIZON`` actions, then the static evaluation) replaces it only by one clearly better; the
+    pick is then re-evaluated on fresh complete playouts (its reported chance, no winner's curse).
     ``earlier``: the states of this turn before ``state`` (``turn_so_far``), to avoid circles.
     Raises ``IllegalAction`` when the player cannot act now, or the face-up offer is not known (OTW-9).
     """
