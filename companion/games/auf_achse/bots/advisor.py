@@ -24,7 +24,7 @@ from companion.engine.errors import IllegalAction
 from companion.engine.stats import wilson
 from companion.games.advice import Advice as AdviceBase
 from companion.games.auf_achse.bots.policy import easy_command
-from companion.games.auf_achse.bots.search import HORIZON, candidates, compare, play_out_all
+from companion.games.auf_achse.bots.search import HORIZON, MIN_GAIN, Z, candidates, compare, play_out_all
 from companion.games.auf_achse.engine.commands import (
     Bid,
     BuyTrailer,
@@ -111,9 +111,12 @@ def advise(
     seeds = [rng.getrandbits(32) for _ in range(playouts)]
     results, _ = play_out_all(state, colour, options, seeds, HORIZON)
     scored = compare(options, [[v for v, _ in row] for row in results])
-    order = sorted(range(len(options)), key=lambda i: (-scored[i].score, i))
+    # The plan (options[0]) is the default, left only for a candidate clearly better playout by playout
+    # (the bots' test, ``search``): ranking by the bare means made a follower lose 6 of 6 games.
+    best = max(range(len(options)), key=lambda i: (scored[i].gain - Z * scored[i].error, -i))
+    pick = best if scored[best].gain >= MIN_GAIN and scored[best].gain >= Z * scored[best].error else 0
+    order = [pick, *sorted((i for i in range(len(options)) if i != pick), key=lambda i: (-scored[i].score, i))]
     leads = {i: sum(lead for _, lead in results[i]) for i in order[:TOP]}
-    pick = order[0]
     if len(options) > 1:  # the pick's share from fresh playouts: the best of noisy means flatters it
         fresh = [rng.getrandbits(32) for _ in range(playouts)]
         again, _ = play_out_all(state, colour, [options[pick]], fresh, HORIZON)
