@@ -1,6 +1,8 @@
 """Bot strength: 2-player games between two levels through the validated engine, seats alternating.
 
-    python benchmarks/bots.py [--games 200] [--pair hard:easy] [--budget 0.05] [--jobs 2] [--offer]
+    python benchmarks/bots.py [--games 200] [--pair hard:easy] [--budget 0.05] [--jobs 2] [--offer] [--quick]
+
+``--quick``: two games at a hundredth of the levels' budgets (a smoke run in seconds, not a measurement).
 
 ``--budget`` is the search budget per command in seconds of a Pi 4 core (``bots.budget``), reduced
 from the levels' defaults (medium 0.25 s, hard 1 s) so that 200 games finish in minutes. Every
@@ -13,19 +15,26 @@ from __future__ import annotations
 import argparse
 import multiprocessing
 import random
+import sys
 import time
+from pathlib import Path
 
 from companion.engine.errors import IllegalAction
 from companion.engine.stats import wilson
-from companion.games.on_the_way.bots import BUDGET_S, Level, choose
+from companion.games.on_the_way.bots import BUDGET_S, Kernel, Level, choose
+from companion.games.on_the_way.bots.policy import reveal_action
 from companion.games.on_the_way.data import load_reference
-from companion.games.on_the_way.engine import GameConfig, LayOut, TakeContract, apply
+from companion.games.on_the_way.engine import Command, GameConfig, GameState, LayOut, TakeContract, apply
 from companion.games.on_the_way.engine.cards import Tier
 from companion.games.on_the_way.engine.queries import offer_missing
 from companion.games.on_the_way.engine.scoring import score, winners
 from companion.games.on_the_way.engine.state import REMOVED_CONTRACTS, initial_state
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from casual_policy import casual_action
+
 COLOURS = ("red", "blue")
+CASUAL = "casual"  # the fixed baseline: easy as it was before issue 22, plus "build whenever affordable"
 
 
 def pile_for(config: GameConfig, rng: random.Random) -> list[str]:
@@ -37,6 +46,17 @@ def pile_for(config: GameConfig, rng: random.Random) -> list[str]:
         rng.shuffle(cards)
         pile.extend(cards[REMOVED_CONTRACTS[config.player_count][tier] :])
     return pile
+
+
+def _command(
+    state: GameState, colour: str, level: str, game: int, budget: float | None, scale: float | None, rng: random.Random
+) -> Command:
+    """The seat's command: a bot level's, or the fixed casual baseline's (``casual_policy.py``)."""
+    if level == CASUAL:
+        k = Kernel.from_state(state)
+        return k.to_command(reveal_action(k, rng) if k.awaiting else casual_action(k, rng))
+    spend = budget if budget is not None else (BUDGET_S[Level(level)] * scale if scale is not None else None)
+    return choose(state, colour, level, seed=game, budget_s=spend)
 
 
 def play(args: tuple[int, str, str, float | None, bool, float | None]) -> tuple[int, float, int, int, int, int]:
@@ -53,13 +73,12 @@ def play(args: tuple[int, str, str, float | None, bool, float | None]) -> tuple[
     state = initial_state(config)
     pile = pile_for(config, random.Random(f"pile:{game}")) if offer else []
     refused = commands = 0
+    rng = random.Random(f"casual:{game}")
     while not state.finished and commands < 3000:
         while offer and pile and offer_missing(state):
             state, _ = apply(state, LayOut(pile.pop(0)))
         colour = state.current.colour
-        level = Level(levels[colour])
-        spend = budget if budget is not None else (BUDGET_S[level] * scale if scale is not None else None)
-        command = choose(state, colour, level, seed=game, budget_s=spend)
+        command = _command(state, colour, levels[colour], game, budget, scale, rng)
         try:
             state, _ = apply(state, command)
         except IllegalAction:
@@ -79,23 +98,25 @@ def play(args: tuple[int, str, str, float | None, bool, float | None]) -> tuple[
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--games", type=int, default=200)
-    parser.add_argument("--pair", default="hard:easy", help="LEVEL:LEVEL, e.g. medium:easy")
+    parser.add_argument("--pair", default="hard:easy", help="LEVEL:LEVEL, e.g. medium:easy or medium:casual")
     parser.add_argument("--budget", type=float, default=None, help="Pi-4 seconds per command (default: the level's)")
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--offset", type=int, default=0, help="first game number (seed)")
     parser.add_argument("--scale", type=float, default=None, help="each level's budget × this (keeps their ratio)")
     parser.add_argument("--offer", action="store_true", help="lay out the face-up offer (OTW-9): bots see only it")
+    parser.add_argument("--quick", action="store_true", help="2 games at the budgets × 0.01: a smoke run in seconds")
     args = parser.parse_args()
-    first, second = (Level(x) for x in args.pair.split(":"))
-    jobs = [
-        (args.offset + g, first.value, second.value, args.budget, args.offer, args.scale) for g in range(args.games)
-    ]
+    if args.quick:
+        args.games, args.scale = 2, 0.01 if args.budget is None else args.scale
+    first, second = (x if x == CASUAL else Level(x).value for x in args.pair.split(":"))
+    jobs = [(args.offset + g, first, second, args.budget, args.offer, args.scale) for g in range(args.games)]
     t0 = time.perf_counter()
-    if args.jobs > 1:
-        with multiprocessing.Pool(args.jobs) as pool:
-            results = pool.map(play, jobs, chunksize=1)
-    else:
-        results = [play(j) for j in jobs]
+    results = []
+    with multiprocessing.Pool(max(1, args.jobs)) as pool:
+        for r in pool.imap_unordered(play, jobs):
+            results.append(r)  # each game on stderr as it ends: a run cut short still tells something
+            print(f"{len(results)}/{len(jobs)} game {r[0]}: {first} scores {r[1]}", file=sys.stderr)
+    results.sort()
     elapsed = time.perf_counter() - t0
     points = sum(r[1] for r in results)
     wins = sum(1 for r in results if r[1] == 1.0)

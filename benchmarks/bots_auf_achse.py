@@ -1,6 +1,8 @@
 """Auf Achse bot strength: 2-player games between two levels through the validated engine, seats alternating.
 
-    python benchmarks/bots_auf_achse.py [--games 200] [--pair medium:easy] [--jobs 2] [--rule NAME=VALUE]
+    python benchmarks/bots_auf_achse.py [--games 200] [--pair medium:easy] [--jobs 2] [--rule NAME=VALUE] [--quick]
+
+``--quick``: two games of easy against easy (a smoke run in seconds, not a measurement).
 
 Every command of every game (set-up, cards, turns, auctions) is a bot's, asked as ``companion play``
 asks them (each seat in order until one has something to do, ``companion.games.seats``), and goes
@@ -15,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import multiprocessing
+import sys
 import time
 
 from companion import games
@@ -70,7 +73,10 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--offset", type=int, default=0, help="first game number (seed)")
     parser.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE", help="a house rule")
+    parser.add_argument("--quick", action="store_true", help="2 games of easy vs easy: a smoke run in seconds")
     args = parser.parse_args()
+    if args.quick:
+        args.games, args.pair = 2, "easy:easy"
     first, second = args.pair.split(":")
     for level in (first, second):
         if level not in LEVELS:
@@ -78,11 +84,12 @@ def main() -> None:
     rules = tuple(tuple(item.split("=", 1)) for item in args.rule)
     jobs = [(args.offset + g, first, second, rules) for g in range(args.games)]
     t0 = time.perf_counter()
-    if args.jobs > 1:
-        with multiprocessing.Pool(args.jobs) as pool:
-            results = pool.map(play, jobs, chunksize=1)
-    else:
-        results = [play(j) for j in jobs]
+    results = []
+    with multiprocessing.Pool(max(1, args.jobs)) as pool:
+        for r in pool.imap_unordered(play, jobs):
+            results.append(r)  # each game on stderr as it ends: a run cut short still tells something
+            print(f"{len(results)}/{len(jobs)} game {r[0]}: {first} scores {r[1]}", file=sys.stderr)
+    results.sort()
     elapsed = time.perf_counter() - t0
     n = len(results)
     points = sum(r[1] for r in results)

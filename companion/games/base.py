@@ -115,7 +115,9 @@ class PluginBase:
     def bot_command(self, state: Any, colour: str, level: str, seed: int) -> object | None:
         raise NoBots(f"{self.title} has no bot players yet")
 
-    def advise(self, state: Any, player: str, *, budget_s: float, seed: int) -> list[dict[str, object]]:
+    def advise(
+        self, state: Any, player: str | None, *, budget_s: float, seed: int, history: Any = None
+    ) -> list[dict[str, object]]:
         raise NoBots(f"{self.title} has no advisor yet")
 
     def setup_profile(self) -> Any:

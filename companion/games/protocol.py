@@ -20,6 +20,8 @@ from typing import Any, Protocol, runtime_checkable
 from companion.engine.game import Game
 from companion.games.setup import GameSetup
 
+History = tuple[Any, Sequence[object]]  # a game's first state and the commands applied since (undone ones left out)
+
 
 @dataclass(frozen=True, slots=True)
 class DataRole:
@@ -143,9 +145,13 @@ class GamePlugin(Protocol):
         Deterministic given the seed; raises ``GameError`` if the game has no bots."""
         ...
 
-    def advise(self, state: Any, player: str, *, budget_s: float, seed: int) -> list[dict[str, object]]:
-        """Read-only: the best actions for ``player`` now, best first, each with its estimated win
-        chance, an interval and a sentence; raises ``IllegalAction`` (with the rule) when he has none."""
+    def advise(
+        self, state: Any, player: str | None, *, budget_s: float, seed: int, history: History | None = None
+    ) -> list[dict[str, object]]:
+        """Read-only: the best actions for ``player`` (None: the player to move) now, best first, each
+        with its estimated win chance, an interval and a sentence; raises ``IllegalAction`` (with the
+        rule) when he has none. ``history`` (the game's first state and the commands applied since)
+        lets the advisor avoid sending the player round in circles within a turn."""
         ...
 
     # -- progress and result ------------------------------------------------------------------

@@ -5,7 +5,7 @@ from __future__ import annotations
 from functools import cache
 
 from companion.games.on_the_way.data import load_reference
-from companion.games.on_the_way.engine import GameConfig, HouseRules
+from companion.games.on_the_way.engine import GameConfig, HouseRules, LayOut, apply
 from companion.games.on_the_way.engine.state import GameState
 
 
@@ -46,3 +46,10 @@ def engine_snapshot(state: GameState) -> tuple[object, ...]:
         state.last_round,
         state.finished,
     )
+
+
+def laid_out(state: GameState, *cards: str) -> GameState:
+    """``state`` with ``cards`` laid out face up (OTW-9), as the table scans them."""
+    for card in cards:
+        state, _ = apply(state, LayOut(card))
+    return state

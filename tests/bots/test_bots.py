@@ -14,7 +14,7 @@ from companion.games.on_the_way.engine.notation import position
 from companion.games.on_the_way.engine.scoring import winners
 from companion.games.on_the_way.engine.serialize import command_from_json
 from companion.games.on_the_way.engine.state import GameState, initial_state
-from tests.bots.helpers import config_for
+from tests.bots.helpers import config_for, laid_out
 
 TINY = 0.002  # Pi-4 seconds per command: one or two playouts per candidate, enough to exercise the search
 
@@ -25,7 +25,7 @@ LAST_STEP = """
 red  3500R 10VP
 blue 500R 12VP
 turn red used=1 round=20
-time 14 last=20
+time 14 last=20 offer=B10,B11,B12
 """
 
 
@@ -109,7 +109,7 @@ def test_advice_ranks_the_winning_step_first_with_an_honest_interval() -> None:
 
 
 def test_advice_is_json_and_deterministic_and_every_command_is_legal() -> None:
-    state = initial_state(config_for(2))
+    state = laid_out(initial_state(config_for(2)), "B01", "B02", "B03")
     advice = advise(state, "red", budget_s=0.05, seed=9)
     assert advice == advise(state, "red", budget_s=0.05, seed=9)
     assert len(advice) == 3
@@ -125,8 +125,9 @@ def test_advice_explains_a_fulfil_with_its_payout() -> None:
     state = position(config_for(2), "red 1000R B01 1:Oss:2:B01\nturn red")
     card = state.config.contract("B01")
     assert card is not None
-    state = position(config_for(2), f"red 1000R B01 1:{card.destination}:{card.trucks}:B01\nturn red")
-    advice = advise(state, "red", budget_s=0.05, seed=0)
+    text = f"red 1000R B01 1:{card.destination}:{card.trucks}:B01\nturn red\ntime 0 offer=B02,B03,B04"
+    state = position(config_for(2), text)
+    advice = advise(state, "red", budget_s=0.2, seed=0)
     fulfil = [a for a in advice if isinstance(a.command, Fulfil)]
     assert fulfil, advice
     assert fulfil[0].sentence.startswith("Fulfil B01 now:") and "marker is free" in fulfil[0].sentence

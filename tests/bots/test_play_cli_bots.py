@@ -41,25 +41,40 @@ def test_bots_play_between_the_persons_commands_and_get_no_result_lines(
     assert blue["contracts"] or blue["transports"]  # blue's bot played its turn after red passed
 
 
+LAY_OUT = [{"action": "lay_out", "card": card} for card in ("B05", "B06", "B07")]  # OTW-9: the face-up offer
+
+
 def test_advice_is_read_only_and_names_its_chances(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    take = {"player": "red", "action": "take_contract", "card": "B20"}
-    plain = play(tmp_path, capsys, "red,blue", [take])
-    advised = play(tmp_path, capsys, "red,blue", [{"action": "advise", "player": "red"}, take], "--seed", "2")
-    assert advised[1:] == plain  # the advice changed nothing
-    advice = advised[0]["advice"]
-    assert advised[0]["ok"] is True and 1 <= len(advice) <= 3  # type: ignore[arg-type]
+    take = {"player": "red", "action": "take_contract", "card": "B05"}
+    plain = play(tmp_path, capsys, "red,blue", [*LAY_OUT, take])
+    advised = play(tmp_path, capsys, "red,blue", [*LAY_OUT, {"action": "advise", "player": "red"}, take], "--seed", "2")
+    assert advised[:3] + advised[4:] == plain  # the advice changed nothing
+    advice = advised[3]["advice"]
+    assert advised[3]["ok"] is True and 1 <= len(advice) <= 3  # type: ignore[arg-type]
     for a in advice:  # type: ignore[union-attr]
         assert 0.0 <= a["low"] <= a["win_rate"] <= a["high"] <= 1.0 and a["playouts"] > 0 and a["sentence"]
         assert a["command"]["player"] == "red"
-    again = play(tmp_path, capsys, "red,blue", [{"action": "advise", "player": "red"}], "--seed", "2")
-    assert again[0] == advised[0]  # deterministic given the seed
+        if a["command"]["action"] == "take_contract":  # only a card that lies face up
+            assert a["command"]["card"] in {"B05", "B06", "B07"}
+    again = play(tmp_path, capsys, "red,blue", [*LAY_OUT, {"action": "advise", "player": "red"}], "--seed", "2")
+    assert again[3] == advised[3]  # deterministic given the seed
+    default = play(tmp_path, capsys, "red,blue", [*LAY_OUT, {"action": "advise"}], "--seed", "2")[3]
+    assert default == advised[3]  # like "legal": the player to move
 
 
 def test_advice_for_a_player_who_cannot_act_names_the_rule(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    (answer, _) = play(tmp_path, capsys, "red,blue", [{"action": "advise", "player": "blue"}])
+    (answer, *_) = play(tmp_path, capsys, "red,blue", [{"action": "advise", "player": "blue"}])
     assert answer == {"ok": False, "error": {"rule": "OTW-10", "message": "it is red's turn, not blue's"}}
-    (answer, _) = play(tmp_path, capsys, "red,blue", [{"action": "advise"}])
-    assert answer["error"]["field"] == "player"  # type: ignore[index]
+    # Before the face-up offer is known the advisor asks for it instead of naming a card (OTW-9).
+    (answer, *_) = play(tmp_path, capsys, "red,blue", [{"action": "advise"}])
+    assert answer["ok"] is False and answer["error"]["rule"] == "OTW-9"  # type: ignore[index]
+    assert "lay out and scan the 3 face-up contracts" in answer["error"]["message"]  # type: ignore[index]
+
+
+def test_a_bot_seat_plays_under_the_jam_in_chain_house_rule(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (final,) = play(tmp_path, capsys, "red:bot-easy,blue:bot-easy", [], "--seed", "3", "--end-at", "4",
+                    "--rule", "jam_blocks_transshipment=false")  # fmt: skip
+    assert final["state"]["finished"] is True and final["state"]["jams"]  # type: ignore[index]
 
 
 def test_a_game_without_bots_says_so(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -216,9 +216,9 @@ def test_the_search_does_not_peek_at_the_companions_die_or_the_other_hands() -> 
 def test_an_unknown_level_is_refused_with_the_levels_there_are() -> None:
     state = position(config_for(2), AUCTION)
     plugin = get("auf-achse")
-    assert plugin.bot_levels == LEVELS == ("easy", "medium")
-    with pytest.raises(ValueError, match="easy, medium"):
-        choose(state, "red", "hard", 0)
-    with pytest.raises(ValueError, match="easy, medium"):
+    assert plugin.bot_levels == LEVELS == ("easy", "medium", "hard")
+    with pytest.raises(ValueError, match="easy, medium, hard"):
+        choose(state, "red", "expert", 0)
+    with pytest.raises(ValueError, match="easy, medium, hard"):
         plugin.bot_command(state, "red", "genius", 0)
     assert plugin.bot_command(state, "red", "easy", 0) == choose(state, "red", "easy", 0)

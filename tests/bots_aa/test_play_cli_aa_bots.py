@@ -101,7 +101,7 @@ def test_an_unknown_level_or_a_bad_seat_is_refused_with_a_clear_message(
 ) -> None:
     script = tmp_path / "empty.jsonl"
     script.write_text("", encoding="utf-8")
-    assert main(["play", "--game", "auf-achse", "--players", "red,blue:bot-hard", "--script", str(script)]) == 2
-    assert "Auf Achse bot levels are easy, medium" in capsys.readouterr().err
+    assert main(["play", "--game", "auf-achse", "--players", "red,blue:bot-expert", "--script", str(script)]) == 2
+    assert "bot levels are easy, medium, hard" in capsys.readouterr().err
     assert main(["play", "--game", "auf-achse", "--players", "red,blue:robot", "--script", str(script)]) == 2
     assert "COLOUR:bot" in capsys.readouterr().err

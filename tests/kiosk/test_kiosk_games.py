@@ -281,5 +281,5 @@ def test_a_box_seat_plays_at_the_nearest_level_the_game_has(tmp_path: Path) -> N
     box.press(*["plus"] * box.view.options.index("blue — the box plays"), "ok")  # blue: the box
     while box.kiosk.game is None:
         box.press("ok")
-    assert box.kiosk.game.setup.bots == {"blue": "medium"}  # Auf Achse has no hard bot (docs/bots-auf-achse.md)
+    assert box.kiosk.game.setup.bots == {"blue": "hard"}  # Auf Achse has a hard level now (docs/bots-auf-achse.md)
     box.close()

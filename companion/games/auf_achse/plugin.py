@@ -98,7 +98,7 @@ class AufAchse(PluginBase):
         )
 
     # -- bots (companion/games/auf_achse/bots, docs/bots-auf-achse.md) -----------------------------
-    bot_levels = ("easy", "medium")
+    bot_levels = ("easy", "medium", "hard")
 
     def bot_command(self, state: Any, colour: str, level: str, seed: int) -> object | None:
         """The bot's command when something is his to do: his turn, a set-up step of his, a card he must
@@ -108,6 +108,13 @@ class AufAchse(PluginBase):
         if level not in self.bot_levels:
             raise ValueError(f"{colour}:bot-{level}: {self.title} bot levels are {', '.join(self.bot_levels)}")
         return choose(state, colour, level, seed)
+
+    def advise(
+        self, state: Any, player: str | None, *, budget_s: float, seed: int, history: Any = None
+    ) -> list[dict[str, object]]:
+        from companion.games.auf_achse.bots.advisor import advise
+
+        return [a.to_json() for a in advise(state, player, budget_s=budget_s, seed=seed)]
 
     # -- progress and result --------------------------------------------------------------------
     def progress(self, state: Any) -> dict[str, object]:

@@ -122,10 +122,14 @@ class OnTheWay(PluginBase):
             return None
         return choose(state, colour, level, seed)
 
-    def advise(self, state: Any, player: str, *, budget_s: float, seed: int) -> list[dict[str, object]]:
+    def advise(
+        self, state: Any, player: str | None, *, budget_s: float, seed: int, history: Any = None
+    ) -> list[dict[str, object]]:
         from companion.games.on_the_way.bots import advise
+        from companion.games.on_the_way.bots.advisor import turn_so_far
 
-        return [a.to_json() for a in advise(state, player, budget_s=budget_s, seed=seed)]
+        earlier = turn_so_far(*history) if history is not None else ()
+        return [a.to_json() for a in advise(state, player, budget_s=budget_s, seed=seed, earlier=earlier)]
 
     # -- progress and result --------------------------------------------------------------------
     def progress(self, state: Any) -> dict[str, object]:

@@ -4,6 +4,7 @@
 - medium: the policy's plan, replaced by a better candidate where short Monte-Carlo playouts through
   the validated engine find one (``search.py``): where to move (AA-7), which public contract to
   auction (AA-18) and how high to bid (AA-19). A fixed count of engine commands per decision.
+- hard: the same search over more candidates with three times the playouts.
 
 None means nothing is ``colour``'s to do now: another player's turn, a card another player must
 scan, an auction he is out of (or opened and nobody has bid yet, AA-20). In an auction (AA-19: any
@@ -19,7 +20,7 @@ import random
 from enum import StrEnum
 
 from companion.games.auf_achse.bots.policy import easy_command
-from companion.games.auf_achse.bots.search import search
+from companion.games.auf_achse.bots.search import Effort, search
 from companion.games.auf_achse.engine.commands import Bid, Command, EndTurn, Move, OpenAuction, PassBid
 from companion.games.auf_achse.engine.state import GameState
 
@@ -27,6 +28,12 @@ from companion.games.auf_achse.engine.state import GameState
 class Level(StrEnum):
     EASY = "easy"
     MEDIUM = "medium"
+    HARD = "hard"
+
+
+# Hard compares more candidates on three times the playouts: about 4x medium's engine commands per
+# decision (~0.25 s of CPU on the development machine, On The Way hard's budget there).
+EFFORT = {Level.MEDIUM: Effort(), Level.HARD: Effort(candidates=6, playouts=24)}
 
 
 LEVELS: tuple[str, ...] = tuple(level.value for level in Level)
@@ -54,5 +61,5 @@ def choose(state: GameState, colour: str, level: Level | str, seed: int) -> Comm
     plan = easy_command(state, colour, rng)
     if plan is None or level is Level.EASY or not isinstance(plan, Move | OpenAuction | EndTurn | Bid | PassBid):
         return plan
-    best, _scores, _work = search(state, colour, plan, rng)
+    best, _scores, _work = search(state, colour, plan, rng, EFFORT[level])
     return best

@@ -142,7 +142,7 @@ def determinize(state: GameState, colour: str, rng: random.Random) -> GameState:
     return replace(state, players=tuple(players), seen=(state.seen - old) | dealt)
 
 
-def candidates(state: GameState, colour: str, plan: Command) -> list[Command]:
+def candidates(state: GameState, colour: str, plan: Command, limit: int = MAX_CANDIDATES) -> list[Command]:
     """The commands worth comparing now (the easy plan first), or just the plan."""
     found: list[Command] = [plan]
     status = auction_status(state)
@@ -152,7 +152,7 @@ def candidates(state: GameState, colour: str, plan: Command) -> list[Command]:
             found.append(Bid(colour, level))
         found.append(PassBid(colour))
     elif state.phase is Phase.PLAY and state.turn.stage is Stage.MOVE and isinstance(plan, Move):
-        found.extend(Move(colour, space) for _, space in destination_scores(state, colour)[:MAX_CANDIDATES])
+        found.extend(Move(colour, space) for _, space in destination_scores(state, colour)[:limit])
     elif isinstance(plan, OpenAuction | EndTurn):
         # The end of the act stage: which public contract to auction (AA-18), or none; the roadworks
         # sign in front of the richest other truck after a 1 (AA-10).
@@ -162,7 +162,7 @@ def candidates(state: GameState, colour: str, plan: Command) -> list[Command]:
             auctionable(state, colour),
             key=lambda c: (-worth_to(state, p, state.config.contract(c)), c),  # type: ignore[arg-type]
         )
-        found.extend(OpenAuction(colour, c) for c in ranked[:2])
+        found.extend(OpenAuction(colour, c) for c in ranked[: max(2, limit - 2)])
         if state.turn.roadworks_allowed and sign_spaces(state, Sign.ROADWORKS.value):
             found.append(PlaceSign(colour, Sign.ROADWORKS, sign_space(state, colour, Sign.ROADWORKS)))
         if check(state, EndTurn(colour)) is None:
@@ -171,29 +171,60 @@ def candidates(state: GameState, colour: str, plan: Command) -> list[Command]:
     for command in found:
         if command not in unique:
             unique.append(command)
-    return unique[:MAX_CANDIDATES]
+    return unique[:limit]
 
 
-def search(state: GameState, colour: str, plan: Command, rng: random.Random) -> tuple[Command, list[Scored], int]:
+@dataclass(frozen=True, slots=True)
+class Effort:
+    """How hard a search looks: candidates compared and playouts (of ``horizon`` commands) per candidate."""
+
+    candidates: int = MAX_CANDIDATES
+    playouts: int = PLAYOUTS
+    horizon: int = HORIZON
+
+
+def search(
+    state: GameState, colour: str, plan: Command, rng: random.Random, effort: Effort = Effort()
+) -> tuple[Command, list[Scored], int]:
     """The best of the candidates, compared playout by playout with the plan (same die, same cards);
     (command, scores, engine commands played). The plan is left only for a candidate whose mean gain
     is at least ``MIN_GAIN`` and ``Z`` standard errors: with a few noisy playouts the search would
     otherwise trade a sound greedy step for luck."""
-    options = candidates(state, colour, plan)
+    options = candidates(state, colour, plan, effort.candidates)
     if len(options) <= 1:
         return plan, [], 0
-    seeds = [rng.getrandbits(32) for _ in range(PLAYOUTS)]
+    seeds = [rng.getrandbits(32) for _ in range(effort.playouts)]
+    results, work = play_out_all(state, colour, options, seeds, effort.horizon)
+    scored = compare(options, [[v for v, _ in row] for row in results])
+    best = max(scored, key=lambda sc: sc.gain - Z * sc.error)
+    if best.command != plan and best.gain >= MIN_GAIN and best.gain >= Z * best.error:
+        return best.command, scored, work
+    return plan, scored, work
+
+
+def play_out_all(
+    state: GameState, colour: str, options: list[Command], seeds: list[int], horizon: int
+) -> tuple[list[list[tuple[float, bool]]], int]:
+    """Each option followed by one playout per seed, on common random numbers (the n-th playout of every
+    option: the same dealt hands, die and cards): per option, per seed (evaluation in DM, ``colour``
+    leads or won); and the engine commands played."""
     worlds = [determinize(state, colour, random.Random(s + 2)) for s in seeds]  # s, s + 1: the playout's
-    results: list[list[float]] = []
+    results: list[list[tuple[float, bool]]] = []
     work = 0
     for command in options:
-        row: list[float] = []
+        row: list[tuple[float, bool]] = []
         for s, world in zip(seeds, worlds, strict=True):
             after, _ = apply(world, command)  # a candidate is a legal command: the same in every world
-            end, played = playout(after, s, HORIZON)
+            end, played = playout(after, s, horizon)
             work += played + 1
-            row.append(evaluate(end, colour))
+            value = evaluate(end, colour)
+            row.append((value, colour in winners(end) if end.finished else value > 0))
         results.append(row)
+    return results, work
+
+
+def compare(options: list[Command], results: list[list[float]]) -> list[Scored]:
+    """Each option's mean and its paired gain over the first (the plan), playout by playout."""
     base = results[0]  # the plan
     scored: list[Scored] = []
     for command, row in zip(options, results, strict=True):
@@ -201,7 +232,4 @@ def search(state: GameState, colour: str, plan: Command, rng: random.Random) -> 
         gain = sum(diffs) / len(diffs)
         var = sum((d - gain) ** 2 for d in diffs) / max(1, len(diffs) - 1)
         scored.append(Scored(command, sum(row) / len(row), gain, math.sqrt(var / len(diffs))))
-    best = max(scored, key=lambda sc: sc.gain - Z * sc.error)
-    if best.command != plan and best.gain >= MIN_GAIN and best.gain >= Z * best.error:
-        return best.command, scored, work
-    return plan, scored, work
+    return scored

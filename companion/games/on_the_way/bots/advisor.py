@@ -1,49 +1,57 @@
 """The advisor: the top three actions for the player on turn, with win chances from playouts.
 
-    advice = advise(state, "red", budget_s=1.0, seed=7)
+    advice = advise(state, "red", budget_s=1.0, seed=7, earlier=turn_so_far(game))
     advice[0].command, advice[0].win_rate, advice[0].sentence
 
 Read-only: it never changes the game. Deterministic given the seed: the budget is seconds of a
 Raspberry Pi 4 core converted to kernel actions (``budget.py``), not a clock.
+
+Judged the way a person uses it (ask, do what it says, ask again), three rules hold:
+
+- **only what the player can know**: the face-up offer (it asks for the offer to be laid out and scanned
+  before it advises, OTW-9), the held contracts, the board; the event deck and the pile are imagined by
+  the playouts from the cards not yet seen, never read;
+- **no circles**: given the earlier states of the same turn (``earlier``), it never advises a step that
+  returns to one of them, nor cancelling a transport started this turn unless something new came up
+  since (an event card, a card laid out);
+- **the pick's value is unbiased**: the best of noisy estimates overstates its value (the winner's
+  curse), so the pick is re-evaluated on fresh playouts and that is the win chance it reports.
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from companion.engine.errors import IllegalAction
 from companion.engine.stats import wilson
+from companion.games.advice import Advice as AdviceBase
 from companion.games.on_the_way.bots.budget import work_for
 from companion.games.on_the_way.bots.explain import sentence
-from companion.games.on_the_way.bots.kernel import Kernel
-from companion.games.on_the_way.bots.search import candidates, search
+from companion.games.on_the_way.bots.kernel import CANCEL, PASS, Action, Kernel
+from companion.games.on_the_way.bots.policy import policy_action
+from companion.games.on_the_way.bots.search import FULL_HORIZON, Arm, candidates, clearly_better, rollout, search
 from companion.games.on_the_way.engine.commands import LayOut, PlayerCommand, RevealEvent, Undo
+from companion.games.on_the_way.engine.queries import offer_missing
 from companion.games.on_the_way.engine.serialize import command_to_json
 from companion.games.on_the_way.engine.state import GameState
 
-DEFAULT_BUDGET_S = 1.0  # one second of a Pi 4 core
+DEFAULT_BUDGET_S = 0.85  # Pi-4 seconds of search: ~1 s per advice on a Pi 4 with the overheads (benchmarks/advice.py)
 TOP = 3
+RANK_HORIZON = 120  # kernel actions per ranking playout (about twelve turns each, 2 players): hard's
+CHECK_SHARE = 0.25  # of the budget: fresh playouts of the pick, for a value without the winner's curse
+SWITCH_MARGIN = 0.05  # the win-rate gain a candidate needs over the greedy plan to be advised instead
+Progress = Callable[[float], None]  # called with the share of the budget spent so far (0..1)
 
 
 @dataclass(frozen=True, slots=True)
-class Advice:
+class Advice(AdviceBase):
     command: PlayerCommand
-    win_rate: float  # share of the playouts after this command that the player won (ties count as wins, OTW-33)
-    low: float  # 95 % Wilson interval of win_rate
-    high: float
-    playouts: int
-    sentence: str
 
-    def to_json(self) -> dict[str, object]:
-        return {
-            "command": command_to_json(self.command),
-            "win_rate": round(self.win_rate, 3),
-            "low": round(self.low, 3),
-            "high": round(self.high, 3),
-            "playouts": self.playouts,
-            "sentence": self.sentence,
-        }
+    def command_json(self) -> dict[str, object]:
+        return command_to_json(self.command)
 
 
 def check_to_move(state: GameState, player: str) -> None:
@@ -59,21 +67,154 @@ def check_to_move(state: GameState, player: str) -> None:
         raise IllegalAction("OTW-10", f"it is {current}'s turn, not {player}'s")
 
 
-def advise(state: GameState, player: str, *, budget_s: float = DEFAULT_BUDGET_S, seed: int = 0) -> tuple[Advice, ...]:
-    """Up to three commands for ``player`` (who must be on turn), best first.
+def check_offer_known(state: GameState) -> None:
+    """OTW-9: advice names only cards that lie face up, so the offer must be laid out and scanned first."""
+    missing = offer_missing(state)
+    if missing:
+        cards = "1 face-up contract" if missing == 1 else f"{missing} face-up contracts"
+        raise IllegalAction(
+            "OTW-9",
+            f"lay out and scan the {cards} first (lay_out): the advice names only cards that lie open",
+        )
 
-    Each candidate is followed by complete playouts with the greedy policy; sequential halving
-    spends the budget on the promising ones. Raises ``IllegalAction`` when ``player`` cannot act now.
+
+def turn_so_far(initial: GameState, applied: Sequence[Any]) -> tuple[GameState, ...]:
+    """The states of the current turn before the last one: ``applied`` (the commands of the game from
+    ``initial``, undone ones left out) replayed, kept from the first state of the last state's turn."""
+    from companion.games.on_the_way.engine.rules import apply
+
+    states = [initial]
+    for command in applied:
+        states.append(apply(states[-1], command)[0])
+    now = states[-1]
+    turn = (now.turn.round, now.turn.seat)
+    earlier: list[GameState] = []
+    for s in reversed(states[:-1]):
+        if (s.turn.round, s.turn.seat) != turn:
+            break
+        earlier.append(s)
+    return tuple(reversed(earlier))
+
+
+def _position(k: Kernel, seat: int) -> tuple[object, ...]:
+    """What a circle returns to: the player's transports, contracts and money, and the board's trucks."""
+    return (tuple(k.tr[seat]), tuple(sorted(k.contracts[seat])), k.money[seat], tuple(k.idle), tuple(k.bld))
+
+
+def _news(before: GameState, now: GameState) -> bool:
+    """Did the player learn something since ``before``: an event card, or a card laid out face up?"""
+    laid = set(now.offer or ()) - set(before.offer or ())
+    return len(now.revealed) != len(before.revealed) or bool(laid)
+
+
+def no_circles(k: Kernel, state: GameState, earlier: Sequence[GameState], actions: list[Action]) -> list[Action]:
+    """``actions`` without the steps that would go round in a circle this turn (see the module doc)."""
+    if not earlier:
+        return actions
+    seat = k.seat
+    colour = state.current.colour
+    seen = {_position(Kernel.from_state(s), seat) for s in earlier}
+    seen.add(_position(k, seat))
+    started: set[int] = set()  # markers put on trucks this turn with nothing new learnt since
+    for marker in (1, 2):
+        for s in reversed(earlier):
+            player = s.player(colour)
+            if player is not None and all(t.marker != marker for t in player.transports):
+                if not _news(s, state):
+                    started.add(marker)
+                break
+    out = []
+    for a in actions:
+        if a[0] == CANCEL and a[1] in started:
+            continue
+        if a[0] != PASS:
+            child = k.copy()
+            child.step(a)
+            if _position(child, seat) in seen:
+                continue
+        out.append(a)
+    return out or actions[-1:]
+
+
+def advise(
+    state: GameState,
+    player: str | None = None,
+    *,
+    budget_s: float = DEFAULT_BUDGET_S,
+    seed: int = 0,
+    earlier: Sequence[GameState] = (),
+    progress: Progress | None = None,
+) -> tuple[Advice, ...]:
+    """Up to three commands for ``player`` (default: the player to move), best first.
+
+    The greedy plan is the default; sequential halving over the candidates (playouts of
+    ``RANK_HORIZON`` actions, then the static evaluation) replaces it only by one clearly better; the
+    pick is then re-evaluated on fresh complete playouts (its reported chance, no winner's curse).
+    ``earlier``: the states of this turn before ``state`` (``turn_so_far``), to avoid circles.
+    Raises ``IllegalAction`` when the player cannot act now, or the face-up offer is not known (OTW-9).
     """
+    if player is None:
+        if state.finished:
+            raise IllegalAction("OTW-31", "the game is over")
+        player = state.current.colour
     check_to_move(state, player)
+    check_offer_known(state)
     kernel = Kernel.from_state(state)
     rng = random.Random(f"advise:{seed}")
-    actions = candidates(kernel, rng)
-    arms = search(kernel, actions, work_for(budget_s), rng)
+    # The greedy plan (the step the playouts themselves would take) is the default: the search must
+    # find a candidate clearly better to replace it. Picking the best of noisy means instead made the
+    # follower wander (it lost every one of 8 games to easy at a tenth of the budget).
+    plan = policy_action(kernel, random.Random(f"plan:{seed}"), take_chance=1.0)
+    planned = {plan, *(policy_action(kernel, rng, take_chance=1.0) for _ in range(5))}
+    actions = candidates(kernel, rng, first=plan)
+    if (PASS, 0, 0, 0, 0) not in planned and len(actions) > 1:
+        # Passing is advised only when the greedy plan has nothing to do: against a developing step the
+        # playouts' noise alone made it look better (5 of 30 opening positions before).
+        actions = [a for a in actions if a[0] != PASS] or actions
+    actions = no_circles(kernel, state, earlier, actions)
+    work = work_for(budget_s)
+    check = int(work * CHECK_SHARE)
+    # Ranking: playouts of RANK_HORIZON actions then the static evaluation, the arms on common random
+    # numbers (less noisy than complete games); the reported chance: complete games (``_fresh``).
+    arms = search(
+        kernel,
+        actions,
+        work - check,
+        rng,
+        horizon=RANK_HORIZON,
+        progress=progress,
+        scale=1.0 - CHECK_SHARE,
+        common_randomness=True,
+        protect=plan if plan in actions else None,
+    )
+    if not arms:
+        return ()
+    default = next((a for a in arms if a.action == plan), None)
+    if default is not None and default is not arms[0] and not clearly_better(arms[0], default, SWITCH_MARGIN):
+        arms.remove(default)
+        arms.insert(0, default)
+    pick = _fresh(kernel, arms[0].action, check, rng)
+    if progress is not None:
+        progress(1.0)
     out = []
-    for arm in arms[:TOP]:
+    for arm in [pick, *arms[1:TOP]]:
         low, high = wilson(arm.wins, arm.playouts)
         command = kernel.to_command(arm.action)
         assert not isinstance(command, RevealEvent | LayOut | Undo)  # candidates are player commands
         out.append(Advice(command, arm.mean, low, high, arm.playouts, sentence(kernel, arm.action)))
     return tuple(out)
+
+
+def _fresh(k: Kernel, action: Action, work: int, rng: random.Random) -> Arm:
+    """``action``'s value from new complete playouts only (none of those that made it the pick)."""
+    arm = Arm(action)
+    start = k.copy()
+    start.step(action)
+    seat = k.seat
+    used = 0
+    while used < work or arm.playouts < 2:
+        value, played = rollout(start.copy(), seat, rng, FULL_HORIZON)
+        arm.playouts += 1
+        arm.wins += value
+        used += played + 1
+    return arm

@@ -19,6 +19,8 @@ does not validate.
 
 from __future__ import annotations
 
+import heapq
+
 from companion.engine.errors import GameError
 from companion.games.on_the_way.engine.cards import EventKind, Tier
 from companion.games.on_the_way.engine.commands import (
@@ -71,8 +73,9 @@ class Tables:
 
     def __init__(self, config: GameConfig) -> None:
         rules = config.rules
-        if not rules.jam_blocks_transshipment:
-            raise UnsupportedRules("the playout kernel needs the default jam_blocks_transshipment = true (OTW-30)")
+        # House rule jam_blocks_transshipment = false: a jammed road may lie inside a transshipment chain,
+        # one extra step per jammed road (``movement._reachable``).
+        self.jam_in_chain = not rules.jam_blocks_transshipment
         board, deck = config.board, config.deck
         self.config = config
         self.names: tuple[str, ...] = board.names
@@ -408,6 +411,10 @@ class Kernel:
         if cached is not None:
             return cached
         t = self.t
+        if t.jam_in_chain and self.jams:
+            prev, _ = self._reach_weighted(start, trucks, left)
+            self._rc[key] = prev
+            return prev
         nbrs, idle, bld = t.nbrs, self.idle, self.bld
         jams = self.jams
         n = t.n_cities
@@ -431,6 +438,35 @@ class Kernel:
                     prev[nxt] = start
         self._rc[key] = prev
         return prev
+
+    def _reach_weighted(self, start: int, trucks: int, left: int) -> tuple[dict[int, int], dict[int, int]]:
+        """The house-rule variant's routes (``movement._reachable``: fewest steps, then fewest roads,
+        then city names; the same settle order): destination -> previous city, and -> steps."""
+        t = self.t
+        names, nbrs, idle, bld, jams, n = t.names, t.nbrs, self.idle, self.bld, self.jams, t.n_cities
+        builder, seat, neutral = self.builder, self.seat, t.neutral
+        prev: dict[int, int] = {}
+        steps_to: dict[int, int] = {}
+        heap: list[tuple[int, int, tuple[str, ...], tuple[int, ...]]] = [(1, 0, (names[start],), (start,))]
+        settled: set[int] = set()
+        while heap:
+            steps, _roads, route_names, route = heapq.heappop(heap)
+            here = route[-1]
+            if here in settled:
+                continue
+            settled.add(here)
+            if here != start:
+                prev[here] = route[-2]
+                steps_to[here] = steps
+                if not (bld[here] and idle[here] >= trucks and (neutral or builder[here] in (-1, seat))):
+                    continue
+            for nxt in nbrs[here]:
+                if nxt in settled or nxt == start:
+                    continue
+                cost = steps + (1 if (here * n + nxt if here < nxt else nxt * n + here) in jams else 0)
+                if cost <= left:
+                    heapq.heappush(heap, (cost, len(route), (*route_names, names[nxt]), (*route, nxt)))
+        return prev, steps_to
 
     def ready(self, seat: int, card: int) -> int:
         """Marker slot (0, 1) of the transport that would fulfil ``card`` now, or -1 (``ready_transport``)."""
@@ -596,7 +632,10 @@ class Kernel:
         prev = self.reach(start, n, self.spt - self.steps_used)
         self.idle[start] -= n if tp is None else n - tp[1]
         here = prev[to]
-        steps = 2 if here == start and self.jams and t.road_key(start, to) in self.jams else 1
+        if t.jam_in_chain and self.jams:
+            steps = self._reach_weighted(start, n, self.spt - self.steps_used)[1][to]
+        else:
+            steps = 2 if here == start and self.jams and t.road_key(start, to) in self.jams else 1
         held = self.contracts[seat]
         if held:
             route = [to, start]

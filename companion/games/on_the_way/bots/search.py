@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from companion.games.on_the_way.bots.kernel import (
@@ -150,11 +151,17 @@ def search(
     horizon: int = FULL_HORIZON,
     keep: int = KEEP,
     protect: Action | None = None,
+    progress: Callable[[float], None] | None = None,
+    scale: float = 1.0,
+    common_randomness: bool = False,
 ) -> list[Arm]:
     """Sequential halving over ``actions`` for the player on turn in ``k``, spending about ``work``
     kernel actions of playouts; returns the arms best first (the survivors of the last round first).
 
     The ``protect``-ed action is never dropped, so it ends with as many playouts as the best.
+    ``progress`` is told the share of ``work`` spent (times ``scale``) after every arm's batch. With
+    ``common_randomness`` the n-th playout of every arm draws from the same random stream, so the
+    arms' difference is less noisy than their values (common random numbers).
     """
     seat = k.seat
     arms = [Arm(a) for a in actions]
@@ -172,13 +179,15 @@ def search(
         n = max(keep, (n + 1) // 2)
         rounds += 1
     spent = 0
+    salt = rng.getrandbits(32)
     for r in range(rounds):
         share = (work - spent) // (rounds - r) // len(alive)
         for i in alive:
             arm, start = arms[i], starts[i]
             used = 0
             while True:
-                value, played = rollout(start.copy(), seat, rng, horizon)
+                stream = random.Random(salt + arm.playouts) if common_randomness else rng
+                value, played = rollout(start.copy(), seat, stream, horizon)
                 arm.playouts += 1
                 arm.wins += value
                 arm.actions += played + 1
@@ -186,6 +195,8 @@ def search(
                 if used >= share:
                     break
             spent += used
+            if progress is not None:
+                progress(scale * min(1.0, spent / max(1, work)))
         alive.sort(key=lambda i: (-arms[i].mean, i))
         if r < rounds - 1:
             survivors = alive[: max(keep, (len(alive) + 1) // 2)]

@@ -300,6 +300,7 @@ class TableController(TableBase):
         """MENU → Advice: the advisor's best action for the player on turn, in one sentence with its
         estimated win chance; its city blinks on the board until the next action (docs/bots.md)."""
         from companion.games.on_the_way.bots import advise
+        from companion.games.on_the_way.bots.advisor import turn_so_far
 
         if self._lay_out_missing() > 0 or self.state.offer is None:
             # The advisor must not name a card that is not laid out: it needs the face-up offer first.
@@ -311,7 +312,8 @@ class TableController(TableBase):
             self._advice_pending = False  # nothing left to lay out (the pile is empty): advise now
         colour = self.state.current.colour
         try:
-            best = advise(self.state, colour, budget_s=ADVICE_BUDGET_S, seed=self.game.depth)
+            earlier = turn_so_far(self.game.initial, self.game.applied(self.game.depth))  # no circles this turn
+            best = advise(self.state, colour, budget_s=ADVICE_BUDGET_S, seed=self.game.depth, earlier=earlier)
         except IllegalAction as refusal:
             self._refuse(refusal.rule, refusal.message)
             return
@@ -343,7 +345,7 @@ class TableController(TableBase):
         return ui
 
 
-ADVICE_BUDGET_S = 1.0  # seconds of a Pi 4 core (docs/bots.md)
+ADVICE_BUDGET_S = 0.85  # Pi-4 seconds of search: with its overheads an advice takes ~1 s on a Pi 4 (docs/bots.md)
 
 
 def _advised_city(state: GameState, command: object) -> str | None:

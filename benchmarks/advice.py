@@ -1,0 +1,377 @@
+"""Follow the advice and win? Whole 2-player games through the validated engine (issue 22, style point 23).
+
+    python benchmarks/advice.py [--game on-the-way|auf-achse] [--games N] [--seed S] [--scale F] [--jobs J] [--quick]
+
+An "advice follower" seat asks the advisor at every decision (with the states of its turn so far, as
+``companion play`` passes them) and does its first suggestion; it plays against easy, medium and the
+fixed casual baseline (``casual_policy.py``: easy as it was, plus "build whenever affordable"); then
+hard plays medium. Seats alternate; the face-up offer is dealt and laid out as at a table (OTW-4/5/9).
+Prints exactly these lines (read by checks outside the repo), then a few more:
+
+    advice follower vs easy, 2 players: N % [lo, hi] over G games       (also vs medium, vs casual)
+    hard vs medium, 2 players: N % [lo, hi] over G games
+    stalled games: N
+    circles: N
+    inconsistent successive advices: N %
+    brier score: N
+
+Scores count a tie as half; intervals are 95 % Wilson. ``--scale`` multiplies every budget (the
+advice's 1 s and the levels' own) so that runs fit in minutes; ``--quick`` (< 20 s) plays one short
+game (time track ending at 2) per pairing at a fiftieth of the budgets: a smoke run, not a measurement.
+Circles: a follower's step returns to a position it had earlier in the same turn, or cancels a
+transport started in the same turn with nothing new learnt since. Consistency: after a step with no new
+information, the next advice's win chance lies inside the previous advice's 95 % interval.
+"""
+
+from __future__ import annotations
+
+import argparse
+import multiprocessing
+import random
+import statistics
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from bots import pile_for
+from casual_policy import casual_action
+
+from companion.engine.stats import wilson
+from companion.games.on_the_way.bots import BUDGET_S, DEFAULT_BUDGET_S, Kernel, Level, advise, choose
+from companion.games.on_the_way.bots.kernel import Action
+from companion.games.on_the_way.bots.policy import reveal_action
+from companion.games.on_the_way.data import load_reference
+from companion.games.on_the_way.engine import Cancel, GameConfig, LayOut, TakeContract, apply
+from companion.games.on_the_way.engine.commands import Command
+from companion.games.on_the_way.engine.queries import offer_missing
+from companion.games.on_the_way.engine.scoring import winners
+from companion.games.on_the_way.engine.state import GameState, initial_state
+
+COLOURS = ("red", "blue")
+MAX_COMMANDS = 3000  # a game still running after this many commands is stalled
+MAX_COMMANDS_AA = 5000  # Auf Achse: greedy 2-player games take ~450 commands
+AA_CARDS = ("DealContract", "RevealPublic", "DrawAction", "TakeSpare")  # drawn from the deck, never advised
+PAIRINGS = (("follower", "easy"), ("follower", "medium"), ("follower", "casual"), ("hard", "medium"))
+
+
+@dataclass
+class Result:
+    pairing: int
+    score: float  # for the first seat kind: 1 win, 0.5 tie, 0 loss
+    rounds: int
+    finished: bool
+    circles: int = 0
+    consistent: list[bool] = field(default_factory=list)
+    predictions: list[float] = field(default_factory=list)  # the follower's reported chance at each advice
+    capped: bool = False  # a quick run stopped it early on purpose (not a stall)
+
+
+def _position(state: GameState, colour: str) -> tuple[object, ...]:
+    player = state.player(colour)
+    assert player is not None
+    return (player.transports, player.contracts, player.money, state.idle, state.buildings)
+
+
+def _news(before: GameState, now: GameState) -> bool:
+    return len(now.revealed) != len(before.revealed) or bool(set(now.offer or ()) - set(before.offer or ()))
+
+
+def play(job: tuple[int, int, int, float, int | None]) -> Result:
+    pairing, game, seed, scale, end_at = job
+    first, second = PAIRINGS[pairing]
+    board, deck = load_reference()
+    config = GameConfig(board, deck, COLOURS, end_at=end_at)
+    kinds = {COLOURS[0]: first, COLOURS[1]: second} if game % 2 == 0 else {COLOURS[0]: second, COLOURS[1]: first}
+    mine = COLOURS[0] if game % 2 == 0 else COLOURS[1]
+    state = initial_state(config)
+    pile = pile_for(config, random.Random(f"pile:{seed}:{game}"))
+    rng = random.Random(f"casual:{seed}:{game}")
+    result = Result(pairing, 0.0, 0, False)
+    turn: list[GameState] = []  # the follower's states of its current turn, oldest first
+    started: dict[int, GameState] = {}  # marker -> the state before the follower started it this turn
+    last: tuple[float, float, float, GameState] | None = None  # the previous advice: value, low, high, state after
+    commands = 0
+    while not state.finished and commands < MAX_COMMANDS:
+        while pile and offer_missing(state):
+            state, _ = apply(state, LayOut(pile.pop(0)))
+        colour = state.current.colour
+        kind = kinds[colour]
+        command: Command
+        if kind == "follower" and not state.awaiting_event:
+            if turn and (turn[-1].turn.round, turn[-1].turn.seat) != (state.turn.round, state.turn.seat):
+                turn, started = [], {}
+            top = advise(state, budget_s=DEFAULT_BUDGET_S * scale, seed=seed * 100_003 + commands, earlier=turn)[0]
+            result.predictions.append(top.win_rate)
+            if last is not None and last[3] is state and turn:
+                result.consistent.append(last[1] <= top.win_rate <= last[2])
+            command = top.command
+            before = state
+            if isinstance(command, Cancel) and command.marker in started and not _news(started[command.marker], state):
+                result.circles += 1
+            player = state.player(colour)
+            assert player is not None
+            free = {1, 2} - {t.marker for t in player.transports}
+            turn.append(state)
+            state, _ = apply(state, command)
+            after = state.player(colour)
+            assert after is not None
+            for t in after.transports:
+                if t.marker in free:
+                    started[t.marker] = before
+            same_turn = (state.turn.round, state.turn.seat) == (before.turn.round, before.turn.seat)
+            if same_turn and not state.finished and any(_position(s, colour) == _position(state, colour) for s in turn):
+                result.circles += 1
+            last = (top.win_rate, top.low, top.high, state)
+        else:
+            if kind == "casual":
+                k = Kernel.from_state(state)
+                action = reveal_action(k, rng) if k.awaiting else casual_action(k, rng)
+                command = k.to_command(action)
+            else:
+                level = Level("easy" if kind == "follower" else kind)  # a follower's event reveal: random
+                command = choose(state, colour, level, seed=seed * 7919 + game, budget_s=BUDGET_S[level] * scale)
+            state, _ = apply(state, command)
+        if isinstance(command, TakeContract) and command.card in pile:
+            pile.remove(command.card)
+        commands += 1
+    won = winners(state)
+    result.score = 0.5 if len(won) > 1 and mine in won else float(mine in won)
+    result.rounds = state.turn.round
+    result.finished = state.finished
+    return result
+
+
+def play_aa(job: tuple[int, int, int, float, int | None]) -> Result:
+    """One Auf Achse game: the follower does the advisor's first suggestion at every decision it
+    advises (moves, auctions, bids, loads); cards and the set-up are the easy policy's (a random unseen
+    card: the shuffled deck). In Auf Achse there is nothing to build: the casual proxy is easy."""
+    from companion.games.auf_achse.bots import choose as aa_choose
+    from companion.games.auf_achse.bots.advisor import advise as aa_advise
+    from companion.games.auf_achse.data import load_aa_reference
+    from companion.games.auf_achse.engine import GameConfig as AAConfig
+    from companion.games.auf_achse.engine import HouseRules as AARules
+    from companion.games.auf_achse.engine import apply as aa_apply
+    from companion.games.auf_achse.engine.scoring import winners as aa_winners
+    from companion.games.auf_achse.engine.state import Phase
+    from companion.games.auf_achse.engine.state import initial_state as aa_initial
+
+    pairing, game, seed, scale, end_at = job  # end_at: in Auf Achse a command cap (quick runs)
+    first, second = PAIRINGS[pairing]
+    board, deck = load_aa_reference()
+    state = aa_initial(AAConfig(board, deck, COLOURS, AARules(), seed=seed * 1009 + game))
+    kinds = {COLOURS[0]: first, COLOURS[1]: second} if game % 2 == 0 else {COLOURS[0]: second, COLOURS[1]: first}
+    mine = COLOURS[0] if game % 2 == 0 else COLOURS[1]
+    result = Result(pairing, 0.0, 0, False)
+    last: tuple[float, float, Any] | None = None  # the previous advice's interval and the state after it
+    commands = 0
+    cap = MAX_COMMANDS_AA if end_at is None else end_at
+    while not state.finished and commands < cap:
+        command = None
+        for colour in COLOURS:
+            kind = kinds[colour]
+            level = "easy" if kind in ("follower", "casual") else kind
+            command = aa_choose(state, colour, level, seed * 7919 + game)
+            if command is None:
+                continue
+            if kind == "follower" and state.phase is Phase.PLAY and type(command).__name__ not in AA_CARDS:
+                top = aa_advise(state, colour, budget_s=DEFAULT_BUDGET_S * scale, seed=seed * 100_003 + commands)[0]
+                result.predictions.append(top.win_rate)
+                if last is not None and last[2] is state:
+                    result.consistent.append(last[0] <= top.win_rate <= last[1])
+                command = top.command
+                state, _ = aa_apply(state, command)
+                last = (top.low, top.high, state) if type(command).__name__ != "Roll" else None
+                command = None  # applied
+            break
+        else:
+            break  # nobody has anything to do: a bug (the game counts as stalled)
+        if command is not None:
+            state, _ = aa_apply(state, command)
+        commands += 1
+    won = aa_winners(state)
+    result.score = 0.5 if len(won) > 1 and mine in won else float(mine in won)
+    result.rounds = state.turn.round
+    result.finished = state.finished
+    result.capped = not state.finished and end_at is not None
+    return result
+
+
+PI4_NBODY_US = 31.6 / 3.0  # µs per n-body step on a Pi 4 with CPython 3.11 (published 3.7 figure / 3.0, docs/bots.md)
+
+
+def advice_time(positions: int) -> tuple[float, float, float]:
+    """CPU seconds per ``advise`` at the table's budget (1 s of a Pi 4) over positions of a greedy game,
+    with the turn so far rebuilt as ``companion play`` does; the n-body µs/step measured alongside; and
+    the Pi 4 estimate (CPU × Pi 4 n-body / n-body here)."""
+    from engine import nbody_us_per_step
+
+    from companion.games.on_the_way.bots.advisor import turn_so_far
+
+    board, deck = load_reference()
+    config = GameConfig(board, deck, COLOURS)
+    state = initial_state(config)
+    pile = pile_for(config, random.Random("timing"))
+    applied: list[Command] = []
+    samples: list[tuple[GameState, list[Command]]] = []
+    while not state.finished and len(samples) < positions:
+        while pile and offer_missing(state):
+            applied.append(LayOut(pile.pop(0)))
+            state, _ = apply(state, applied[-1])
+        if len(applied) % 53 == 10 and not state.awaiting_event:
+            samples.append((state, list(applied)))
+        applied.append(choose(state, state.current.colour, Level.EASY, seed=1))
+        state, _ = apply(state, applied[-1])
+        if isinstance(applied[-1], TakeContract) and applied[-1].card in pile:
+            pile.remove(applied[-1].card)
+    first = initial_state(config)
+    nbody = nbody_us_per_step(100_000)
+    t0 = time.process_time()
+    for s, commands in samples:
+        advise(s, budget_s=DEFAULT_BUDGET_S, seed=3, earlier=turn_so_far(first, commands))
+    cpu = (time.process_time() - t0) / max(1, len(samples))
+    nbody = (nbody + nbody_us_per_step(100_000)) / 2
+    return cpu, nbody, cpu * PI4_NBODY_US / nbody
+
+
+def greedy_positions(count: int, seed: int) -> list[GameState]:
+    """Mid-game positions (rounds 5 to 80) from greedy games with the face-up offer laid out."""
+    board, deck = load_reference()
+    config = GameConfig(board, deck, COLOURS)
+    out: list[GameState] = []
+    game = 0
+    while len(out) < count:
+        state = initial_state(config)
+        pile = pile_for(config, random.Random(f"regret:{seed}:{game}"))
+        wanted = random.Random(f"regret:{seed}:{game}").randrange(5, 80)
+        while not state.finished:
+            while pile and offer_missing(state):
+                state, _ = apply(state, LayOut(pile.pop(0)))
+            if state.turn.round >= wanted and not state.awaiting_event:
+                out.append(state)
+                break
+            command = choose(state, state.current.colour, Level.EASY, seed=seed + game)
+            state, _ = apply(state, command)
+            if isinstance(command, TakeContract) and command.card in pile:
+                pile.remove(command.card)
+        game += 1
+    return out
+
+
+def regret(positions: int, seeds: int, reference: int, seed: int) -> tuple[float, float, float, int]:
+    """The advisor's pick against a reference of ``reference`` complete playouts per candidate (its own
+    model): (share of picks more than 5 points below the best, mean regret, mean reported − reference
+    value of the pick, picks)."""
+    from companion.games.on_the_way.bots.search import FULL_HORIZON, candidates, rollout
+
+    below = total = bias = 0.0
+    picks = 0
+    for state in greedy_positions(positions, seed):
+        kernel = Kernel.from_state(state)
+        values: dict[Action, float] = {}
+
+        def value(action: Action, kernel: Kernel = kernel, values: dict[Action, float] = values) -> float:
+            if action not in values:
+                rng = random.Random(f"reference:{action}")
+                start = kernel.copy()
+                start.step(action)
+                wins = sum(rollout(start.copy(), kernel.seat, rng, FULL_HORIZON)[0] for _ in range(reference))
+                values[action] = wins / reference
+            return values[action]
+
+        best = max(value(a) for a in candidates(kernel, random.Random(0)))
+        for s in range(seeds):
+            top = advise(state, budget_s=DEFAULT_BUDGET_S, seed=s)[0]
+            mine = value(kernel.from_command(top.command))
+            best = max(best, mine)
+            below += best - mine > 0.05
+            total += best - mine
+            bias += top.win_rate - mine
+            picks += 1
+    return below / picks, total / picks, bias / picks, picks
+
+
+def _line(name: str, results: list[Result]) -> str:
+    games = len(results)
+    points = sum(r.score for r in results)
+    low, high = wilson(points, games) if games else (0.0, 1.0)
+    share = points / games if games else 0.0
+    return f"{name}, 2 players: {share * 100:.1f} % [{low * 100:.1f}, {high * 100:.1f}] over {games} games"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--game", default="on-the-way", choices=("on-the-way", "auf-achse"))
+    parser.add_argument("--games", type=int, default=50, help="games per pairing (default 50)")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the deals and the bots (default 1)")
+    parser.add_argument("--scale", type=float, default=1.0, help="every budget × this (default 1: the real ones)")
+    parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--quick", action="store_true", help="a < 20 s smoke run: 1 short game per pairing")
+    parser.add_argument("--regret", type=int, default=0, metavar="N", help="also the pick's regret over N positions")
+    parser.add_argument("--reference", type=int, default=300, help="playouts per candidate of the regret's reference")
+    args = parser.parse_args(argv)
+    aa = args.game == "auf-achse"
+    games, scale, end_at = (1, 0.02, 2) if args.quick else (args.games, args.scale, None)
+    if aa and args.quick:
+        end_at = 60  # no short game in Auf Achse: the first 60 commands (ranked there), few playouts
+    jobs = [(p, g, args.seed, scale, end_at) for p in range(len(PAIRINGS)) for g in range(games)]
+    t0 = time.perf_counter()
+    results: list[Result] = []
+    with multiprocessing.Pool(max(1, args.jobs)) as pool:
+        for r in pool.imap_unordered(play_aa if aa else play, jobs):
+            results.append(r)  # progress on stderr: the lines on stdout stay exactly the specified ones
+            first, second = PAIRINGS[r.pairing]
+            print(f"{len(results)}/{len(jobs)} {first} vs {second}: {r.score} in {r.rounds} rounds", file=sys.stderr)
+    by_pairing = [[r for r in results if r.pairing == p] for p in range(len(PAIRINGS))]
+    for (first, second), rs in zip(PAIRINGS, by_pairing, strict=True):
+        name = f"advice follower vs {second}" if first == "follower" else f"{first} vs {second}"
+        print(_line(name, rs))
+    print(f"stalled games: {sum(not r.finished and not r.capped for r in results)}")
+    print(f"circles: {sum(r.circles for r in results)}")
+    checks = [c for r in results for c in r.consistent]
+    bad = 100.0 * sum(not c for c in checks) / len(checks) if checks else 0.0
+    print(f"inconsistent successive advices: {bad:.1f} %")
+    pairs = [(p, r.score) for r in results for p in r.predictions]
+    brier = statistics.fmean((p - o) ** 2 for p, o in pairs) if pairs else 0.0
+    print(f"brier score: {brier:.3f}")
+    # More than the lines above (for the notes): calibration per decile, game lengths, the run.
+    for d in range(10):
+        cell = [(p, o) for p, o in pairs if min(9, int(p * 10)) == d]
+        if cell:
+            mean_p = statistics.fmean(p for p, _ in cell)
+            mean_o = statistics.fmean(o for _, o in cell)
+            print(
+                f"calibration decile {d * 10}-{d * 10 + 10} %: predicted {mean_p * 100:.1f} %, "
+                f"won {mean_o * 100:.1f} % over {len(cell)} advices"
+            )
+    rounds = sorted(r.rounds for r in results if r.finished)
+    if rounds:
+        print(
+            f"game length: median {statistics.median(rounds)} rounds, max {rounds[-1]} ({len(rounds)} finished games)"
+        )
+    print(f"successive advices checked: {len(checks)}; advices: {len(pairs)}")
+    if not aa:
+        cpu, nbody, pi4 = advice_time(1 if args.quick else 8)
+        print(
+            f"advice time: {cpu:.2f} s CPU per advice here (n-body {nbody:.2f} µs/step), "
+            f"about {pi4:.2f} s on a Pi 4 (n-body factor: {PI4_NBODY_US:.1f} µs/step there, docs/bots.md)"
+        )
+    if args.regret and not aa:
+        share, mean, bias, picks = regret(args.regret, 4, args.reference, args.seed)
+        print(
+            f"regret: {share * 100:.1f} % of picks more than 5 points below the best candidate, mean "
+            f"{mean * 100:.1f} points; reported minus reference value of the pick {bias * 100:+.1f} points "
+            f"({picks} picks: {args.regret} positions x 4 seeds, {args.reference} playouts per candidate)"
+        )
+    print(
+        f"run: {games} games per pairing, seed {args.seed}, budgets × {scale}, "
+        f"{time.perf_counter() - t0:.0f} s wall, {args.jobs} job(s)"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,85 @@
+"""The advisor as a person uses it (issue 22): asked again after every step, it must not send the player
+round in circles, must name only cards that lie face up, and must not depend on hidden cards."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from companion.engine.errors import IllegalAction
+from companion.games.on_the_way.bots import Kernel, advise
+from companion.games.on_the_way.bots.advisor import no_circles, turn_so_far
+from companion.games.on_the_way.bots.kernel import CANCEL, MOVE
+from companion.games.on_the_way.engine import LayOut, Move, TakeContract, apply
+from companion.games.on_the_way.engine.notation import position
+from companion.games.on_the_way.engine.state import initial_state
+from tests.bots.helpers import config_for, laid_out
+
+OFFER = ("B01", "B02", "B03")
+
+
+def test_no_step_returns_to_an_earlier_position_of_the_turn() -> None:
+    start = position(config_for(2), "red 1000R B05 1:Poznań:1\nturn red\ntime 0 offer=B01,B02,B03")
+    kernel = Kernel.from_state(start)
+    there = next(a for a in kernel.legal_actions() if a[0] == MOVE and a[1] == 1 and a[3] < 0)
+    moved, _ = apply(start, kernel.to_command(there))
+    after = Kernel.from_state(moved)
+    back = [a for a in after.legal_actions() if a[0] == MOVE and a[1] == 1 and a[2] == kernel.t.index["Poznań"]]
+    assert back  # the road back is legal ...
+    kept = no_circles(after, moved, [start], after.legal_actions())
+    assert not set(back) & set(kept)  # ... but never advised in the same turn
+    assert no_circles(after, moved, [], after.legal_actions()) == after.legal_actions()  # a new turn: no history
+
+
+def test_a_transport_started_this_turn_is_not_cancelled_without_news() -> None:
+    start = laid_out(initial_state(config_for(2)), *OFFER)
+    started, _ = apply(start, Move("red", 1, "Berlin", "Poznań", 1))
+    kernel = Kernel.from_state(started)
+    cancel = (CANCEL, 1, 0, 0, 0)
+    assert cancel in kernel.legal_actions()
+    assert cancel not in no_circles(kernel, started, [start], kernel.legal_actions())
+
+
+def test_turn_so_far_is_the_states_of_the_current_turn() -> None:
+    first = laid_out(initial_state(config_for(2)), *OFFER)
+    commands = [TakeContract("red", "B01"), LayOut("B04")]
+    states = [first]
+    for c in commands:
+        states.append(apply(states[-1], c)[0])
+    earlier = turn_so_far(first, commands)
+    assert earlier == (first, states[1])
+
+
+def test_before_the_offer_is_known_it_asks_for_it() -> None:
+    state = initial_state(config_for(2))
+    with pytest.raises(IllegalAction) as asked:
+        advise(state, budget_s=0.01)
+    assert asked.value.rule == "OTW-9" and "lay out and scan the 3 face-up contracts" in asked.value.message
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_advice_is_for_the_player_to_move_names_only_open_cards_and_ignores_hidden_cards(seed: int) -> None:
+    # Two deals whose piles differ below the same top cards (hidden, OTW-5): following the advice, both
+    # games get the same advice as long as what lies face up is the same.
+    config = config_for(2)
+    rest = [c.id for c in config.deck.contracts if c.id not in OFFER and c.id not in ("B04", "B05")]
+    games = []
+    for deal in range(2):
+        random.Random(f"{seed}:{deal}").shuffle(rest)
+        pile = ["B04", "B05", *rest]  # the refills of the first two takes are the same, then they differ
+        state = laid_out(initial_state(config), *OFFER)
+        advices = []
+        for _ in range(6):
+            advice = advise(state, budget_s=0.02, seed=seed)
+            assert advice == advise(state, state.current.colour, budget_s=0.02, seed=seed)  # like "legal"
+            for a in advice:
+                if isinstance(a.command, TakeContract):
+                    assert state.offer is not None and a.command.card in state.offer  # only open cards (OTW-9)
+            advices.append((state.offer, advice))
+            state, _ = apply(state, advice[0].command)
+            if isinstance(advice[0].command, TakeContract):
+                state, _ = apply(state, LayOut(pile.pop(0)))
+        games.append(advices)
+    same = [a == b for (offer_a, a), (offer_b, b) in zip(*games, strict=True) if offer_a == offer_b]
+    assert len(same) >= 3 and all(same)

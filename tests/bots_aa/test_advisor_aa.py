@@ -1,0 +1,59 @@
+"""The Auf Achse advisor (issue 22): the decision of the player who must decide now, legal commands
+only, a card to draw never named, the same advice whatever the other player's secret contracts."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from companion.engine.errors import IllegalAction
+from companion.games import get
+from companion.games.auf_achse.bots.advisor import advise
+from companion.games.auf_achse.engine import OpenAuction, apply
+from companion.games.auf_achse.engine.notation import position
+from companion.games.auf_achse.engine.serialize import command_from_json
+from tests.bots_aa.helpers import config_for
+
+# Red has arrived exactly at Hamburg (AA-18): red may open an auction on a public contract or end the turn.
+AUCTION = """
+red  @Hamburg hand=C01
+blue @Hamburg-Bremen#2 hand={blue}
+public C10,C11,C12,C13 hidden=8
+turn red stage=act roll=3 exact
+"""
+
+
+def test_advice_at_the_end_of_the_act_stage_is_legal_json_for_the_player_to_move() -> None:
+    state = position(config_for(2), AUCTION.format(blue="C02"))
+    advice = advise(state, budget_s=0.1, seed=3)
+    assert 1 <= len(advice) <= 3 and advice == advise(state, "red", budget_s=0.1, seed=3)
+    for a in advice:
+        apply(state, a.command)  # raises if refused
+        data = json.loads(json.dumps(a.to_json()))
+        assert command_from_json(data["command"]) == a.command and a.sentence
+        assert 0.0 <= a.low <= a.win_rate <= a.high <= 1.0
+    plugin_answer = get("auf-achse").advise(state, None, budget_s=0.1, seed=3)
+    assert plugin_answer == [a.to_json() for a in advice]
+
+
+def test_in_an_auction_it_advises_the_bidder_a_bid_or_a_pass() -> None:
+    state = position(config_for(2), AUCTION.format(blue="C02"))
+    state, _ = apply(state, OpenAuction("red", "C10"))
+    advice = advise(state, budget_s=0.1, seed=1)  # blue must answer: red opened it (AA-19, AA-20)
+    assert advice and all(a.command.player == "blue" for a in advice)
+    assert {type(a.command).__name__ for a in advice} <= {"Bid", "PassBid"}
+
+
+@pytest.mark.parametrize("blue", ["C02", "C03", "C04"])
+def test_the_other_players_secret_contract_does_not_change_the_advice(blue: str) -> None:
+    # AA-4: blue's private contract is secret; the advisor deals it afresh in every playout.
+    reference = advise(position(config_for(2), AUCTION.format(blue="C02")), budget_s=0.1, seed=5)
+    assert advise(position(config_for(2), AUCTION.format(blue=blue)), budget_s=0.1, seed=5) == reference
+
+
+def test_it_refuses_when_nothing_is_the_players_to_decide() -> None:
+    state = position(config_for(2), AUCTION.format(blue="C02"))
+    with pytest.raises(IllegalAction) as refused:
+        advise(state, "blue", budget_s=0.1)
+    assert "nothing is blue's to decide" in refused.value.message
