@@ -364,15 +364,11 @@ def main() -> None:
     for label, value in single_reader(1_000_000).items():
         figure(f"single reader, {label}", value, "transfers", 0)
 
+    # The serial link (issue 19 §3, §7): the "seen" light and the reboot property, in their own module.
+    from link_bench import main as link_bench_main  # benchmarks/ is this script's directory
+
+    link_bench_main(quick=quick)
+
 
 if __name__ == "__main__":
     main()
-
-
-# --- the serial link (issue 19 §3, §7): benchmarks/link_bench.py, after the figures above -----------
-if __name__ == "__main__":
-    import sys
-
-    from link_bench import main as link_bench_main  # benchmarks/ is this script's directory
-
-    link_bench_main(quick="--quick" in sys.argv)

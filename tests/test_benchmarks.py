@@ -15,15 +15,16 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 BENCHMARKS = sorted((ROOT / "benchmarks").glob("*.py"))
-# Their --quick modes come with other branches of issue #19 (bots: helper "bots"; robustness: helper
-# "robust"); until those are merged the check below skips them, and starts checking them as they land.
-QUICK_ELSEWHERE = {"bots.py", "bots_auf_achse.py", "robustness.py"}
+# Modules of other benchmarks, not benchmarks of their own: each runs (quick) through the one named.
+PARTS = {"casual_policy.py": "advice.py", "hostile.py": "robustness.py", "link_bench.py": "readers.py"}
 # Lines benchmarks/readers.py prints that checks outside the repo read (issue #19): kept exactly.
 READERS_LINES = (
     "firmware vm: bytes allocated per sweep, 45 readers, 8 tags",
     "firmware vm: python time per sweep, 45 readers, 8 tags",
     "rp2040 estimate rf-safe sweep, 44+1 readers, 44 tags",
     "wrap soak, longest step",
+    "placement to led acknowledgement, bridge, p99",
+    "reboot property test, phantom intents",
 )
 FIGURE = re.compile(r"^(?P<name>.+): (?P<number>-?[0-9][0-9.]*) (?P<unit>\S.*)$")
 
@@ -39,10 +40,13 @@ def test_every_benchmark_is_checked() -> None:
     assert len(BENCHMARKS) >= 10 and (ROOT / "benchmarks" / "readers.py") in BENCHMARKS
 
 
-@pytest.mark.parametrize("path", BENCHMARKS, ids=lambda p: p.name)
+def test_every_part_is_run_by_its_benchmark() -> None:
+    for part, benchmark in PARTS.items():
+        assert part.removesuffix(".py") in (ROOT / "benchmarks" / benchmark).read_text("utf-8"), (part, benchmark)
+
+
+@pytest.mark.parametrize("path", [p for p in BENCHMARKS if p.name not in PARTS], ids=lambda p: p.name)
 def test_benchmark_runs_in_quick_mode(path: Path) -> None:
-    if path.name in QUICK_ELSEWHERE and "--quick" not in path.read_text("utf-8"):
-        pytest.skip(f"{path.name}: its --quick mode is on another branch of issue #19")
     result = run_quick(path)
     assert result.returncode == 0 and "Traceback" not in result.stderr, (
         f"{path.name} --quick failed:\n{result.stdout[-2000:]}\n{result.stderr[-3000:]}"
@@ -54,6 +58,11 @@ def test_benchmark_runs_in_quick_mode(path: Path) -> None:
             assert name in figures, f"readers.py no longer prints {name!r}"
         assert figures[READERS_LINES[0]]["unit"] == "bytes" and figures[READERS_LINES[1]]["unit"] == "ms"
         assert float(figures[READERS_LINES[0]]["number"]) == 0.0  # the firmware's steady state allocates nothing
+        assert float(figures["reboot property test, phantom intents"]["number"]) == 0  # a reboot moves nothing
+        assert float(figures["reboot property test, runs"]["number"]) > 0
+        # the "seen" light comes before the move is accepted (the settle is 0.35 s)
+        ack = float(figures["placement to led acknowledgement, bridge, p99"]["number"])
+        assert 0 < ack < float(figures["placement to command accepted, bridge, median"]["number"])
 
 
 def test_the_figure_pattern_is_the_house_format() -> None:
