@@ -28,3 +28,11 @@ def _fail_on_error_logs(caplog: pytest.LogCaptureFixture, request: pytest.Fixtur
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "allow_error_logs: the test expects ERROR log records")
+
+
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
+    """``-n auto``: two workers per core. Many tests wait rather than compute (child processes, the
+    MicroPython VM's pipe, a real broker, fork-and-kill campaigns), and a second worker per core runs
+    while one waits (measured on 2 cores, 1 518 tests: 2 workers 262 s, 4 workers 216 s)."""
+    return 2 * (os.cpu_count() or 1)
+
