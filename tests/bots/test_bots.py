@@ -172,3 +172,17 @@ def test_advice_type_is_frozen() -> None:
     a = Advice(Pass("red"), 0.5, 0.4, 0.6, 10, "x")
     with pytest.raises(AttributeError):
         a.win_rate = 1.0  # type: ignore[misc]
+
+
+def test_advice_sentences_count_in_the_singular_for_one() -> None:
+    """Issue 21 §3: "1 trucks", "1 roads" and "1 idle trucks wait" never reach a player."""
+    from companion.games.on_the_way.bots.explain import sentence
+    from companion.games.on_the_way.bots.kernel import Kernel
+
+    state = laid_out(initial_state(config_for(2)), "B01", "B02", "B03")
+    kernel = Kernel.from_state(state)
+    sentences = [sentence(kernel, action) for action in kernel.legal_actions()]
+    assert sentences
+    for text in sentences:
+        for wrong in ("1 trucks", "1 roads", "1 idle trucks", " 1 idle truck wait "):
+            assert wrong not in text, text

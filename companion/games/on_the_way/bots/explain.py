@@ -41,18 +41,20 @@ def sentence(k: Kernel, action: Action) -> str:
         pays = money(t.c_pay[a]) + (f" + {t.c_vp[a]} VP" if t.c_vp[a] else "")
         origin = t.c_origin[a]
         need = t.c_trucks[a]
+        take = f"Take {card} ({pays}, {_count(need, 'truck')})"
         near = [(t.dist[tp[0]][origin], m, tp) for m, tp in transports if tp[1] >= need]
         if near:
             roads, m, here = min(near)
             where = "already stands there" if roads == 0 else f"is {_roads(roads)} away"
-            return f"Take {card} ({pays}, {need} trucks): your transport {m} at {names[here[0]]} {where}"
+            return f"{take}: your transport {m} at {names[here[0]]} {where}"
         idle = [(t.dist[city][origin], city) for city, n in enumerate(k.idle) if n >= need]
         if idle:
             roads, city = min(idle)
             if roads == 0:
-                return f"Take {card} ({pays}, {need} trucks): {need} idle trucks wait at {names[origin]} already"
+                waits = "waits" if need == 1 else "wait"
+                return f"{take}: {_count(need, 'idle truck')} {waits} at {names[origin]} already"
             return (
-                f"Take {card} ({pays}, {need} trucks): the idle trucks at {names[city]} reach "
+                f"{take}: the idle trucks at {names[city]} reach "
                 f"{names[origin]} {_turns(roads)}"
             )
         nearest = min(((t.dist[city][origin], city) for city, n in enumerate(k.idle) if n > 0), default=None)
@@ -61,11 +63,11 @@ def sentence(k: Kernel, action: Action) -> str:
             if roads == 0:
                 have = k.idle[origin]
                 return (
-                    f"Take {card} ({pays}, {need} trucks): {have} idle truck{'s' if have != 1 else ''} already at "
+                    f"{take}: {_count(have, 'idle truck')} already at "
                     f"{names[origin]}; gather the other {need - have} nearby"
                 )
             return (
-                f"Take {card} ({pays}, {need} trucks): gather {need} trucks from the idle ones nearby; "
+                f"{take}: gather {_count(need, 'truck')} from the idle ones nearby; "
                 f"the nearest wait at {names[city]}, {_roads(roads)} from {names[origin]}"
             )
         return f"Take {card} ({pays}): the best pay for the distance among the open contracts"
@@ -138,3 +140,8 @@ def _goal(k: Kernel, start: int, to: int, trucks: int, loaded: int) -> str:
     if best is None:
         return "the trucks move on towards idle trucks and the open contracts"
     return best[1]
+
+
+def _count(n: int, noun: str) -> str:
+    """ "1 truck", "2 trucks": the advice's sentences are English only (issue 21 lists translating them)."""
+    return f"{n} {noun}{'' if n == 1 else 's'}"
