@@ -275,6 +275,12 @@ MAX_FILE_BYTES = 1 << 20  # a hardware file is a few kilobytes; anything larger 
 def load(path: str | os.PathLike[str], *, env: Mapping[str, str] | None = None) -> HardwareConfig:
     """The hardware TOML at ``path``; ``ConfigError`` (file, line, field) for a bad file, including one
     that is not a regular readable text file (a device, a symlink loop, binary bytes)."""
+    return parse(read_text(path), str(path), env=env)
+
+
+def read_text(path: str | os.PathLike[str]) -> str:
+    """A TOML file of the box (hardware file, plan positions, board): a regular file, at most
+    ``MAX_FILE_BYTES``, UTF-8; ``ConfigError`` naming the file (and the line of a bad byte) otherwise."""
     name = str(path)
     try:
         mode = os.stat(path).st_mode
@@ -287,21 +293,25 @@ def load(path: str | os.PathLike[str], *, env: Mapping[str, str] | None = None) 
     if len(data) > MAX_FILE_BYTES:
         raise ConfigError(name, None, "file", f"is larger than {MAX_FILE_BYTES // 1024} KiB: not a hardware file")
     try:
-        text = data.decode("utf-8")
+        return data.decode("utf-8")
     except UnicodeDecodeError as exc:
         line = data[: exc.start].count(b"\n") + 1
         raise ConfigError(name, line, "file", f"is not UTF-8 text (byte {data[exc.start]:#04x})") from None
-    return parse(text, name, env=env)
 
 
-def parse(text: str, path: str = "<string>", *, env: Mapping[str, str] | None = None) -> HardwareConfig:
+def parse_toml(text: str, path: str) -> dict[str, Any]:
+    """``tomllib.loads`` with the line of a syntax error, and deep nesting as a message, not a crash."""
     try:
-        data = tomllib.loads(text)
+        return tomllib.loads(text)
     except RecursionError:
         raise ConfigError(path, None, "TOML syntax", "arrays or tables nested too deeply") from None
     except tomllib.TOMLDecodeError as exc:
         line = re.search(r"line (\d+)", str(exc))
         raise ConfigError(path, int(line.group(1)) if line else None, "TOML syntax", str(exc)) from None
+
+
+def parse(text: str, path: str = "<string>", *, env: Mapping[str, str] | None = None) -> HardwareConfig:
+    data = parse_toml(text, path)
     r = _Reader(path, text, data)
     known = {
         "hardware",

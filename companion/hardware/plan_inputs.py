@@ -15,15 +15,12 @@ Every value is checked; a bad file raises :class:`ConfigError` with the file, li
 from __future__ import annotations
 
 import math
-import os
 import re
-import stat
-import tomllib
 import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 
-from companion.hardware.config import MAX_FILE_BYTES, locate
+from companion.hardware.config import locate, parse_toml, read_text
 from companion.hardware.errors import ConfigError
 
 MAX_BOARD_MM = 3000.0  # a table, not a room
@@ -147,30 +144,9 @@ class _Toml:
 
 
 def _read_toml(path: Path | str) -> _Toml:
-    """Read a TOML file the way the hardware file is read: a regular file, bounded, UTF-8, with the
-    line of a syntax error (``ConfigError`` naming the file otherwise)."""
-    name = str(path)
-    try:
-        if not stat.S_ISREG(os.stat(path).st_mode):
-            raise ConfigError(name, None, "file", "is not a regular file")
-        with open(path, "rb") as handle:
-            raw = handle.read(MAX_FILE_BYTES + 1)
-    except OSError as exc:
-        raise ConfigError(name, None, "file", f"cannot be read: {exc.strerror or exc}") from None
-    if len(raw) > MAX_FILE_BYTES:
-        raise ConfigError(name, None, "file", f"is larger than {MAX_FILE_BYTES // 1024} KiB")
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise ConfigError(name, raw[: exc.start].count(b"\n") + 1, "file", "is not UTF-8 text") from None
-    try:
-        data = tomllib.loads(text)
-    except RecursionError:
-        raise ConfigError(name, None, "TOML syntax", "arrays or tables nested too deeply") from None
-    except tomllib.TOMLDecodeError as exc:
-        line = re.search(r"line (\d+)", str(exc))
-        raise ConfigError(name, int(line.group(1)) if line else None, "TOML syntax", str(exc)) from None
-    return _Toml(name, text, data)
+    """Read a TOML file the way the hardware file is read (``config.read_text``, ``config.parse_toml``)."""
+    text = read_text(path)
+    return _Toml(str(path), text, parse_toml(text, str(path)))
 
 
 def board_cities(path: Path | str) -> dict[str, tuple[float, float]]:
