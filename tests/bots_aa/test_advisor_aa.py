@@ -56,4 +56,4 @@ def test_it_refuses_when_nothing_is_the_players_to_decide() -> None:
     state = position(config_for(2), AUCTION.format(blue="C02"))
     with pytest.raises(IllegalAction) as refused:
         advise(state, "blue", budget_s=0.1)
-    assert "nothing is blue's to decide" in refused.value.message
+    assert refused.value.rule == "AA-6" and "nothing is blue's to decide" in refused.value.message
