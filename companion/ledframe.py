@@ -43,9 +43,10 @@ class LedFrame:
         seen = set(cities)
         if not seen:
             return self
-        lights = {city: light for city, light in self.cities if city not in seen}
-        lights.update(dict.fromkeys(seen, CityLight.SEEN))
-        return LedFrame(tuple(sorted(lights.items())), self.time, self.time_end, self.event_kind, self.seat)
+        lights = {**dict(self.cities), **dict.fromkeys(seen, CityLight.SEEN)}
+        return LedFrame.build(
+            lights, time=self.time, time_end=self.time_end, event_kind=self.event_kind, seat=self.seat
+        )
 
     @staticmethod
     def build(

@@ -546,10 +546,13 @@ class BridgeLink:
     def tick(self, now_ms: int) -> None:
         self.now_ms = now_ms
         if self.acks:
+            expired = False
             for channel in list(self.acks):
                 if now_ms - self.acks[channel][1] > self.seen_ms:
                     del self.acks[channel]  # the host never drew it (no LEDs at its table?): not forever
-                    self.show_leds()
+                    expired = True
+            if expired:
+                self.show_leds()  # once, however many expired: one shift-out of the chain
         if now_ms >= self.next_beat_ms:
             self.send("BEAT", self.session, self.gen)
             self.next_beat_ms = now_ms + self.beat_ms

@@ -54,11 +54,6 @@ class ReaderBus:
         self.transactions = 0
         self.bank_resets = 0
 
-    def select(self, channel):  # type: ignore[no-untyped-def]
-        if channel != self.selected:
-            self.mem32[SIO_GPIO_OUT_XOR] = self.line_masks[channel ^ self.selected]
-            self.selected = channel
-
     def xfer(self, channel, n):  # type: ignore[no-untyped-def]
         """One register transaction with reader ``channel``: ``buffers.io[0:n]`` out, the answer in place
         (machine.SPI.write_readinto allows the same buffer for both). Inline: it runs ~8 times per
