@@ -21,7 +21,6 @@ detected and what is not.
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import logging
 import os
@@ -29,6 +28,8 @@ import zlib
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
+
+from companion.journal.paths import write_atomically
 
 log = logging.getLogger(__name__)
 
@@ -157,17 +158,10 @@ class AckLog:
                  for a in records.acked.values()]  # fmt: skip
         lines += [_line(["L", x.journal_id, str(x.game_id), str(x.acknowledged), str(x.present),
                          "altered" if x.altered else "short"]) for x in records.losses.values()]  # fmt: skip
-        temp = self.path.with_name(f".{self.path.name}.{os.getpid()}.tmp")
         try:
-            with open(temp, "wb") as handle:
-                handle.write("".join(lines).encode("ascii"))
-                handle.flush()
-                os.fsync(handle.fileno())
-            os.replace(temp, self.path)
+            write_atomically(self.path, "".join(lines))
         except OSError as exc:
             log.error("the acknowledgement log %s cannot be compacted (%s)", self.path, exc)
-            with contextlib.suppress(OSError):
-                temp.unlink()
 
 
 def verify(records: AckRecords, journal_id: str | None, games: dict[int, list[bytes]]) -> list[Loss]:

@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from companion.journal.paths import write_atomically
+from companion.setup_box.store import fsync_dir
 
 log = logging.getLogger(__name__)
 
@@ -223,7 +224,7 @@ def _store_new_pin(state_dir: Path, path: Path, *, replace_empty: bool) -> str |
                 return load_or_create_pin(state_dir)
             except OSError:  # a file system without hard links: a rename (the last start wins)
                 os.replace(temp, path)
-        _fsync_dir(state_dir)
+        fsync_dir(state_dir)
     except OSError as exc:
         log.error("cannot store a new admin PIN in %s (%s): only the admin card opens the admin menu", path, exc)
         return None
@@ -232,14 +233,6 @@ def _store_new_pin(state_dir: Path, path: Path, *, replace_empty: bool) -> str |
             temp.unlink()
     log.warning("a new admin PIN was generated: show it with `companion kiosk --show-pin` (as the kiosk user)")
     return pin
-
-
-def _fsync_dir(folder: Path) -> None:
-    fd = os.open(folder, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
 
 
 def admin_pin(environ: Mapping[str, str], state_dir: Path) -> tuple[str | None, str]:

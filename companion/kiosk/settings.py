@@ -109,9 +109,7 @@ def read_environment(environ: Mapping[str, str], state_dir: Path | None = None) 
         else:
             warn("COMPANION_ADMIN_REQUIRES_CARD", card_text, "is not 1 or 0", "0")
 
-    hardware = raw("COMPANION_HARDWARE_FILE") or None
-    if hardware is not None and "\x00" in hardware:
-        hardware = None
+    hardware = raw("COMPANION_HARDWARE_FILE") or None  # raw() has refused control characters (NUL too)
 
     offered: list[str] = []
     games_text = raw("COMPANION_GAMES")
