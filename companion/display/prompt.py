@@ -76,7 +76,9 @@ def _draw_prompt(
     width = rect.right - pad - x
     y = rect.y + pad
     prompt = ui.prompt or fallback
-    canvas.text(prompt, (x, y), big, bold=True, role="prompt", max_width=width)
+    # A long prompt (a rules-in-pictures caption in German) steps down a size rather than lose its end.
+    size = big if canvas.measure(prompt, big, bold=True)[0] <= width else body
+    canvas.text(prompt, (x, y + (big - size) // 2), size, bold=True, role="prompt", max_width=width)
     y += round(big * 1.3)
     if ui.detail:  # in full: a size down, or on two lines where no choices or refusal need the room
         free = not ui.choices and ui.refusal is None
