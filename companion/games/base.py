@@ -1,6 +1,6 @@
 """What every game plug-in does the same way, so a plug-in only writes what is its own.
 
-A game's ``plugin.py`` subclasses ``PluginBase`` and writes its data loading (``config``), standings
+A game's ``plugin.py`` subclasses ``PluginBase`` and writes its data loading (``read_config``), standings
 and queries. Everything that is only "find the game's module and call it" is done here once, from the
 game's package laid out as the platform expects (docs/architecture.md):
 
@@ -19,7 +19,13 @@ are shared too.
 
 from __future__ import annotations
 
+import hashlib
 import importlib
+import json
+import os
+import stat
+import threading
+from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
@@ -35,6 +41,11 @@ class NoBots(GameError, ValueError):
 
     def to_json(self) -> dict[str, str]:
         return {"rule": "input", "message": str(self)}
+
+
+_CONFIGS: OrderedDict[tuple[object, ...], Any] = OrderedDict()  # shared by every plug-in: keys start with its name
+_CONFIGS_KEPT = 16  # a few data sets, seeds and rule variants; a config is a few hundred KB
+_CONFIGS_LOCK = threading.Lock()
 
 
 class PluginBase:
@@ -62,7 +73,57 @@ class PluginBase:
         return getattr(importlib.import_module(module), name)
 
     def config(self, setup: Any) -> Any:
+        """The game's configuration (board, deck, seats, house rules) for ``setup``.
+
+        Read once per set-up and data files: a config is frozen, so games share it, and reading the
+        TOML files again cost 50 ms per game (a resume, a kill in the crash test, a bot's trial game).
+        A data file whose content changed is read again, so an owner's edit or a
+        data set the wizard imports is seen by the next game. Errors are never cached.
+        """
+        key = self._config_key(setup)
+        if key is None:
+            return self.read_config(setup)
+        with _CONFIGS_LOCK:
+            cached = _CONFIGS.get(key)
+            if cached is not None:
+                _CONFIGS.move_to_end(key)
+                return cached
+        config = self.read_config(setup)
+        with _CONFIGS_LOCK:
+            _CONFIGS[key] = config
+            while len(_CONFIGS) > _CONFIGS_KEPT:
+                _CONFIGS.popitem(last=False)
+        return config
+
+    def read_config(self, setup: Any) -> Any:
+        """Reads and checks the data files of ``setup``; raises ``DataError`` (file, line, field)."""
         raise NotImplementedError
+
+    def _config_key(self, setup: Any) -> tuple[object, ...] | None:
+        """The set-up and the content of every data file it reads; None: a file is not plainly readable.
+
+        The content, not the file's time: two same-sized writes within one clock tick look alike to
+        ``stat``. Hashing 60 KB costs far less than parsing it. Anything but a regular file of at most
+        ``MAX_FILE_BYTES`` is left to ``read_config``, which reports it with the file's name.
+        """
+        from companion.data.source import MAX_FILE_BYTES
+
+        stamps: list[tuple[str, str]] = []
+        for role in self.data_roles:
+            path = getattr(setup, role.field, None) or role.reference
+            try:
+                if not stat.S_ISREG(os.stat(path).st_mode):
+                    return None
+                with open(path, "rb") as file:
+                    content = file.read(MAX_FILE_BYTES + 1)
+            except (OSError, ValueError):
+                return None
+            stamps.append((os.fspath(path), hashlib.blake2b(content, digest_size=16).hexdigest()))
+        try:
+            described = json.dumps(setup.to_json(), sort_keys=True, default=str)
+        except (AttributeError, TypeError, ValueError):
+            return None
+        return (self.name, described, *stamps)
 
     def new_game(self, setup: Any) -> Any:
         """Raises ``DataError`` (file/line/field) or ``ValueError`` (seats, house rules)."""

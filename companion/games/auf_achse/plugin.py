@@ -59,7 +59,7 @@ class AufAchse(PluginBase):
         deck = self.config(setup or GameSetup(self.name, self.colours[:2])).deck
         return tuple(c.id for c in deck.contracts) + tuple(a.id for a in deck.actions)
 
-    def config(self, setup: GameSetup) -> Any:
+    def read_config(self, setup: GameSetup) -> Any:
         from companion.games.auf_achse.data import load_aa_board, load_aa_deck
         from companion.games.auf_achse.engine import GameConfig, HouseRules
 

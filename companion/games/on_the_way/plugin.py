@@ -44,7 +44,7 @@ class OnTheWay(PluginBase):
         deck = self.config(setup or GameSetup(self.name, self.colours[:2])).deck
         return tuple(c.id for c in deck.contracts) + tuple(e.id for e in deck.events)
 
-    def config(self, setup: GameSetup) -> Any:
+    def read_config(self, setup: GameSetup) -> Any:
         from companion.engine.errors import DataError
         from companion.games.on_the_way.data import contract_shortfalls, load_board, load_deck
         from companion.games.on_the_way.engine import GameConfig, HouseRules
