@@ -151,6 +151,8 @@ def run(
     states = reference_states(plugin, setup, script)
     expected = [plugin.command_to_json(c) for c in script]
     rng = random.Random(seed)
+    if controller:  # import and build the table once here, so that every forked child starts warm
+        plugin.table(plugin.new_game(setup), TagDirectory({}), leds=_AckLeds())
     with tempfile.TemporaryDirectory() as tmp:
         path = (directory or Path(tmp)) / "journal.sqlite"
         report = CrashReport()
