@@ -29,7 +29,7 @@ def load_harness() -> ModuleType:
 def test_two_hundred_kills_lose_nothing(tmp_path: Path, game: str) -> None:
     crash = load_harness()
     # time_budget: a guard against a hang, not a timing (a loaded machine starts its children slowly).
-    report = crash.run(game, kills=200, seed=7, max_delay=0.1, directory=tmp_path, controller=True, time_budget=240.0)
+    report = crash.run(game, kills=200, seed=7, max_delay=0.03, directory=tmp_path, controller=True, time_budget=240.0)
     print(report)  # the numbers, with -s
     assert report.problems == []
     assert report.kills == 200
