@@ -35,44 +35,52 @@ def destinations(state: GameState, colour: str, roll: int) -> dict[str, Destinat
     if player is None or player.space is None:
         return {}
     board = state.board
+    neighbours = board.neighbours
     blocked = {s for s in (state.roadworks, state.stau) if s is not None}
     occupied = {p.space for p in state.players if p.colour != colour and p.space is not None}
-    longest = roll
+    # The walk visits every simple path up to ``roll`` spaces (a 6: thousands), and the bots ask for
+    # every roll of every candidate: the work per visited space is kept to dictionary lookups. The
+    # AA-9 check depends on the city only, so it is asked once per city.
+    serves: dict[str, bool] = {}
     found: dict[str, Destination] = {}
+    ranks: dict[str, tuple[int, int]] = {}  # space -> (_PREFERENCE of its rule, steps) of the kept path
 
-    def offer(dest: Destination) -> None:
-        old = found.get(dest.space)
-        if old is None or (_PREFERENCE[dest.rule], dest.steps) < (_PREFERENCE[old.rule], old.steps):
-            found[dest.space] = dest
+    def offer(here: str, k: int, exact: bool, rule: str) -> None:
+        rank = (_PREFERENCE[rule], k)
+        old = ranks.get(here)
+        if old is None or rank < old:
+            ranks[here] = rank
+            found[here] = Destination(here, tuple(path), exact, rule)
 
     path = [player.space]
     on_path = {player.space}
 
-    def walk() -> None:
-        here = path[-1]
-        k = len(path) - 1
+    def walk(here: str, k: int) -> None:
         if k >= 1 and here not in occupied:
             if roll == 6 or k == roll:
-                offer(Destination(here, tuple(path), True, "AA-7"))
+                offer(here, k, True, "AA-7")
             elif k < roll:
                 if k == roll - 1 and any(
-                    n in occupied and n not in on_path and n not in blocked for n in board.neighbours[here]
+                    n in occupied and n not in on_path and n not in blocked for n in neighbours[here]
                 ):
-                    offer(Destination(here, tuple(path), False, "AA-8"))
-                if board.is_city(here) and can_serve(state, player, here):
-                    offer(Destination(here, tuple(path), False, "AA-9"))
-        if k == longest:
+                    offer(here, k, False, "AA-8")
+                serve = serves.get(here)
+                if serve is None:
+                    serve = serves[here] = board.is_city(here) and can_serve(state, player, here)
+                if serve:
+                    offer(here, k, False, "AA-9")
+        if k == roll:
             return
-        for nxt in board.neighbours[here]:
+        for nxt in neighbours[here]:
             if nxt in on_path or nxt in blocked:
                 continue
             path.append(nxt)
             on_path.add(nxt)
-            walk()
+            walk(nxt, k + 1)
             on_path.discard(nxt)
             path.pop()
 
-    walk()
+    walk(player.space, 0)
     return found
 
 
