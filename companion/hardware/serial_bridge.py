@@ -296,13 +296,9 @@ class SerialBridge:
 
     def _timers(self, now: float) -> None:
         if now - self._heard_at > self.link_timeout_s:
-            if not self._link_fault:
-                self._link_fault = True
-                self.stats.link_faults += 1
-                what = "no heartbeat" if self.session is not None else "no answer to HELLO"
-                self.sink(DeviceFault("serial bridge", f"{what} for {self.link_timeout_s:g} s on {self.url}"))
-            if self.session is not None:
-                self._restart_session(now)
+            what = "no heartbeat" if self.session is not None else "no answer to HELLO"
+            # A HELLO still unanswered keeps its nonce and its own repeat timer (_send_hello).
+            self._link_down(f"{what} for {self.link_timeout_s:g} s on {self.url}", restart=self.session is not None)
         if self._pending is not None:
             self._send_hello(now)
         elif self.session is not None and now >= self._beat_at:
@@ -345,18 +341,13 @@ class SerialBridge:
             except OSError as exc:
                 self._lost(now, str(exc))
                 return
-        if not self._repl_fault:
-            self._repl_fault = True
-            self._link_fault = True  # one fault for this: not also "no heartbeat"
-            why = f" after {self._repl.why}" if self._repl.why else ""
-            self.sink(
-                DeviceFault(
-                    "serial bridge",
-                    f"the Pico on {self.url} is at the MicroPython prompt{why}, not running the firmware; "
-                    "restarting it (soft reset)",
-                )
-            )
-        self._restart_session(now)
+        why = f" after {self._repl.why}" if self._repl.why else ""
+        self._link_down(
+            f"the Pico on {self.url} is at the MicroPython prompt{why}, not running the firmware; "
+            "restarting it (soft reset)",
+            more_precise=not self._repl_fault,  # said once, even after a "no heartbeat" for the same stop
+        )
+        self._repl_fault = True
 
     def _line(self, raw: bytes) -> None:
         try:
@@ -429,11 +420,19 @@ class SerialBridge:
 
     def _panic(self, why: str) -> None:
         """The firmware's main loop raised and the bridge resets: one fault, recovered at the next HELLO."""
-        if not self._link_fault:
+        self._link_down(f"the firmware stopped ({why or 'no reason given'}); it restarts")
+
+    def _link_down(self, message: str, *, restart: bool = True, more_precise: bool = False) -> None:
+        """The bridge stopped talking (no heartbeat, a panic, the REPL): one fault and one count per stop,
+        cleared when it answers a HELLO again (``_hello``); a new session unless one is being offered.
+        ``more_precise``: this message says more than the one already given (the REPL after a timeout)."""
+        if not self._link_fault or more_precise:
+            if not self._link_fault:
+                self.stats.link_faults += 1
             self._link_fault = True
-            self.stats.link_faults += 1
-            self.sink(DeviceFault("serial bridge", f"the firmware stopped ({why or 'no reason given'}); it restarts"))
-        self._restart_session(self._now)
+            self.sink(DeviceFault("serial bridge", message))
+        if restart:
+            self._restart_session(self._now)
 
     def _hello(self, line: Line) -> None:
         protocol, firmware, readers, boot, session, cards = line.args

@@ -197,6 +197,7 @@ def test_a_pico_at_the_repl_is_restarted_and_reported_once() -> None:
             events = rig.run(5.5)  # the host's next HELLO (every 1 s) is answered
             assert events == [DeviceFault("serial bridge", f"answering again on {peer.url}", recovered=True)]
             assert bridge.present() == {"City1": NTAG} and bridge.stats.repl == 1
+            assert bridge.stats.link_faults == 1  # the stop is counted like any other stop of the link
 
 
 def test_a_firmware_panic_is_one_fault_and_the_reboot_moves_nothing(rig: Rig) -> None:
@@ -209,4 +210,4 @@ def test_a_firmware_panic_is_one_fault_and_the_reboot_moves_nothing(rig: Rig) ->
         "serial bridge", "the firmware stopped (MemoryError: memory allocation failed); it restarts"
     )
     assert faults[-1].recovered and not any(isinstance(e, TagPlaced) for e in events)
-    assert rig.bridge.present() == {"City1": NTAG}
+    assert rig.bridge.present() == {"City1": NTAG} and rig.bridge.stats.link_faults == 1
