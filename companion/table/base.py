@@ -46,6 +46,9 @@ log = logging.getLogger(__name__)
 
 SETTLE_S = 0.35
 BOT_PAUSE_S = 1.5  # a bot's actions are this far apart, so the people at the table can follow them
+# MENU -> Advice searches for about a second of a Pi 4 without drawing: the table first says it is
+# thinking, and the search starts one frame later (the loops draw between ``handle`` and the deadline).
+ADVICE_FRAME_S = 0.05
 
 
 class LedSink(Protocol):
@@ -132,6 +135,7 @@ class TableBase:
         self._ui = UiModel()
         self._frame: LedFrame | None = None
         self._now = 0.0
+        self._advice_due: tuple[float, int] | None = None  # (when, the game's depth when it was asked)
 
     # -- what the outside reads ----------------------------------------------------------
     @property
@@ -160,6 +164,8 @@ class TableBase:
         deadlines = [t + self.settle_s for _, t in self._settling.values()]
         if self._bot is not None and self._bot_due():
             deadlines.append(self._bot_at)  # only while a bot's action is pending: idle otherwise
+        if self._advice_due is not None:
+            deadlines.append(self._advice_due[0])
         return min(deadlines, default=None)
 
     # -- the loop's entry points ---------------------------------------------------------
@@ -200,7 +206,30 @@ class TableBase:
             self._on_place(city, uid)
         if settled:
             self._refresh()
+        self._advise(now)
         self._play_bot(now)
+
+    # -- MENU -> Advice ----------------------------------------------------------------------
+    def _ask_advice(self) -> None:
+        """Say that the box is thinking now; the search runs at the next tick, after a frame is drawn."""
+        self._message = self._text.text("message.advice_thinking")
+        self._advice_due = (self._now + ADVICE_FRAME_S, self.game.depth)
+
+    def _advise(self, now: float) -> None:
+        due = self._advice_due
+        if due is None or now < due[0]:
+            return
+        self._advice_due = None
+        if due[1] == self.game.depth and not self.state.finished:  # the game moved on: that advice is moot
+            self._give_advice()
+        if self._message == self._text.text("message.advice_thinking"):
+            self._message = ""  # nothing to say after all: never "thinking" for ever
+        self._refresh()
+
+    def _give_advice(self) -> None:
+        """The game's advisor for the player to decide now: one sentence and its chance in ``_message``
+        (a refusal, with its rule, when there is nothing to advise)."""
+        raise NotImplementedError
 
     def _bot_due(self) -> bool:
         """The bot has not been asked about this position yet (the game and the sensed table as they

@@ -89,7 +89,11 @@ def test_menu_advice_says_the_best_action_and_its_city_blinks() -> None:
     assert "win chance" not in t.ui.message
     offer = lay_out(t, ("B08", "B03", "B10"))  # B08 starts at Poznań, where red's idle truck stands
     assert len(offer) == 3
+    # The search takes about a second: the screen says so first, and the loop wakes a frame later for it.
+    assert t.ui.message == "Thinking about the best action…" and t.ctl.next_deadline() is not None
+    t.later(0.05)
     assert "win chance" in t.ui.message and "%" in t.ui.message  # then one sentence and its estimated chance
+    assert t.ctl.next_deadline() is None  # nothing more to do: the loop sleeps until the next input
     named = set(re.findall(r"\b[BEPX]\d\d\b", t.ui.message))
     assert named and named <= set(offer), t.ui.message  # the advice takes a card that lies open
     city = t.ui.selected

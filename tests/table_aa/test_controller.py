@@ -170,7 +170,44 @@ def test_both_games_implement_the_game_table_protocol_and_run_in_a_session() -> 
 def test_the_menu_switches_the_language_of_the_auf_achse_table() -> None:
     t = AATable(f"red @Berlin\nblue @Hamburg\n{PUBLIC}\nturn red stage=act roll=2")
     t.press("menu")
-    t.press("minus")  # the last item: the language
+    t.press("minus")  # the last item: Advice
+    assert t.ui.choice == "Advice"
+    t.press("minus")  # the one before it: the language
     assert t.ui.choice == "Čeština"
     t.press("ok")
     assert t.ui.prompt == "Červený: nakládka, vykládka, dražba, nákup — OK ukončí tah"
+
+
+def test_menu_advice_at_the_auf_achse_table_thinks_then_says_what_to_do() -> None:
+    """MENU → Advice: "thinking" at once, the advisor's sentence with its share of trial runs a frame
+    later; the game itself is not touched (the advice is read-only)."""
+    t = AATable(f"red @Berlin hand=C01\nblue @Hamburg hand=C02\n{PUBLIC} hidden=8\nturn red stage=act roll=2")
+    depth = t.ctl.game.depth
+    t.press("menu")
+    t.press("minus")  # the last item
+    assert t.ui.choice == "Advice"
+    t.press("ok")
+    assert t.ui.message == "Thinking about the best action…" and t.ctl.next_deadline() is not None
+    t.later(0.05)
+    assert "% of the trial runs" in t.ui.message and t.ui.message != "Thinking about the best action…"
+    assert t.ctl.game.depth == depth and t.ctl.next_deadline() is None
+
+
+def test_menu_advice_is_not_given_for_a_position_that_has_passed() -> None:
+    """Asked, then the player acts before the search runs: no advice for the old position, and the
+    "thinking" line does not stay on the screen."""
+    t = AATable(f"red @Berlin hand=C01\nblue @Hamburg hand=C02\n{PUBLIC} hidden=8\nturn red stage=act roll=2")
+    asked = t.ctl.game.depth
+    t.press("menu")
+    t.press("minus")
+    t.press("ok")
+    t.press("menu")
+    t.press("minus", 3)  # past Advice and the language to End turn
+    assert t.ui.choice == "End turn"
+    t.press("ok")
+    t.press("ok")  # confirm
+    moved = t.ctl.game.depth
+    assert moved > asked and t.state.current.colour == "blue"  # red's turn ended before the search ran
+    t.later(0.05)
+    assert t.ctl.game.depth == moved and "trial runs" not in t.ui.message
+    assert t.ui.message != "Thinking about the best action…"

@@ -32,6 +32,7 @@ from companion.games.auf_achse.engine.notation import position
 from companion.games.auf_achse.engine.state import Waiting
 from companion.games.auf_achse.table.prompts import (
     Act,
+    AskAdvice,
     Bidding,
     CardDue,
     Choose,
@@ -107,7 +108,9 @@ def test_menu_items_are_typed_and_back_returns_to_what_was_under_it() -> None:
     auction, _ = step(replace_index(menu, menu.items.index(MenuItem.AUCTION)), OK, state)
     assert auction == Choose(ChoosePurpose.AUCTION, tuple(OpenAuction("red", c) for c in state.public))
     assert step(auction, BACK, state)[0] == Menu(menu.items)  # back to the menu, not out of it
-    assert step(step(menu, MINUS, state)[0], OK, state) == (Act(), ToggleLanguage())  # the last item
+    assert step(step(menu, MINUS, state)[0], OK, state) == (Act(), AskAdvice())  # the last item
+    language = step(step(menu, MINUS, state)[0], MINUS, state)[0]
+    assert step(language, OK, state) == (Act(), ToggleLanguage())
 
 
 def replace_index(menu: Menu, index: int) -> Menu:

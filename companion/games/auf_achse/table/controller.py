@@ -37,6 +37,7 @@ from collections.abc import Callable, Hashable
 from dataclasses import replace
 from typing import Any
 
+from companion.engine.errors import IllegalAction
 from companion.engine.game import Game
 from companion.games.auf_achse.engine import GameConfig, GameState, new_game
 from companion.games.auf_achse.engine.commands import DealContract, DrawAction, RevealPublic, TakeSpare
@@ -46,6 +47,7 @@ from companion.games.auf_achse.engine.scoring import winners
 from companion.games.auf_achse.engine.state import Phase, Stage
 from companion.games.auf_achse.table.messages import event_message
 from companion.games.auf_achse.table.prompts import (
+    AskAdvice,
     Bidding,
     ClearRefusal,
     Idle,
@@ -130,6 +132,9 @@ class AATableController(TableBase):
             case ToggleLanguage():
                 self._prompt = following
                 self._toggle_language()
+            case AskAdvice():
+                self._prompt = following
+                self._ask_advice()
             case ShowRefusal(rule=rule, message=message):
                 self._prompt = following
                 self._refuse(rule, message)
@@ -143,6 +148,20 @@ class AATableController(TableBase):
                 self._message = self._text.text("aa_message.bank_card", player=colour, money=dm(p.money))
             case _:
                 self._prompt = following if self._push(action) is not None else prompt
+
+    def _give_advice(self) -> None:
+        """MENU → Advice: the advisor's first suggestion for whoever decides now, with the share of its
+        trial runs in which that player leads (a look a few turns ahead, not a chance of winning)."""
+        from companion.games.auf_achse.bots.advisor import advise
+
+        try:
+            best = advise(self.state, None, budget_s=ADVICE_BUDGET_S, seed=self.game.depth)
+        except IllegalAction as refusal:  # nothing to decide, or a card to draw and scan first (AA-4)
+            self._refuse(refusal.rule, refusal.message)
+            return
+        if best:
+            chance = self._text.text("aa_message.advice_chance", percent=round(best[0].win_rate * 100))
+            self._message = f"{best[0].sentence} ({chance})"
 
     def _bot_may_play(self, command: object) -> bool:
         """A bot never draws a card at the table (AA-4, AA-12, AA-21): a person draws the real contract
@@ -298,3 +317,6 @@ def _describe_command(command: object) -> str:
     except TypeError:
         return repr(command)
     return " ".join(str(v) for k, v in data.items() if k != "player")
+
+
+ADVICE_BUDGET_S = 0.85  # Pi-4 seconds of search, as On The Way's table (docs/bots.md)

@@ -35,7 +35,7 @@ from companion.games.auf_achse.engine.queries import (
     legal_destinations,
     truck_start_spaces,
 )
-from companion.games.auf_achse.engine.state import Stage, Waiting
+from companion.games.auf_achse.engine.state import Phase, Stage, Waiting
 from companion.intents import ButtonName
 
 # -- intents the table means (the controller makes them from readers, buttons and touches) ------
@@ -83,6 +83,11 @@ class ToggleLanguage:
 
 
 @dataclass(frozen=True, slots=True)
+class AskAdvice:
+    """MENU → Advice: the advisor's best action for whoever decides now (the controller searches)."""
+
+
+@dataclass(frozen=True, slots=True)
 class ShowRefusal:
     rule: str
     message: str
@@ -98,7 +103,7 @@ class ShowBalance:
     colour: str  # a bank card scanned: his money on the message line
 
 
-Effect = UndoLast | ToggleLanguage | ShowRefusal | ClearRefusal | ShowBalance
+Effect = UndoLast | ToggleLanguage | AskAdvice | ShowRefusal | ClearRefusal | ShowBalance
 Action = Command | Effect
 
 # -- prompts ---------------------------------------------------------------------------------------
@@ -127,6 +132,7 @@ class MenuItem(StrEnum):
     PAY_DEBT = "pay_debt"
     END_TURN = "end_turn"
     LANGUAGE = "language"
+    ADVICE = "advice"  # the box's advice for the player on turn, with its share of the trial runs
 
 
 TRAILER_ITEMS: dict[TrailerSize, MenuItem] = {
@@ -303,6 +309,8 @@ def menu_items(state: GameState) -> tuple[MenuItem, ...]:
     if turn.stage is Stage.ACT:
         items.append(MenuItem.END_TURN)
     items.append(MenuItem.LANGUAGE)
+    if state.phase is Phase.PLAY:  # the advisor starts once the set-up is over (AA-2..5)
+        items.append(MenuItem.ADVICE)
     return tuple(items)
 
 

@@ -35,6 +35,7 @@ from companion.games.auf_achse.table.prompts import (
     ITEM_TRAILERS,
     SIGN_PURPOSES,
     Act,
+    AskAdvice,
     Bidding,
     CardDue,
     Choose,
@@ -203,6 +204,8 @@ def _menu_item(item: MenuItem, under: Prompt, state: GameState) -> Outcome:
     match item:
         case MenuItem.LANGUAGE:
             return under, ToggleLanguage()
+        case MenuItem.ADVICE:
+            return under, AskAdvice()
         case MenuItem.ROLL_FOR_ME:
             return Idle(), Roll(colour)
         case MenuItem.AUCTION:

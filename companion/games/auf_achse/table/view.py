@@ -183,6 +183,8 @@ def _menu_label(item: MenuItem, state: GameState, t: Catalogue) -> str:
     match item:
         case MenuItem.LANGUAGE:
             return t.text("menu.language")
+        case MenuItem.ADVICE:
+            return t.text("menu.advice")
         case MenuItem.TRAILER_SMALL | MenuItem.TRAILER_LARGE:
             return t.text(f"aa_menu.{item.value}", price=dm(TRAILERS[ITEM_TRAILERS[item]].price))
         case MenuItem.PAY_DEBT:

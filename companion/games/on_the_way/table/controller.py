@@ -299,9 +299,6 @@ class TableController(TableBase):
     def _ask_advice(self) -> None:
         """MENU → Advice: the advisor's best action for the player on turn, in one sentence with its
         estimated win chance; its city blinks on the board until the next action (docs/bots.md)."""
-        from companion.games.on_the_way.bots import advise
-        from companion.games.on_the_way.bots.advisor import turn_so_far
-
         if self._lay_out_missing() > 0 or self.state.offer is None:
             # The advisor must not name a card that is not laid out: it needs the face-up offer first.
             self._collect_offer = True
@@ -310,6 +307,12 @@ class TableController(TableBase):
             if offer_missing(self.state) > 0:
                 return
             self._advice_pending = False  # nothing left to lay out (the pile is empty): advise now
+        super()._ask_advice()  # "thinking", then the search at the next tick (_give_advice)
+
+    def _give_advice(self) -> None:
+        from companion.games.on_the_way.bots import advise
+        from companion.games.on_the_way.bots.advisor import turn_so_far
+
         colour = self.state.current.colour
         try:
             earlier = turn_so_far(self.game.initial, self.game.applied(self.game.depth))  # no circles this turn
