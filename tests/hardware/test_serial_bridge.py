@@ -41,7 +41,7 @@ class Rig:
         t = self.now
         while True:
             for _ in range(2):
-                self.peer.pump(0.002, now=t)
+                self.peer.pump(0.0, now=t)  # loopback: what one side sent is there at once
                 self.bridge.poll(t)
             if t >= until:
                 break
