@@ -74,6 +74,14 @@ class GpioButtons:
             self.sink(ButtonPressed(name, long=True))
 
     def close(self) -> None:
+        # gpiozero's hold thread looks at its stop flag every 0.1 s, and Button.close joins it: one button
+        # after another that is up to 0.1 s each (the box has five). Tell every thread first and wake it
+        # (gpiozero/mixins.py HoldThread.held: a woken wait with the flag set fires nothing), then close.
+        for button in self._buttons.values():
+            thread = getattr(button, "_hold_thread", None)
+            if thread is not None:
+                thread.stopping.set()
+                thread.holding.set()
         for button in self._buttons.values():
             button.close()
         self._buttons = {}
