@@ -2,8 +2,11 @@
 
 A pure function of (model, connection state, clock) → pixels (style point 12); it never changes the
 model. Fonts come from the caller (the CLI passes the shipped DejaVu Sans; the default is pygame's
-own font), so this package imports no other part of companion. Seat colours are drawn as a swatch
-with the colour's initial and written out: colour is never the only cue.
+own font). Its words are in the board's language (``BoardView.language``): its own catalogue
+(``companion/leaderboard/messages``) over the platform's (the seats' names); it needs no game's
+code: a game's score unit is translated when the catalogue knows it (``score_unit.VP``) and shown as
+the message carries it otherwise. Seat colours are drawn as a swatch with the name's initial and
+written out: colour is never the only cue.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ import pygame
 
 from companion.leaderboard.model import BoardModel, GameRanking, LiveTable
 from companion.leaderboard.topics import PlayerLine
+from companion.table.messages import Catalogue
 from companion.text import printable
 
 log = logging.getLogger(__name__)
@@ -69,36 +73,60 @@ def default_fonts() -> FontSource:
 
 @dataclass(frozen=True, slots=True)
 class BoardView:
-    """What the screen shows besides the model: the event's name, the link, the time."""
+    """What the screen shows besides the model: the event's name ("": the catalogue's title), the
+    link, the time, the language of its words."""
 
-    event: str = "Leaderboard"
+    event: str = ""
     connected: bool = False
     broker: str = ""
     now: float = 0.0
+    language: str = "en"
+
+
+BOARD_MESSAGES = "companion.leaderboard"  # the package whose ``messages/`` hold the board's words
+
+
+@functools.cache
+def board_texts(language: str) -> Catalogue:
+    """The board's catalogue in ``language``: its own words over the platform's (seat names)."""
+    return Catalogue(language, BOARD_MESSAGES)
+
+
+def score_unit(label: str, t: Catalogue) -> str:
+    """A game's score unit as the message carries it ("VP"), in ``t``'s language when the catalogue
+    knows it ("VB"); an unknown one as it came, none as "score"."""
+    if not label:
+        return t.text("board.score")
+    return t.get(f"score_unit.{label}") or label
 
 
 def render(surface: pygame.Surface, model: BoardModel, view: BoardView, fonts: FontSource) -> None:
     """Every part is drawn on its own (``_guarded``): whatever one message holds, a part it breaks
     shows "cannot be shown" and the rest of the board is still drawn."""
     w, h = surface.get_size()
+    t = board_texts(view.language)
     surface.fill(BACKGROUND)
     right_w = max(420, w * 30 // 100)
     rankings = pygame.Rect(40, 130, w - 80 - right_w - 30, h - 130 - 70)
     live = pygame.Rect(rankings.right + 30, 130, right_w, h - 130 - 70)
     header, footer = pygame.Rect(40, 24, w - 80, 90), pygame.Rect(40, h - 56, w - 80, 40)
-    _guarded(surface, fonts, header, "the header", lambda: _header(surface, model, view, fonts, header))
-    _guarded(surface, fonts, rankings, "the rankings",
-             lambda: _rankings(surface, model.rankings(limit=10), fonts, rankings))  # fmt: skip
-    _guarded(surface, fonts, live, "the live tables", lambda: _live(surface, model.live_tables(), view, fonts, live))
-    _guarded(surface, fonts, footer, "the footer", lambda: _footer(surface, model, view, fonts, footer))
+    _guarded(surface, t, fonts, header, t.text("board.part_header"),
+             lambda: _header(surface, model, view, t, fonts, header))  # fmt: skip
+    _guarded(surface, t, fonts, rankings, t.text("board.part_rankings"),
+             lambda: _rankings(surface, model.rankings(limit=10), t, fonts, rankings))  # fmt: skip
+    _guarded(surface, t, fonts, live, t.text("board.part_live"),
+             lambda: _live(surface, model.live_tables(), t, fonts, live))  # fmt: skip
+    _guarded(surface, t, fonts, footer, t.text("board.part_footer"),
+             lambda: _footer(surface, model, view, t, fonts, footer))  # fmt: skip
 
 
 _FAILED: set[str] = set()  # parts whose failure was logged already (a broken message is drawn every frame)
 
 
 def _guarded(
-    surface: pygame.Surface, fonts: FontSource, rect: pygame.Rect, part: str, draw: Callable[[], None]
+    surface: pygame.Surface, t: Catalogue, fonts: FontSource, rect: pygame.Rect, part: str, draw: Callable[[], None]
 ) -> None:
+    """``part`` is the part's name in the board's language: logged, and shown if it cannot be drawn."""
     try:
         draw()
     except Exception as exc:  # one message's text or number must never take the whole screen down
@@ -107,33 +135,37 @@ def _guarded(
             log.exception("leaderboard: %s cannot be drawn (%s)", part, exc)
         with contextlib.suppress(Exception):
             pygame.draw.rect(surface, PANEL, rect, border_radius=16)
-            _text(surface, f"{part}: cannot be shown", fonts(24, False), BAD, (rect.left + 20, rect.top + 16),
-                  rect.width - 40)  # fmt: skip
+            _text(surface, t.text("board.cannot_show", part=part), fonts(24, False), BAD,
+                  (rect.left + 20, rect.top + 16), rect.width - 40)  # fmt: skip
 
 
 # -- parts ----------------------------------------------------------------------------------------
-def _header(surface: pygame.Surface, model: BoardModel, view: BoardView, fonts: FontSource, rect: pygame.Rect) -> None:
-    _text(surface, view.event, fonts(56, True), TEXT, rect.topleft, rect.width * 6 // 10)
-    tables = len(model.live_tables())
-    games = len(model.results)
-    summary = f"{tables} table{'s' * (tables != 1)} · {games} game{'s' * (games != 1)} finished"
+def _header(
+    surface: pygame.Surface, model: BoardModel, view: BoardView, t: Catalogue, fonts: FontSource, rect: pygame.Rect
+) -> None:
+    _text(surface, view.event or t.text("board.title"), fonts(56, True), TEXT, rect.topleft, rect.width * 6 // 10)
+    tables, games = t.counted("board.tables", len(model.live_tables())), t.counted("board.finished", len(model.results))
+    summary = f"{tables} · {games}"
     f = fonts(30, False)
-    img = f.render(_clean(summary), True, DIM)
+    img = f.render(_fit(summary, f, rect.width * 4 // 10 - 20) or " ", True, DIM)
     surface.blit(img, (rect.right - img.get_width(), rect.top + 4))
-    link = "live" if view.connected else "no connection to the broker — showing what came before"
+    link = t.text("board.live") if view.connected else t.text("board.no_broker")
     colour = GOOD if view.connected else BAD
-    img = fonts(24, False).render(link, True, colour)
+    f = fonts(24, False)
+    img = f.render(_fit(link, f, rect.width * 4 // 10 - 40) or " ", True, colour)
     x = rect.right - img.get_width()
     surface.blit(img, (x, rect.top + 48))
     pygame.draw.circle(surface, colour, (x - 18, rect.top + 48 + img.get_height() // 2), 8)
 
 
-def _rankings(surface: pygame.Surface, rankings: list[GameRanking], fonts: FontSource, area: pygame.Rect) -> None:
+def _rankings(
+    surface: pygame.Surface, rankings: list[GameRanking], t: Catalogue, fonts: FontSource, area: pygame.Rect
+) -> None:
     if not rankings:
         _panel(surface, area)
-        _centred(surface, "No finished games yet", fonts(40, True), DIM, area.center)
-        _centred(surface, "Each table's results appear here as soon as its game ends.", fonts(26, False), FAINT,
-                 (area.centerx, area.centery + 50))  # fmt: skip
+        _centred(surface, t.text("board.no_results"), fonts(40, True), DIM, area.center, area.width - 40)
+        _centred(surface, t.text("board.no_results_detail"), fonts(26, False), FAINT,
+                 (area.centerx, area.centery + 50), area.width - 40)  # fmt: skip
         return
     shown = rankings[:4]
     if len(shown) <= 2:
@@ -142,18 +174,18 @@ def _rankings(surface: pygame.Surface, rankings: list[GameRanking], fonts: FontS
         top, bottom = _split_rows(area, 2)
         cells = [*_split_columns(top, 2), *_split_columns(bottom, 2)][: len(shown)]
     for ranking, cell in zip(shown, cells, strict=True):
-        _guarded(surface, fonts, cell, f"the ranking of {_clean(ranking.game.title)}",
-                 functools.partial(_ranking, surface, ranking, fonts, cell, tall=len(shown) <= 2))  # fmt: skip
+        _guarded(surface, t, fonts, cell, t.text("board.part_ranking", game=_clean(ranking.game.title)),
+                 functools.partial(_ranking, surface, ranking, t, fonts, cell, tall=len(shown) <= 2))  # fmt: skip
 
 
 def _ranking(
-    surface: pygame.Surface, ranking: GameRanking, fonts: FontSource, rect: pygame.Rect, *, tall: bool
+    surface: pygame.Surface, ranking: GameRanking, t: Catalogue, fonts: FontSource, rect: pygame.Rect, *, tall: bool
 ) -> None:
     _panel(surface, rect)
     inner = rect.inflate(-40, -32)
     _text(surface, ranking.game.title, fonts(40 if tall else 32, True), ACCENT, inner.topleft, inner.width)
-    label = ranking.game.score_label or "score"
-    played = f"{ranking.games_played} game{'s' * (ranking.games_played != 1)} · best {label}"
+    label = score_unit(ranking.game.score_label, t)
+    played = f"{t.counted('board.played', ranking.games_played)} · {t.text('board.best', unit=label)}"
     y = inner.top + (52 if tall else 42)
     _text(surface, played, fonts(22, False), DIM, (inner.left, y), inner.width)
     y += 40
@@ -165,16 +197,16 @@ def _ranking(
         place = entry.rank  # ties share it, as the tables rank them (model.ranked)
         medal = MEDALS[place - 1] if place <= 3 else DIM
         _text(surface, f"{place}.", fonts(size, True), medal, (inner.left, y), 60)
-        _swatch(surface, entry.colour, fonts, pygame.Rect(inner.left + 64, y + 2, row_h - 16, row_h - 16))
-        score = fonts(size, True).render(_clean(f"{entry.score} {label}".strip()), True, TEXT)
+        name = t.player_name(entry.colour)
+        _swatch(surface, entry.colour, name, fonts, pygame.Rect(inner.left + 64, y + 2, row_h - 16, row_h - 16))
+        score = fonts(size, True).render(_clean(f"{entry.score} {label}"), True, TEXT)
         surface.blit(score, (inner.right - score.get_width(), y))
         x = inner.left + 64 + row_h
         room = inner.right - score.get_width() - 16 - x
-        name = _fit(entry.colour.capitalize(), fonts(size, False), room)
-        img = fonts(size, False).render(name or " ", True, TEXT)
+        img = fonts(size, False).render(_fit(name, fonts(size, False), room) or " ", True, TEXT)
         surface.blit(img, (x, y))
         table = fonts(max(16, size * 2 // 3), False)
-        where = _fit(f"table {entry.table}", table, room - img.get_width() - 12)
+        where = _fit(t.text("board.at_table", table=entry.table), table, room - img.get_width() - 12)
         if where:
             surface.blit(
                 table.render(where, True, DIM), (x + img.get_width() + 12, y + img.get_height() - table.get_height())
@@ -187,28 +219,24 @@ def _ranking(
         y += row_h
 
 
-def _live(
-    surface: pygame.Surface, tables: list[LiveTable], view: BoardView, fonts: FontSource, area: pygame.Rect
-) -> None:
+def _live(surface: pygame.Surface, tables: list[LiveTable], t: Catalogue, fonts: FontSource, area: pygame.Rect) -> None:
     _panel(surface, area)
     inner = area.inflate(-40, -32)
-    _text(surface, "Live tables", fonts(40, True), ACCENT, inner.topleft, inner.width)
+    _text(surface, t.text("board.live_tables"), fonts(40, True), ACCENT, inner.topleft, inner.width)
     y = inner.top + 64
     if not tables:
-        _text(surface, "No table has reported yet.", fonts(24, False), FAINT, (inner.left, y), inner.width)
+        _text(surface, t.text("board.no_tables"), fonts(24, False), FAINT, (inner.left, y), inner.width)
         return
-    compact = sum(_card_height(t, compact=False) for t in tables) > inner.bottom - y
+    compact = sum(_card_height(table, compact=False) for table in tables) > inner.bottom - y
     for n, table in enumerate(tables):
         needed = _card_height(table, compact=compact)
         if y + needed > inner.bottom - (0 if n == len(tables) - 1 else 34):  # room for "+ n more"
-            more = len(tables) - n
-            _text(
-                surface, f"+ {more} more table{'s' * (more != 1)}", fonts(24, False), DIM, (inner.left, y), inner.width
-            )
+            more = t.counted("board.more_tables", len(tables) - n)
+            _text(surface, more, fonts(24, False), DIM, (inner.left, y), inner.width)
             break
         card = pygame.Rect(inner.left, y, inner.width, needed - 12)
-        _guarded(surface, fonts, card, f"table {_clean(table.table)}",
-                 functools.partial(_card, surface, table, fonts, card, compact=compact))  # fmt: skip
+        _guarded(surface, t, fonts, card, t.text("board.table", table=_clean(table.table)),
+                 functools.partial(_card, surface, table, t, fonts, card, compact=compact))  # fmt: skip
         y += needed
 
 
@@ -219,7 +247,9 @@ def _card_height(table: LiveTable, *, compact: bool) -> int:
     return 60 + 34 + (36 if compact else 40 * len(game.players)) + 12
 
 
-def _card(surface: pygame.Surface, table: LiveTable, fonts: FontSource, rect: pygame.Rect, *, compact: bool) -> None:
+def _card(
+    surface: pygame.Surface, table: LiveTable, t: Catalogue, fonts: FontSource, rect: pygame.Rect, *, compact: bool
+) -> None:
     pygame.draw.rect(surface, BACKGROUND, rect, border_radius=10)
     pygame.draw.rect(surface, PANEL_EDGE, rect, width=2, border_radius=10)
     x, y = rect.left + 16, rect.top + 10
@@ -227,20 +257,22 @@ def _card(surface: pygame.Surface, table: LiveTable, fonts: FontSource, rect: py
     pygame.draw.circle(surface, dot, (x + 8, y + 20), 8)
     game = table.state.game if table.state else None
     if game is None:
-        status = "waiting for a game" if table.online else "offline"
+        status = t.text("board.waiting") if table.online else t.text("board.offline")
     elif game.finished:
-        status = "game over"
+        status = t.text("board.game_over")
     else:
-        status = f"round {game.round}" if game.round is not None else "playing"
+        status = t.text("board.round", n=game.round) if game.round is not None else t.text("board.playing")
     if not table.online and game is not None:
-        status += " · offline"
-    img = fonts(24, False).render(status, True, DIM if table.online else BAD)
+        status += " · " + t.text("board.offline")
+    f = fonts(24, False)
+    img = f.render(_fit(status, f, rect.width // 2) or " ", True, DIM if table.online else BAD)
     surface.blit(img, (rect.right - 16 - img.get_width(), y + 8))
-    _text(surface, f"Table {table.table}", fonts(30, True), TEXT, (x + 26, y), rect.width - img.get_width() - 80)
+    _text(surface, t.text("board.table", table=table.table), fonts(30, True), TEXT, (x + 26, y),
+          rect.width - img.get_width() - 80)  # fmt: skip
     if game is None:
         return
     y += 46
-    turn = f" · {game.turn}'s turn" if game.turn and not game.finished else ""
+    turn = " · " + t.text("board.turn", player=game.turn) if game.turn and not game.finished else ""
     _text(surface, f"{game.game.title}{turn}", fonts(24, False), ACCENT, (x, y), rect.width - 32)
     y += 34
     players = sorted(game.players, key=lambda p: (p.place, p.colour))
@@ -250,30 +282,36 @@ def _card(surface: pygame.Surface, table: LiveTable, fonts: FontSource, rect: py
             score = f.render(str(p.score), True, TEXT)
             if x + 34 + score.get_width() > rect.right - 16:
                 break
-            _swatch(surface, p.colour, fonts, pygame.Rect(x, y + 2, 26, 26))
+            _swatch(surface, p.colour, t.player_name(p.colour), fonts, pygame.Rect(x, y + 2, 26, 26))
             surface.blit(score, (x + 32, y))
             x += 32 + score.get_width() + 22
         return
+    label = score_unit(game.game.score_label, t)
     for player in players:
-        _player_row(surface, player, game.game.score_label, fonts, pygame.Rect(x, y, rect.width - 32, 36))
+        _player_row(surface, player, label, t, fonts, pygame.Rect(x, y, rect.width - 32, 36))
         y += 40
 
 
-def _player_row(surface: pygame.Surface, p: PlayerLine, label: str, fonts: FontSource, rect: pygame.Rect) -> None:
+def _player_row(
+    surface: pygame.Surface, p: PlayerLine, label: str, t: Catalogue, fonts: FontSource, rect: pygame.Rect
+) -> None:
+    name = t.player_name(p.colour)
     _text(surface, f"{p.place}.", fonts(24, False), DIM, rect.topleft, 40)
-    _swatch(surface, p.colour, fonts, pygame.Rect(rect.left + 40, rect.top + 2, 28, 28))
-    _text(surface, p.colour.capitalize(), fonts(24, False), TEXT, (rect.left + 80, rect.top), rect.width // 3)
-    score = fonts(24, True).render(_clean(f"{p.score} {label}".strip()), True, TEXT)
+    _swatch(surface, p.colour, name, fonts, pygame.Rect(rect.left + 40, rect.top + 2, 28, 28))
+    _text(surface, name, fonts(24, False), TEXT, (rect.left + 80, rect.top), rect.width // 3)
+    score = fonts(24, True).render(_clean(f"{p.score} {label}"), True, TEXT)
     surface.blit(score, (rect.right - score.get_width(), rect.top))
     money = fonts(20, False).render(_fit(p.money_text, fonts(20, False), rect.width // 4) or " ", True, FAINT)
     surface.blit(money, (rect.right - score.get_width() - 24 - money.get_width(), rect.top + 4))
 
 
-def _footer(surface: pygame.Surface, model: BoardModel, view: BoardView, fonts: FontSource, rect: pygame.Rect) -> None:
+def _footer(
+    surface: pygame.Surface, model: BoardModel, view: BoardView, t: Catalogue, fonts: FontSource, rect: pygame.Rect
+) -> None:
     parts = [view.broker] if view.broker else []
     if model.dropped:
         why = ", ".join(f"{reason} {n}" for reason, n in sorted(model.rejected.items()))
-        parts.append(f"{model.dropped} bad message{'s' * (model.dropped != 1)} dropped ({why})")
+        parts.append(t.counted("board.dropped", model.dropped, why=why))
     if view.now:
         parts.append(datetime.fromtimestamp(view.now).strftime("%H:%M"))
     _text(surface, "  ·  ".join(parts), fonts(20, False), FAINT, rect.topleft, rect.width)
@@ -284,11 +322,13 @@ def _panel(surface: pygame.Surface, rect: pygame.Rect) -> None:
     pygame.draw.rect(surface, PANEL, rect, border_radius=16)
 
 
-def _swatch(surface: pygame.Surface, colour: str, fonts: FontSource, rect: pygame.Rect) -> None:
+def _swatch(surface: pygame.Surface, colour: str, name: str, fonts: FontSource, rect: pygame.Rect) -> None:
+    """The seat's colour with the initial of its ``name`` as the board writes it ("Č" for "Červený")."""
     rgb = seat_rgb(colour)
     pygame.draw.rect(surface, rgb, rect, border_radius=6)
     ink = (0, 0, 0) if sum(rgb) > 380 else (255, 255, 255)
-    _centred(surface, colour[:1].upper(), fonts(max(12, rect.height * 2 // 3), True), ink, rect.center)
+    initial = _clean(name)[:1].upper()
+    _centred(surface, initial, fonts(max(12, rect.height * 2 // 3), True), ink, rect.center, rect.width)
 
 
 def seat_rgb(colour: str) -> RGB:
@@ -310,8 +350,10 @@ def _text(
         surface.blit(font.render(fitted, True, colour), pos)
 
 
-def _centred(surface: pygame.Surface, text: str, font: pygame.font.Font, colour: RGB, centre: tuple[int, int]) -> None:
-    img = font.render(_clean(text) or " ", True, colour)
+def _centred(
+    surface: pygame.Surface, text: str, font: pygame.font.Font, colour: RGB, centre: tuple[int, int], width: int
+) -> None:
+    img = font.render(_fit(text, font, width) or " ", True, colour)
     surface.blit(img, img.get_rect(center=centre))
 
 

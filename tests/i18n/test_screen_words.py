@@ -16,6 +16,7 @@ import pytest
 
 import tests.display.scenes as otw_scenes
 from companion import games
+from companion.display.fonts import font, traced
 from companion.display.record import FrameRecord
 from companion.display.stats import draw_stats
 from companion.games.auf_achse.screen.render import render as render_aa
@@ -23,6 +24,9 @@ from companion.games.on_the_way.screen.render import render as render_otw
 from companion.games.setup import GameSetup
 from companion.games.stats import stats_of_game
 from companion.kiosk.attract import Replay
+from companion.leaderboard import BoardModel
+from companion.leaderboard.screen import BOARD_MESSAGES, BoardView
+from companion.leaderboard.screen import render as render_board
 from companion.table.messages import LANGUAGES, Catalogue
 from tests.i18n.conftest import save
 from tests.i18n.test_overflow import NOT_TRANSLATION, SIZE, aa_moments, otw_moments, role_of
@@ -132,3 +136,47 @@ def test_the_screens_draw_no_english_word(language: str, monkeypatch: pytest.Mon
         replay.next_game()  # the next game
     assert words.screens >= 20
     assert not words.english and not words.clipped, words.report()
+
+
+# The leaderboard's English words before it was translated (its header, panels, cards and footer).
+BOARD_ENGLISH = (
+    *("Leaderboard", "table", "tables", "Table", "game", "games", "finished", "best", "VP", "live"),
+    *("no connection", "Live tables", "round", "turn", "waiting for a game", "game over", "offline"),
+    *("bad message", "dropped", "No finished games yet", "No table has reported yet", "more", "score"),
+    *("Red", "Blue", "Green", "Yellow", "Black", "White"),
+)
+
+
+def board_english_in(text: str, language: str) -> list[str]:
+    own = {w for key in Catalogue(language, BOARD_MESSAGES).all_keys() if key.startswith(("board.", "player_names."))
+           for w in re.findall(r"\w+", re.sub(r"{\w*}", "", Catalogue(language, BOARD_MESSAGES).get(key) or ""))}  # fmt: skip
+    return [
+        word
+        for word in BOARD_ENGLISH
+        if re.search(rf"(?<!\w){re.escape(word)}(?!\w)", text) and not set(re.findall(r"\w+", word)) <= own
+    ]
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_leaderboard_draws_no_english_word(language: str) -> None:
+    """Every string the board renders (its fonts are traced): a busy board with a dropped message, a
+    table offline and one waiting, and an empty board without a broker. Game titles, money, table ids
+    and the broker's address are data, drawn as they come."""
+    from tests.leaderboard.test_screen import busy_model
+
+    data = {"On The Way", "Auf Achse", "mqtt://laptop:1883"}
+    found: list[str] = []
+    for name, model, connected in (("busy", busy_model(), True), ("empty", BoardModel(), False)):
+        surface = pygame.Surface((1920, 1080))
+        view = BoardView("", connected, "mqtt://laptop:1883", 1_764_547_200.0, language)
+        with traced() as rendered:
+            render_board(surface, model, view, lambda size, bold: font(size, bold=bold))
+        save(surface, f"{language}_words_leaderboard_{name}")
+        texts = {text for text, _size in rendered} - data
+        assert len(texts) > (20 if name == "busy" else 5)
+        if language != "en":
+            found += [f"{name}: {text!r} has English {words}" for text in sorted(texts)
+                      if (words := board_english_in(text, language))]  # fmt: skip
+        else:
+            assert any("VP" in text for text in texts) or name == "empty"
+    assert not found, "\n".join(found)
