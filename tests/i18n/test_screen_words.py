@@ -148,8 +148,9 @@ BOARD_ENGLISH = (
 
 
 def board_english_in(text: str, language: str) -> list[str]:
-    own = {w for key in Catalogue(language, BOARD_MESSAGES).all_keys() if key.startswith(("board.", "player_names."))
-           for w in re.findall(r"\w+", re.sub(r"{\w*}", "", Catalogue(language, BOARD_MESSAGES).get(key) or ""))}  # fmt: skip
+    t = Catalogue(language, BOARD_MESSAGES)
+    own = {w for key in t.all_keys() if key.startswith(("board.", "player_names."))
+           for w in re.findall(r"\w+", re.sub(r"{\w*}", "", t.get(key) or ""))}  # fmt: skip
     return [
         word
         for word in BOARD_ENGLISH
