@@ -43,6 +43,8 @@ ENGLISH = (
     *("nobody", "debt", "money", "debts", "worth", "action card", "more loaded", "misses", "no bid yet"),
     *("the game in figures", "earned", "spent", "biggest payout", "A sample game of"),
     *("Red", "Blue", "Green", "Yellow", "Black", "White"),
+    # MENU → Advice: its sentence (companion/games/on_the_way/bots/explain.py) and chance.
+    *("Take", "truck", "trucks", "idle", "road", "roads", "nearby", "Fulfil", "Build", "Cancel", "win chance"),
 )
 # Texts that are not the screen's words: city names (data), and the ledger's reasons, which are the
 # engine's bookings and stay as they were booked (English; docs/translating.md).
@@ -56,7 +58,7 @@ def allowed_words(language: str) -> set[str]:
     for package in CATALOGUES:
         t = Catalogue(language, package)
         for key in t.all_keys():
-            if key.startswith(("screen.", "stats.", "player_names.")) or key == "attract.sample_game":
+            if key.startswith(("screen.", "stats.", "player_names.", "advice.")) or key == "attract.sample_game":
                 own.update(re.findall(r"\w+", re.sub(r"{\w*}", "", t.get(key) or "")))
     return own
 
