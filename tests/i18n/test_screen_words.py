@@ -183,3 +183,69 @@ def test_the_leaderboard_draws_no_english_word(language: str) -> None:
         else:
             assert any("VP" in text for text in texts) or name == "empty"
     assert not found, "\n".join(found)
+
+
+# The simulator's English words before it was translated: its table edge (both games), the admin
+# notice and the start dialog.
+SIM_ENGLISH = (
+    *("Pile", "Events", "cards", "card", "click", "Card reader", "reveal", "top card", "Drag", "markers", "scan"),
+    *("quit", "Contracts", "Actions", "bank", "goods", "next", "draw", "basic", "extended", "professional", "VP"),
+    *("Red", "Blue", "Green", "Yellow", "Black", "White", "Companion simulator", "Game", "Players", "players"),
+    *("keys", "key", "Full game", "Short game", "Other seats", "people", "the box", "Who plays", "Game length"),
+    *("Start", "easy", "medium", "hard", "Admin menu", "not available"),
+)
+
+
+def sim_english_in(text: str, language: str) -> list[str]:
+    own: set[str] = set()
+    for package in (None, "companion.games.on_the_way", "companion.games.auf_achse"):
+        t = Catalogue(language, package)
+        for key in t.all_keys():
+            if key.startswith(("tray.", "simulator.", "player_names.", "screen.contract_vp")):
+                own.update(re.findall(r"\w+", re.sub(r"{\w*}", "", t.get(key) or "")))
+    return [
+        word
+        for word in SIM_ENGLISH
+        if re.search(rf"(?<!\w){re.escape(word)}(?!\w)", text) and not set(re.findall(r"\w+", word)) <= own
+    ]
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_simulator_draws_no_english_word(language: str) -> None:
+    """The simulator's table edge of both games (trays, reader, piles, cards, help line, the admin
+    notice) and its start dialog (every game, people and each level, full and short), in the
+    language it is started in (``--language``)."""
+    from companion.simulator.app import new_game
+    from companion.simulator.start_dialog import Choice, GameOption, draw_dialog
+    from companion.simulator.window import Simulator
+
+    found: list[str] = []
+    drawn = 0
+    for game in ("on-the-way", "auf-achse"):
+        plugin = games.get(game)
+        colours = plugin.colours[: max(plugin.player_counts)]
+        sim = Simulator(plugin, new_game(game, colours, seed=1), size=(1280, 800), seed=1, clock=lambda: 0.0,
+                        language=language)  # fmt: skip
+        sim._on_admin()  # a long MENU: the notice that the admin menu is the kiosk's
+        sim.draw()
+        save(sim.window, f"{language}_words_simulator_{game}")
+        texts = [d.text for d in sim.tray_record.texts]
+        drawn += len(texts)
+        found += [f"{game} tray: {text!r} has English {w}" for text in texts if (w := sim_english_in(text, language))]
+    options = tuple(
+        GameOption(g.name, g.title, any(n is not None for n in g.lengths), g.player_counts, g.colours, g.bot_levels)
+        for g in games.all_games()
+    )
+    for option in options:
+        for box in (None, *option.bot_levels):
+            for short in (False, True):
+                record = FrameRecord((800, 480))
+                choice = Choice(options, game=option.name, players=2, box=box, short=short)
+                draw_dialog(pygame.Surface((800, 480)), choice, record, language)
+                texts = [d.text for d in record.texts]
+                drawn += len(texts)
+                found += [f"dialog: {t!r} has English {w}" for t in texts if (w := sim_english_in(t, language))]
+    assert drawn > 100
+    if language == "en":
+        assert not found and sim_english_in("Pile", "cs") == ["Pile"]  # the check finds an English word
+    assert not found, "\n".join(sorted(set(found)))
