@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import os
 import sys
 from pathlib import Path
 
@@ -26,7 +27,13 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--cert-file", metavar="FILE", help="mqtts: a client certificate, if the broker asks for one")
     p.add_argument("--key-file", metavar="FILE", help="mqtts: the client certificate's key")
     p.add_argument("--topic-root", default=None, metavar="ROOT", help="the event's topic root (default companion/v1)")
-    p.add_argument("--event", default="Leaderboard", metavar="NAME", help="the title on the screen")
+    p.add_argument("--event", default="", metavar="NAME", help="the title on the screen (default: Leaderboard)")
+    p.add_argument(
+        "--language",
+        default=None,
+        metavar="LANG",
+        help="the board's language: en, cs, de or pl (default $COMPANION_LANGUAGE, else en)",
+    )
     p.add_argument("--windowed", metavar="WxH", help="a window instead of the full screen (default 1920x1080)")
     p.add_argument("--seconds", type=float, metavar="N", help="stop after N seconds (trying it out, measuring)")
     p.add_argument("--screenshot", metavar="PNG", help="save the last frame to this file when it stops")
@@ -41,6 +48,7 @@ def run_leaderboard(args: argparse.Namespace) -> int:
     from companion.leaderboard.app import run
     from companion.leaderboard.screen import SIZE
     from companion.leaderboard.topics import check_topic_root
+    from companion.table.messages import LANGUAGES
     from companion.text import printable
 
     try:
@@ -50,6 +58,12 @@ def run_leaderboard(args: argparse.Namespace) -> int:
         check_topic_root(args.topic_root or DEFAULT_ROOT)
     except LeaderboardError as exc:
         print(f"companion leaderboard: {exc}", file=sys.stderr)
+        return 2
+    language = (args.language or os.environ.get("COMPANION_LANGUAGE", "") or "en").strip().lower()
+    if language not in LANGUAGES:
+        source = "--language" if args.language else "$COMPANION_LANGUAGE"
+        print(f"companion leaderboard: {source} {language!r} is not a language of the board; "
+              f"available: {', '.join(LANGUAGES)}", file=sys.stderr)  # fmt: skip
         return 2
     size = SIZE
     if args.windowed:
@@ -66,6 +80,7 @@ def run_leaderboard(args: argparse.Namespace) -> int:
         settings,
         topic_root=args.topic_root or DEFAULT_ROOT,
         event=printable(args.event, 100),  # drawn and a window title: nothing that cannot be shown
+        language=language,
         fonts=lambda size, bold: font(size, bold=bold),
         size=size,
         fullscreen=not args.windowed,

@@ -75,9 +75,11 @@ def box(
     )
     y = rect.y + px(6)
     head_size = size if canvas.measure(head, size, bold=True)[0] <= rect.w - px(6) else max(10, size - px(2))
+    # At the smallest size a long word ("Události") is drawn in the regular weight, a tenth narrower.
+    bold = all(canvas.measure(word, head_size, bold=True)[0] <= rect.w - px(6) for word in head.split())
     with canvas.box(rect, "tray_box"):
-        for line in canvas.lines(head, head_size, rect.w - px(6), bold=True):
-            canvas.text(line, (rect.centerx, y), head_size, bold=True, anchor="midtop", role="tray",
+        for line in canvas.lines(head, head_size, rect.w - px(6), bold=bold):
+            canvas.text(line, (rect.centerx, y), head_size, bold=bold, anchor="midtop", role="tray",
                         max_width=rect.w - px(6))  # fmt: skip
             y += round(size * 1.2)
         y += round(size * 0.3)

@@ -1,13 +1,52 @@
 """One piece of advice, the same for every game: a command, its estimated chance and one sentence.
 
 Each game's advisor subclasses it to spell its command in JSON (``command_json``); the JSON fields are
-the ``advise`` query's answer in scripted play (docs/scripted-play.md) and must not change.
+the ``advise`` query's answer in scripted play (docs/scripted-play.md) and must not change: its
+``sentence`` is English. The same sentence as :class:`Words` (``said``) is told at the table in the
+table's language, from the game's catalogue (its ``advice.*`` keys).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from companion.table.messages import Catalogue
+
+
+@dataclass(frozen=True, slots=True)
+class Words:
+    """A sentence or a part of one, to be told in a language: a catalogue ``key`` and its ``params``.
+    A parameter is a value shown as it is (a city, a card id, an amount already written as money) or
+    Words itself (a clause, told first). ``count`` makes it a counted text: ``key`` is the stem of
+    ``_one``/``_few``/``_many`` keys and ``count`` fills ``{n}`` ("1 truck", "3 vozidla")."""
+
+    key: str
+    params: Mapping[str, object] = field(default_factory=dict)
+    count: int | None = None
+
+    def tell(self, t: Catalogue) -> str:
+        values = {name: value.tell(t) if isinstance(value, Words) else value for name, value in self.params.items()}
+        if self.count is not None:
+            return t.counted(self.key, self.count, **values)
+        return t.text(self.key, **values)
+
+
+def said(key: str, **params: object) -> Words:
+    return Words(key, params)
+
+
+def counted(stem: str, n: int, **params: object) -> Words:
+    return Words(stem, params, n)
+
+
+def in_english(words: Words, package: str) -> str:
+    """``words`` told from the English catalogue of the game in ``package`` (the JSON's ``sentence``)."""
+    from companion.table.messages import Catalogue
+
+    return words.tell(Catalogue("en", package))
 
 
 @dataclass(frozen=True, slots=True)
@@ -17,7 +56,12 @@ class Advice:
     low: float  # 95 % Wilson interval of win_rate
     high: float
     playouts: int
-    sentence: str  # what to do at the table, in one sentence
+    sentence: str  # what to do at the table, in one sentence (English: the JSON's field)
+    said: Words | None = None  # the same sentence to tell in the table's language (None: English only)
+
+    def told(self, t: Catalogue) -> str:
+        """The sentence in ``t``'s language (the English ``sentence`` when the advisor gave no words)."""
+        return self.sentence if self.said is None else self.said.tell(t)
 
     def command_json(self) -> dict[str, object]:
         raise NotImplementedError

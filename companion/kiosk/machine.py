@@ -57,7 +57,7 @@ from companion.setup_box.datasets import DataSetError, DataSets
 from companion.setup_box.runner import WizardSession
 from companion.setup_box.screen import LeaveTapped
 from companion.table.base import GameTable, LedSink
-from companion.table.messages import LANGUAGES, next_language
+from companion.table.messages import LANGUAGES, Catalogue, next_language
 from companion.table.tags import AdminTag, TagDirectory
 
 log = logging.getLogger(__name__)
@@ -846,10 +846,11 @@ class Kiosk:
     def _attract_card(self) -> AttractCard:
         """The band under the replay: the call to play, the game shown and its best today, the language."""
         t = self._t
+        language = t.language
         shown = self._shown_game()
         best = next((entries for game, entries in self._leaderboard if game.name == shown.name), [])
         entries = [
-            t.text("attract.best_entry", place=i, colour=t.colour(e.colour), score=score_text(shown, e.score))
+            t.text("attract.best_entry", place=i, colour=t.colour(e.colour), score=score_text(shown, e.score, language))
             for i, e in enumerate(best[:3], 1)
         ]
         # the line with the top three, two, one: the screen shows the longest that fits
@@ -899,7 +900,7 @@ class Kiosk:
                         lines.append(t.text("attract.best_of", game=game.title) if len(self._offered) > 1
                                      else t.text("attract.best"))  # fmt: skip
                         lines += [t.text("attract.best_line", place=i, colour=t.colour(e.colour),
-                                         score=score_text(game, e.score), game=e.game_id)
+                                         score=score_text(game, e.score, t.language), game=e.game_id)
                                   for i, e in enumerate(best, 1)]  # fmt: skip
                 lines.append(t.text("attract.language", language=t.text("language.name")))
                 title = (
@@ -955,10 +956,10 @@ class Kiosk:
                 game = self._ranked
                 ranked = tuple(
                     t.text("ranking.line", place=r["place"], colour=t.colour(str(r["colour"])),
-                           score=score_text(game, int(str(r["score"]))))
+                           score=score_text(game, int(str(r["score"])), t.language))
                     if game.score_label == game.currency
                     else t.text("ranking.line_money", place=r["place"], colour=t.colour(str(r["colour"])),
-                                score=score_text(game, int(str(r["score"]))),
+                                score=score_text(game, int(str(r["score"])), t.language),
                                 money=game.money(int(str(r.get("money", 0)))))
                     for r in self._ranking
                 )  # fmt: skip
@@ -992,6 +993,15 @@ class Kiosk:
         return replace(base, title=s.game)
 
 
-def score_text(game: GamePlugin, score: int) -> str:
-    """A score as the game counts it: "7 VP"; money as money: "5 000 DM"."""
-    return game.money(score) if game.score_label == game.currency else f"{score} {game.score_label}"
+def score_text(game: GamePlugin, score: int, language: str) -> str:
+    """A score as the game counts it, in ``language``: "7 VP", "7 VB"; money as money: "5 000 DM"."""
+    return game.money(score) if game.score_label == game.currency else f"{score} {score_unit(game, language)}"
+
+
+def score_unit(game: GamePlugin, language: str) -> str:
+    """The game's score unit in ``language``: its catalogue's ``screen.score_unit`` ("VB"), or the
+    plug-in's ``score_label`` as it is for a game whose catalogue has none (``score_label`` itself is
+    what the leaderboard's messages carry, unchanged)."""
+    package = getattr(game, "package", None)
+    unit = Catalogue(language, package).get("screen.score_unit") if package else None
+    return unit or game.score_label

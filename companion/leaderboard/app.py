@@ -19,7 +19,7 @@ import pygame
 from companion.leaderboard.broker import BrokerSettings
 from companion.leaderboard.client import BoardClient
 from companion.leaderboard.model import BoardModel
-from companion.leaderboard.screen import SIZE, BoardView, FontSource, default_fonts, render
+from companion.leaderboard.screen import SIZE, BoardView, FontSource, board_texts, default_fonts, render
 
 log = logging.getLogger(__name__)
 
@@ -53,7 +53,8 @@ class BoardApp:
         surface: pygame.Surface,
         *,
         fonts: FontSource | None = None,
-        event: str = "Leaderboard",
+        event: str = "",
+        language: str = "en",
         max_fps: float = 10.0,
         clock: Callable[[], float] = time.time,
     ) -> None:
@@ -61,6 +62,7 @@ class BoardApp:
         self.surface = surface
         self.fonts = fonts or default_fonts()
         self.event = event
+        self.language = language
         self.model = BoardModel(root=client.root)
         self.min_frame = 1.0 / max_fps
         self.clock = clock
@@ -78,7 +80,7 @@ class BoardApp:
             return False
         if not force and time.monotonic() - self._last_frame < self.min_frame:
             return False  # a flood: the next wake-up (or timeout) draws it
-        view = BoardView(self.event, self.client.connected, str(self.client.settings), now)
+        view = BoardView(self.event, self.client.connected, str(self.client.settings), now, self.language)
         render(self.surface, self.model, view, self.fonts)
         self._drawn = key
         self._last_frame = time.monotonic()
@@ -94,7 +96,8 @@ def run(
     broker: str | BrokerSettings,
     *,
     topic_root: str,
-    event: str = "Leaderboard",
+    event: str = "",
+    language: str = "en",
     fonts: FontSource | None = None,
     size: tuple[int, int] = SIZE,
     fullscreen: bool = True,
@@ -107,13 +110,13 @@ def run(
     pygame.font.init()
     flags = pygame.FULLSCREEN if fullscreen else 0
     surface = pygame.display.set_mode(size, flags)
-    pygame.display.set_caption(event)
+    pygame.display.set_caption(event or board_texts(language).text("board.title"))
     if fullscreen:
         pygame.mouse.set_visible(False)
     pygame.event.set_blocked(pygame.MOUSEMOTION)  # a moved mouse must not wake the board
 
     client = client_factory(broker, topic_root=topic_root)
-    app = BoardApp(client, surface, fonts=fonts, event=event)
+    app = BoardApp(client, surface, fonts=fonts, event=event, language=language)
     start, cpu0 = time.monotonic(), time.process_time()
     deadline = None if seconds is None else start + seconds
     try:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 from collections.abc import Sequence
 from typing import Any
 
@@ -38,7 +39,10 @@ def build_parser(*, for_help_only: bool = False) -> argparse.ArgumentParser:
     )
     options.add_argument("--seed", type=int, help="shuffle of the card piles and the companion's die")
     options.add_argument("--size", default="1280x800", help="window size WxH (default 1280x800)")
-    options.add_argument("--language", default="en", help="en, cs, de or pl")
+    options.add_argument(
+        "--language",
+        help="the table's and the simulator's language: en, cs, de or pl (default $COMPANION_LANGUAGE, else en)",
+    )
     options.add_argument(
         "--data-set",
         help="a box digitised with `companion setup-box` (default: the one digitised last, else the reference data;"
@@ -79,8 +83,25 @@ def data_files(game: str, name: str | None) -> dict[str, str | None]:
     return DataSets(default_state_dir()).choose(game, name).setup_files()
 
 
+def language_of(given: str | None) -> str:
+    """``--language``, else ``$COMPANION_LANGUAGE`` (the kiosk's setting), else English; ValueError
+    naming where a language the box does not speak came from."""
+    from companion.table.messages import LANGUAGES
+
+    language = (given or os.environ.get("COMPANION_LANGUAGE", "") or "en").strip().lower()
+    if language not in LANGUAGES:
+        source = "--language" if given else "$COMPANION_LANGUAGE"
+        raise ValueError(f"{source} {language!r} is not a language of the box; available: {', '.join(LANGUAGES)}")
+    return language
+
+
 def main(argv: Sequence[str] = ()) -> int:
     args = parse_args(argv)
+    try:
+        language = language_of(args.language)
+    except ValueError as exc:
+        print(f"companion: {exc}")
+        return 2
     try:
         w, h = (int(v) for v in args.size.lower().split("x"))
     except ValueError:
@@ -114,7 +135,7 @@ def main(argv: Sequence[str] = ()) -> int:
             GameOption(g.name, g.title, any(n is not None for n in g.lengths), g.player_counts, g.colours, g.bot_levels)
             for g in games.all_games()
         )
-        choice = run_dialog(window, options, game=name)
+        choice = run_dialog(window, options, game=name, language=language)
         if choice is None:
             return 0
         colours, name, bots = choice.colours, choice.game, choice.bots
@@ -126,6 +147,6 @@ def main(argv: Sequence[str] = ()) -> int:
     except (DataError, ValueError, OSError) as exc:
         print(f"companion: {exc}")
         return 2
-    sim = Simulator(plugin, game, size=(w, h), seed=args.seed, language=args.language,
+    sim = Simulator(plugin, game, size=(w, h), seed=args.seed, language=language,
                     emulated_readers=args.emulated_readers, bots=bots)  # fmt: skip
     return sim.run()

@@ -1,5 +1,6 @@
 """The simulator's start dialog: which game, how many players, full or short game, and who plays the
-other seats (people, or the box at a level). Keys G (game), 2/3/4, S (short), B (the box), Enter."""
+other seats (people, or the box at a level). Keys G (game), 2/3/4, S (short), B (the box), Enter.
+Its words are the platform catalogue's ``simulator.*``, in the simulator's ``--language``."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import pygame
 from companion.display import theme
 from companion.display.record import Canvas, FrameRecord
 from companion.display.tokens import swatch
+from companion.table.messages import Catalogue
 
 COLOURS = ("red", "blue", "green", "yellow")
 SHORT_END = 3
@@ -70,9 +72,12 @@ class Choice:
         return SHORT_END if self.short and self.option.has_short_game else None
 
 
-def draw_dialog(surface: pygame.Surface, choice: Choice, record: FrameRecord | None = None) -> dict[str, pygame.Rect]:
-    """Draw the dialog; return the clickable areas by action name (``record``: what was drawn, for the
-    layout check)."""
+def draw_dialog(
+    surface: pygame.Surface, choice: Choice, record: FrameRecord | None = None, language: str = "en"
+) -> dict[str, pygame.Rect]:
+    """Draw the dialog in ``language``; return the clickable areas by action name (``record``: what was
+    drawn, for the layout check)."""
+    t = Catalogue(language)
     w, h = surface.get_size()
     s = min(w / 800, h / 480)
 
@@ -81,12 +86,11 @@ def draw_dialog(surface: pygame.Surface, choice: Choice, record: FrameRecord | N
 
     canvas = Canvas(surface, FrameRecord((w, h)) if record is None else record)
     surface.fill(theme.BACKGROUND)
-    canvas.text("Companion simulator", (w // 2, px(22)), px(26), bold=True, anchor="midtop")
-    canvas.text("The table controller of the Pi, with the board, cards and buttons emulated", (w // 2, px(58)),
-                px(13), colour=theme.TEXT_DIM, anchor="midtop")  # fmt: skip
+    canvas.text(t.text("simulator.title"), (w // 2, px(22)), px(26), bold=True, anchor="midtop")
+    canvas.text(t.text("simulator.subtitle"), (w // 2, px(58)), px(13), colour=theme.TEXT_DIM, anchor="midtop")
     areas: dict[str, pygame.Rect] = {}
     y = px(84)
-    canvas.text("Game (key G)", (w // 2, y), px(15), anchor="midtop")
+    canvas.text(t.text("simulator.game"), (w // 2, y), px(15), anchor="midtop")
     y += px(26)
     gw, gap0 = px(230), px(16)
     n = len(choice.games)
@@ -99,14 +103,14 @@ def draw_dialog(surface: pygame.Surface, choice: Choice, record: FrameRecord | N
         areas[f"game:{option.name}"] = rect
     y += px(44) + px(22)
     counts = choice.option.player_counts
-    canvas.text(f"Players (keys {', '.join(map(str, counts))})", (w // 2, y), px(15), anchor="midtop")
+    canvas.text(t.text("simulator.players", keys=", ".join(map(str, counts))), (w // 2, y), px(15), anchor="midtop")
     y += px(28)
     bw, bh, gap = px(150), px(56), px(16)
     bw = min(bw, (w - px(40) - (len(counts) - 1) * gap) // len(counts))
     x0 = w // 2 - (len(counts) * bw + (len(counts) - 1) * gap) // 2
     for i, n in enumerate(counts):
         rect = pygame.Rect(x0 + i * (bw + gap), y, bw, bh)
-        with _button(surface, canvas, rect, f"{n} players", choice.players == n, px):
+        with _button(surface, canvas, rect, t.counted("simulator.players_option", n), choice.players == n, px):
             step = min(px(22), (rect.w - px(16)) // max(1, n))  # 6 swatches in a narrow button: closer
             for k, colour in enumerate(choice.option.colours[:n]):
                 sw = pygame.Rect(rect.x + px(8) + k * step, rect.bottom - px(22), min(px(18), step - 2), px(18))
@@ -116,14 +120,15 @@ def draw_dialog(surface: pygame.Surface, choice: Choice, record: FrameRecord | N
     # One row: the game length (where the game has a short game) and who plays the other seats.
     buttons: list[tuple[str, str, bool]] = []  # (area, label, on)
     if choice.option.has_short_game:
-        buttons += [("short:0", "Full game", not choice.short),
-                    ("short:1", f"Short game (ends at {SHORT_END})", choice.short)]  # fmt: skip
+        buttons += [("short:0", t.text("simulator.full_game"), not choice.short),
+                    ("short:1", t.text("simulator.short_game", end=SHORT_END), choice.short)]  # fmt: skip
     if choice.option.bot_levels:
-        label = "Other seats: people" if choice.box is None else f"Other seats: the box ({choice.box})"
+        level = t.get(f"simulator.level_{choice.box}") or str(choice.box)  # a level the catalogue lacks: as it is
+        label = t.text("simulator.seats_people") if choice.box is None else t.text("simulator.seats_box", level=level)
         buttons.append(("box", label, choice.box is not None))
     if buttons:
-        heads = [h for h, on in (("Game length (key S)", choice.option.has_short_game),
-                                 ("Who plays (key B)", bool(choice.option.bot_levels))) if on]  # fmt: skip
+        heads = [h for h, on in ((t.text("simulator.length"), choice.option.has_short_game),
+                                 (t.text("simulator.who"), bool(choice.option.bot_levels))) if on]  # fmt: skip
         canvas.text("  ·  ".join(heads), (w // 2, y), px(15), anchor="midtop")
         y += px(28)
         bw = min(px(230), (w - px(40) - (len(buttons) - 1) * gap) // len(buttons))
@@ -137,7 +142,7 @@ def draw_dialog(surface: pygame.Surface, choice: Choice, record: FrameRecord | N
     else:
         y += px(20)
     start = pygame.Rect(w // 2 - px(110), y, px(220), px(52))
-    with _button(surface, canvas, start, "Start  (Enter)", True, px, accent=True):
+    with _button(surface, canvas, start, t.text("simulator.start"), True, px, accent=True):
         pass
     areas["start"] = start
     return areas
@@ -174,11 +179,13 @@ def _button(
         yield
 
 
-def run_dialog(window: pygame.Surface, games: tuple[GameOption, ...], game: str | None = None) -> Choice | None:
+def run_dialog(
+    window: pygame.Surface, games: tuple[GameOption, ...], game: str | None = None, language: str = "en"
+) -> Choice | None:
     """Block until Start (Enter) or the window closes (None). ``game``: preselected (``--game``)."""
     choice = Choice(games, game=game or "")
     while True:
-        areas = draw_dialog(window, choice)
+        areas = draw_dialog(window, choice, language=language)
         pygame.display.flip()
         event = pygame.event.wait()
         if event.type == pygame.QUIT:

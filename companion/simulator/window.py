@@ -37,6 +37,7 @@ from companion.games.seats import bot_player
 from companion.intents import ButtonName, ButtonPressed, Intent
 from companion.simulator.edge import LONG_PRESS_S, TableEdge, tray_height
 from companion.simulator.readers import POLL_S, EmulatedReaders
+from companion.table.messages import Catalogue
 from companion.table.session import TableSession
 from companion.table.tags import MarkerTag
 
@@ -236,7 +237,7 @@ class Simulator:
             self.send(ButtonPressed(KEY_BUTTONS[event.key]))
 
     def _on_admin(self) -> None:
-        self.notice = "Admin menu: not available in the simulator (long MENU / admin card)"
+        self.notice = Catalogue(self.controller.ui.language).text("simulator.no_admin")
         self._recompose = True
 
     def _sync(self) -> None:

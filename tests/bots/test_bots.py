@@ -186,3 +186,59 @@ def test_advice_sentences_count_in_the_singular_for_one() -> None:
     for text in sentences:
         for wrong in ("1 trucks", "1 roads", "1 idle trucks", " 1 idle truck wait "):
             assert wrong not in text, text
+
+
+def _advice_words_over_sample_games() -> list[object]:
+    """The advice's words for every legal action of every position of two short sample games."""
+    from companion import games
+    from companion.games.on_the_way.bots.explain import words
+    from companion.games.on_the_way.bots.kernel import Kernel
+    from companion.games.setup import GameSetup
+
+    plugin = games.get("on-the-way")
+    out: list[object] = []
+    for seed in (1, 2):
+        setup = GameSetup("on-the-way", plugin.colours[:3], seed=seed)
+        game = plugin.new_game(setup)
+        for n, command in enumerate(plugin.sample_game(setup, seed, 240)):
+            game.push(command)
+            if n % 4 == 0 and not game.state.finished:
+                kernel = Kernel.from_state(game.state)
+                out += [words(kernel, action) for action in kernel.legal_actions()]
+    return out
+
+
+@pytest.mark.parametrize("language", ["en", "cs", "de", "pl"])
+def test_advice_sentences_are_told_in_every_language_with_the_counted_form_of_each_number(
+    language: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Issue 21 §3: the advice in the table's language. Every key it asks for is in the catalogue (no
+    English fallback is logged, no placeholder is left), and each number before a counted noun
+    ("3 vozidla", "5 ciężarówek") takes the form the language's plural rule gives that number; the
+    nouns are read from the catalogue's own ``advice.trucks_*``/``advice.roads_*`` forms."""
+    import re
+
+    from companion.games.advice import Words
+    from companion.table.messages import Catalogue, plural_form
+
+    t = Catalogue(language, "companion.games.on_the_way")
+    forms_of: dict[str, set[str]] = {}  # noun -> the plural forms it is written in
+    for stem in ("advice.trucks", "advice.roads"):
+        for form in ("one", "few", "many"):
+            template = t.get(f"{stem}_{form}") or t.get(f"{stem}_many") or ""
+            forms_of.setdefault(template.replace("{n} ", ""), set()).add(form)
+    counted = re.compile(rf"(?<!\d)(\d+) (?:\w+ )?({'|'.join(map(re.escape, forms_of))})\b")
+    said = _advice_words_over_sample_games()
+    assert len(said) > 500
+    seen: set[str] = set()
+    with caplog.at_level("WARNING", logger="companion.table.messages"):
+        for words in said:
+            assert isinstance(words, Words)
+            text = words.tell(t)
+            assert "{" not in text and "}" not in text, text
+            for number, noun in counted.findall(text):
+                form = plural_form(language, int(number))
+                assert form in forms_of[noun] or (form == "few" and "many" in forms_of[noun]), (text, number, noun)
+                seen.add(form)
+    assert not [r for r in caplog.records if "missing" in r.getMessage()], caplog.text
+    assert {"one", "many" if language in ("en", "de") else "few"} <= seen, seen

@@ -13,6 +13,7 @@ import pytest
 from companion import games
 from companion.kiosk import machine
 from companion.kiosk.texts import KIOSK_MESSAGES
+from companion.leaderboard.screen import BOARD_MESSAGES
 from companion.table.messages import LANGUAGES, Catalogue, plural_form
 from companion.table.messages.po import PoFile, parse_po
 
@@ -20,11 +21,13 @@ ROOT = Path(__file__).resolve().parents[2]
 CATALOGUES = {  # name -> the folder of its .po files
     "platform": ROOT / "companion/table/messages",
     "kiosk": ROOT / "companion/kiosk/messages",
+    "leaderboard": ROOT / "companion/leaderboard/messages",
     "on_the_way": ROOT / "companion/games/on_the_way/messages",
     "auf_achse": ROOT / "companion/games/auf_achse/messages",
     "setup_box": ROOT / "companion/setup_box/messages",
 }
-PACKAGES = {"platform": None, "kiosk": KIOSK_MESSAGES, "on_the_way": "companion.games.on_the_way",
+PACKAGES = {"platform": None, "kiosk": KIOSK_MESSAGES, "leaderboard": BOARD_MESSAGES,
+            "on_the_way": "companion.games.on_the_way",
             "auf_achse": "companion.games.auf_achse", "setup_box": "companion.setup_box"}  # fmt: skip
 PLACEHOLDER = re.compile(r"{(\w*)[^{}]*}")
 RULE_ID = re.compile(r"\b(?:OTW|AA)-\d+\b")
@@ -82,6 +85,33 @@ def test_every_key_the_kiosk_uses_exists() -> None:
     used |= {f"admin.confirm_{item}" for item in (machine.ADMIN_END, machine.ADMIN_CLEAR, machine.ADMIN_LEAVE)}
     for language in LANGUAGES:
         assert used <= Catalogue(language, KIOSK_MESSAGES).all_keys(), sorted(used - Catalogue(language).all_keys())
+
+
+def test_every_key_the_leaderboard_uses_exists() -> None:
+    source = source_of("companion/leaderboard/*.py")
+    used = set(re.findall(r'\.text\(\s*"([a-z_]+\.[a-z_]+)"', source))
+    counted = set(re.findall(r'\.counted\(\s*"([a-z_]+\.[a-z_]+)"', source))
+    assert len(used) > 15 and len(counted) >= 4, "the board's words go through its catalogue"
+    used |= {f"{stem}_{form}" for stem in counted for form in ("one", "few", "many")}
+    for language in LANGUAGES:
+        keys = Catalogue(language, BOARD_MESSAGES).all_keys()
+        assert used <= keys, (language, sorted(used - keys))
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_score_unit_is_the_same_word_on_the_kiosk_and_on_the_leaderboard(language: str) -> None:
+    """The kiosk reads a game's unit from the game's catalogue; the board, which needs no game, from
+    its own (keyed by the ``score_label`` the messages carry): the two must agree."""
+    from companion.kiosk.machine import score_unit
+
+    board = Catalogue(language, BOARD_MESSAGES)
+    shipped = {name: games.get(name) for name in ("on-the-way", "auf-achse")}
+    counted = {name: plugin for name, plugin in shipped.items() if plugin.score_label != plugin.currency}
+    assert counted, "a game whose score is not money"
+    for name, plugin in counted.items():
+        package = getattr(plugin, "package", None)
+        assert Catalogue("en", package).get("screen.score_unit") == plugin.score_label, name
+        assert board.get(f"score_unit.{plugin.score_label}") == score_unit(plugin, language), (name, language)
 
 
 @pytest.mark.parametrize("game", ["on_the_way", "auf_achse"])

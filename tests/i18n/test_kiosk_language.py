@@ -52,6 +52,7 @@ def test_the_ranking_speaks_the_tables_language_then_the_default_returns(box: Bo
     box.press("plus", "ok", "ok")  # end the game early, yes
     assert box.screen is Screen.RANKING and box.view.title == "Koniec gry — On The Way"
     assert box.view.lines[0].startswith("1. czerwony — ")
+    assert all(" PZ" in line and "VP" not in line for line in box.view.lines)  # the score unit too
     box.later(SETTINGS.ranking_s + 1)
     assert box.screen is Screen.ATTRACT and box.kiosk.language == "en"
 

@@ -110,20 +110,22 @@ def _aa(name: str, t: AATable) -> Frame:
     return Frame("aa", name, lambda s: render_aa(s, state, ui, leds), ui, held)
 
 
-def dialog_frames() -> Iterator[Frame]:
+def dialog_frames(language: str = "en") -> Iterator[Frame]:
     options = tuple(
         GameOption(g.name, g.title, any(n is not None for n in g.lengths), g.player_counts, g.colours, g.bot_levels)
         for g in games.all_games()
     )
     for game in options:
         for box in (None, *game.bot_levels):
-            choice = Choice(options, game=game.name, players=max(game.player_counts), box=box)
-            yield Frame("dialog", f"dialog_{game.name}_{box}", lambda s, c=choice: _dialog(s, c))
+            for short in (False, True):
+                choice = Choice(options, game=game.name, players=max(game.player_counts), box=box, short=short)
+                yield Frame("dialog", f"dialog_{game.name}_{box}_{'short' if short else 'full'}",
+                            lambda s, c=choice: _dialog(s, c, language))  # fmt: skip
 
 
-def _dialog(surface: pygame.Surface, choice: Choice) -> FrameRecord:
+def _dialog(surface: pygame.Surface, choice: Choice, language: str = "en") -> FrameRecord:
     record = FrameRecord(surface.get_size())
-    draw_dialog(surface, choice, record)
+    draw_dialog(surface, choice, record, language)
     return record
 
 
@@ -180,20 +182,22 @@ def test_every_table_screen_fits(language: str, size: tuple[int, int], monkeypat
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
-def test_the_start_dialog_fits(size: tuple[int, int]) -> None:
-    count, problems = run(list(dialog_frames()), "en", size)
-    assert count >= 4
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_start_dialog_fits(language: str, size: tuple[int, int]) -> None:
+    count, problems = run(list(dialog_frames(language)), language, size)
+    assert count >= 8
     assert not problems, "\n".join(problems)
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 @pytest.mark.parametrize("game", ["on-the-way", "auf-achse"])
-def test_the_simulator_window_fits(game: str, size: tuple[int, int]) -> None:
-    """The window as a whole: the game's screen in its part of the window and the tray below, with
-    the menu open (the simulator at 1280×800 hid menu items too)."""
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_simulator_window_fits(language: str, game: str, size: tuple[int, int]) -> None:
+    """The window as a whole: the game's screen in its part of the window and the tray below (its
+    words in the table's language), with the menu open (the simulator at 1280×800 hid menu items too)."""
     plugin = games.get(game)
     colours = plugin.colours[: max(plugin.player_counts)]
-    sim = Simulator(plugin, new_game(game, colours, seed=1), size=size, seed=1, clock=lambda: 0.0)
+    sim = Simulator(plugin, new_game(game, colours, seed=1), size=size, seed=1, clock=lambda: 0.0, language=language)
     problems: list[str] = []
     for step in range(12):
         sim.draw()
@@ -203,7 +207,7 @@ def test_the_simulator_window_fits(game: str, size: tuple[int, int]) -> None:
         if ui.choices:
             problems += [f"{game} {size} menu: {v}" for v in choice_violations(sim.record, ui)]
         if size == SIZES[0] and step in (0, 1):
-            save(sim.window, f"layout_simulator_{game}_{step}")
+            save(sim.window, f"layout_{language}_simulator_{game}_{step}")
         sim.send(ButtonPressed(ButtonName.MENU if step == 0 else ButtonName.PLUS))
     assert not problems, "\n".join(problems[:40])
 

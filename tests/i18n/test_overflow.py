@@ -198,6 +198,10 @@ def otw_moments(language: str) -> Iterator[tuple[str, Table]]:
     t.press("ok")
     t.scan("B08")
     yield "otw_lay_out", t
+    t.scan("B09")
+    t.scan("B10")  # the offer is out: the advice, in the table's language (its sentence and chance)
+    assert "%" in t.ui.message, t.ui.message
+    yield "otw_advice", t
 
 
 def aa_moments(language: str, monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[str, Any]]:

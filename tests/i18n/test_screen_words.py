@@ -16,6 +16,7 @@ import pytest
 
 import tests.display.scenes as otw_scenes
 from companion import games
+from companion.display.fonts import font, traced
 from companion.display.record import FrameRecord
 from companion.display.stats import draw_stats
 from companion.games.auf_achse.screen.render import render as render_aa
@@ -23,6 +24,9 @@ from companion.games.on_the_way.screen.render import render as render_otw
 from companion.games.setup import GameSetup
 from companion.games.stats import stats_of_game
 from companion.kiosk.attract import Replay
+from companion.leaderboard import BoardModel
+from companion.leaderboard.screen import BOARD_MESSAGES, BoardView
+from companion.leaderboard.screen import render as render_board
 from companion.table.messages import LANGUAGES, Catalogue
 from tests.i18n.conftest import save
 from tests.i18n.test_overflow import NOT_TRANSLATION, SIZE, aa_moments, otw_moments, role_of
@@ -39,6 +43,8 @@ ENGLISH = (
     *("nobody", "debt", "money", "debts", "worth", "action card", "more loaded", "misses", "no bid yet"),
     *("the game in figures", "earned", "spent", "biggest payout", "A sample game of"),
     *("Red", "Blue", "Green", "Yellow", "Black", "White"),
+    # MENU → Advice: its sentence (companion/games/on_the_way/bots/explain.py) and chance.
+    *("Take", "truck", "trucks", "idle", "road", "roads", "nearby", "Fulfil", "Build", "Cancel", "win chance"),
 )
 # Texts that are not the screen's words: city names (data), and the ledger's reasons, which are the
 # engine's bookings and stay as they were booked (English; docs/translating.md).
@@ -52,7 +58,7 @@ def allowed_words(language: str) -> set[str]:
     for package in CATALOGUES:
         t = Catalogue(language, package)
         for key in t.all_keys():
-            if key.startswith(("screen.", "stats.", "player_names.")) or key == "attract.sample_game":
+            if key.startswith(("screen.", "stats.", "player_names.", "advice.")) or key == "attract.sample_game":
                 own.update(re.findall(r"\w+", re.sub(r"{\w*}", "", t.get(key) or "")))
     return own
 
@@ -132,3 +138,114 @@ def test_the_screens_draw_no_english_word(language: str, monkeypatch: pytest.Mon
         replay.next_game()  # the next game
     assert words.screens >= 20
     assert not words.english and not words.clipped, words.report()
+
+
+# The leaderboard's English words before it was translated (its header, panels, cards and footer).
+BOARD_ENGLISH = (
+    *("Leaderboard", "table", "tables", "Table", "game", "games", "finished", "best", "VP", "live"),
+    *("no connection", "Live tables", "round", "turn", "waiting for a game", "game over", "offline"),
+    *("bad message", "dropped", "No finished games yet", "No table has reported yet", "more", "score"),
+    *("Red", "Blue", "Green", "Yellow", "Black", "White"),
+)
+
+
+def board_english_in(text: str, language: str) -> list[str]:
+    t = Catalogue(language, BOARD_MESSAGES)
+    own = {w for key in t.all_keys() if key.startswith(("board.", "player_names."))
+           for w in re.findall(r"\w+", re.sub(r"{\w*}", "", t.get(key) or ""))}  # fmt: skip
+    return [
+        word
+        for word in BOARD_ENGLISH
+        if re.search(rf"(?<!\w){re.escape(word)}(?!\w)", text) and not set(re.findall(r"\w+", word)) <= own
+    ]
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_leaderboard_draws_no_english_word(language: str) -> None:
+    """Every string the board renders (its fonts are traced): a busy board with a dropped message, a
+    table offline and one waiting, and an empty board without a broker. Game titles, money, table ids
+    and the broker's address are data, drawn as they come."""
+    from tests.leaderboard.test_screen import busy_model
+
+    data = {"On The Way", "Auf Achse", "mqtt://laptop:1883"}
+    found: list[str] = []
+    for name, model, connected in (("busy", busy_model(), True), ("empty", BoardModel(), False)):
+        surface = pygame.Surface((1920, 1080))
+        view = BoardView("", connected, "mqtt://laptop:1883", 1_764_547_200.0, language)
+        with traced() as rendered:
+            render_board(surface, model, view, lambda size, bold: font(size, bold=bold))
+        save(surface, f"{language}_words_leaderboard_{name}")
+        texts = {text for text, _size in rendered} - data
+        assert len(texts) > (20 if name == "busy" else 5)
+        if language != "en":
+            found += [f"{name}: {text!r} has English {words}" for text in sorted(texts)
+                      if (words := board_english_in(text, language))]  # fmt: skip
+        else:
+            assert any("VP" in text for text in texts) or name == "empty"
+    assert not found, "\n".join(found)
+
+
+# The simulator's English words before it was translated: its table edge (both games), the admin
+# notice and the start dialog.
+SIM_ENGLISH = (
+    *("Pile", "Events", "cards", "card", "click", "Card reader", "reveal", "top card", "Drag", "markers", "scan"),
+    *("quit", "Contracts", "Actions", "bank", "goods", "next", "draw", "basic", "extended", "professional", "VP"),
+    *("Red", "Blue", "Green", "Yellow", "Black", "White", "Companion simulator", "Game", "Players", "players"),
+    *("keys", "key", "Full game", "Short game", "Other seats", "people", "the box", "Who plays", "Game length"),
+    *("Start", "easy", "medium", "hard", "Admin menu", "not available"),
+)
+
+
+def sim_english_in(text: str, language: str) -> list[str]:
+    own: set[str] = set()
+    for package in (None, "companion.games.on_the_way", "companion.games.auf_achse"):
+        t = Catalogue(language, package)
+        for key in t.all_keys():
+            if key.startswith(("tray.", "simulator.", "player_names.", "screen.contract_vp")):
+                own.update(re.findall(r"\w+", re.sub(r"{\w*}", "", t.get(key) or "")))
+    return [
+        word
+        for word in SIM_ENGLISH
+        if re.search(rf"(?<!\w){re.escape(word)}(?!\w)", text) and not set(re.findall(r"\w+", word)) <= own
+    ]
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_simulator_draws_no_english_word(language: str) -> None:
+    """The simulator's table edge of both games (trays, reader, piles, cards, help line, the admin
+    notice) and its start dialog (every game, people and each level, full and short), in the
+    language it is started in (``--language``)."""
+    from companion.simulator.app import new_game
+    from companion.simulator.start_dialog import Choice, GameOption, draw_dialog
+    from companion.simulator.window import Simulator
+
+    found: list[str] = []
+    drawn = 0
+    for game in ("on-the-way", "auf-achse"):
+        plugin = games.get(game)
+        colours = plugin.colours[: max(plugin.player_counts)]
+        sim = Simulator(plugin, new_game(game, colours, seed=1), size=(1280, 800), seed=1, clock=lambda: 0.0,
+                        language=language)  # fmt: skip
+        sim._on_admin()  # a long MENU: the notice that the admin menu is the kiosk's
+        sim.draw()
+        save(sim.window, f"{language}_words_simulator_{game}")
+        texts = [d.text for d in sim.tray_record.texts]
+        drawn += len(texts)
+        found += [f"{game} tray: {text!r} has English {w}" for text in texts if (w := sim_english_in(text, language))]
+    options = tuple(
+        GameOption(g.name, g.title, any(n is not None for n in g.lengths), g.player_counts, g.colours, g.bot_levels)
+        for g in games.all_games()
+    )
+    for option in options:
+        for box in (None, *option.bot_levels):
+            for short in (False, True):
+                record = FrameRecord((800, 480))
+                choice = Choice(options, game=option.name, players=2, box=box, short=short)
+                draw_dialog(pygame.Surface((800, 480)), choice, record, language)
+                texts = [d.text for d in record.texts]
+                drawn += len(texts)
+                found += [f"dialog: {t!r} has English {w}" for t in texts if (w := sim_english_in(t, language))]
+    assert drawn > 100
+    if language == "en":
+        assert not found and sim_english_in("Pile", "cs") == ["Pile"]  # the check finds an English word
+    assert not found, "\n".join(sorted(set(found)))

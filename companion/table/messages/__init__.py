@@ -153,11 +153,16 @@ class Catalogue:
         return self._counted("steps", n)
 
     def _counted(self, word: str, n: int) -> str:
+        return self.counted(f"words.{word}", n)
+
+    def counted(self, stem: str, n: int, **params: object) -> str:
+        """The text of ``n`` things in the form ``n`` takes: ``stem`` + ``_one``/``_few``/``_many``
+        (a catalogue without a ``_few`` form uses ``_many``); ``params`` fill its other placeholders."""
         form = plural_form(self.language, n)
-        key = f"words.{word}_{form}"
+        key = f"{stem}_{form}"
         if form == "few" and self.get(key) is None:
-            key = f"words.{word}_many"
-        return self.text(key, n=n)
+            key = f"{stem}_many"
+        return self.text(key, n=n, **params)
 
     def all_keys(self) -> set[str]:
         return {f"{s}.{k}" for s, table in self._table.items() for k in table}

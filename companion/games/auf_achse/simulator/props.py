@@ -25,14 +25,11 @@ from companion.engine.game import Game
 from companion.games.auf_achse.engine import GameConfig, GameState
 from companion.games.auf_achse.table.controller import TRUCK
 from companion.intents import ButtonName, Intent, TagLifted, TagPlaced
+from companion.table.messages import Catalogue
 from companion.table.tags import BankCardTag, CardTag, MarkerTag, TagDirectory
 from companion.table.ui import UiModel
 
-HELP = (
-    "Click a pile to scan its next card, a face-up contract to scan it, a bank card to scan it · drag a truck "
-    "onto a city · touch a space on the map · Enter OK · Backspace BACK · + − · M MENU · Ctrl+Q quit"
-)
-HELP_SHORT = "Click piles and cards: scan · drag a truck · Enter OK · ⌫ BACK · + − · M MENU · Ctrl+Q quit"
+MESSAGES = "companion.games.auf_achse"  # the tray's words: its catalogue's tray.* (in the table's language)
 
 
 @dataclass
@@ -203,6 +200,7 @@ class AufAchseSimProps:
         surface = canvas.surface
         px = lay.px
         small = max(10, px(12))
+        t = Catalogue(ui.language, MESSAGES)
         pygame.draw.rect(surface, (12, 14, 18), lay.rect)
         for seat, (colour, tray) in enumerate(lay.trays.items()):
             style = theme.player_style(colour, seat)
@@ -210,7 +208,7 @@ class AufAchseSimProps:
             pygame.draw.rect(surface, theme.PANEL_ACTIVE if on_turn else theme.PANEL, tray, border_radius=px(6))
             pygame.draw.rect(surface, style.colour, tray, width=px(2), border_radius=px(6))
             with canvas.box(tray, "marker_tray"):
-                canvas.text(theme.title(colour), (tray.x + px(6), tray.y + px(3)), small, role="tray",
+                canvas.text(t.player_name(colour), (tray.x + px(6), tray.y + px(3)), small, role="tray",
                             max_width=tray.w - px(8))  # fmt: skip
                 for m in table.in_tray(colour):
                     if m != dragging:
@@ -219,11 +217,12 @@ class AufAchseSimProps:
                 bank = lay.banks[colour]
                 pygame.draw.rect(surface, style.colour, bank, border_radius=px(4))
                 with canvas.box(bank, "bank_card"):
-                    canvas.text("bank", bank.center, max(10, small - px(2)), colour=style.ink, bold=True,
+                    canvas.text(t.text("tray.bank"), bank.center, max(10, small - px(2)), colour=style.ink, bold=True,
                                 anchor="center", role="tray")  # fmt: skip
         nxt = table.next_contract(state)
         left = sum(1 for c in table.contracts if c not in state.seen)
-        box(canvas, lay.pile, "Contracts", f"{left} cards · click: next", small, lay, face_down=nxt is not None)
+        pile = t.text("tray.contracts_detail", cards=t.counted("tray.cards", left))
+        box(canvas, lay.pile, t.text("tray.contracts"), pile, small, lay, face_down=nxt is not None)
         for i, rect in enumerate(lay.public):
             card_id = state.public[i] if i < len(state.public) else None
             if card_id is None:
@@ -232,13 +231,14 @@ class AufAchseSimProps:
             card = state.config.contract(card_id)
             assert card is not None
             highlight = state.auction is not None and state.auction.card == card_id
-            box(canvas, rect, f"{card_id} {card.start}", f"→ {card.end} · {card.goods} goods · "
-                f"{theme.dm(card.payout)}", small, lay, highlight=highlight)  # fmt: skip
+            detail = t.text("tray.public_detail", end=card.end, goods=t.counted("tray.goods", card.goods),
+                            payout=theme.dm(card.payout))  # fmt: skip
+            box(canvas, rect, f"{card_id} {card.start}", detail, small, lay, highlight=highlight)
         due = state.awaiting is not None and state.awaiting.kind.value == "action_card"
-        box(canvas, lay.actions, "Actions", "click: draw", small, lay, face_down=True, highlight=due,
-            colour=(40, 70, 130))  # fmt: skip
+        box(canvas, lay.actions, t.text("tray.actions"), t.text("tray.actions_detail"), small, lay, face_down=True,
+            highlight=due, colour=(40, 70, 130))  # fmt: skip
         draw_buttons(canvas, lay, pressed)
-        draw_help(canvas, lay.help, (HELP, HELP_SHORT), small)
+        draw_help(canvas, lay.help, (t.text("tray.help"), t.text("tray.help_short")), small)
 
 
 def props(game: Game[Any], seed: int | None = None) -> AufAchseSimProps:

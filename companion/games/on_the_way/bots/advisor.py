@@ -28,8 +28,9 @@ from typing import Any
 from companion.engine.errors import IllegalAction
 from companion.engine.stats import wilson
 from companion.games.advice import Advice as AdviceBase
+from companion.games.advice import in_english
 from companion.games.on_the_way.bots.budget import work_for
-from companion.games.on_the_way.bots.explain import sentence
+from companion.games.on_the_way.bots.explain import PACKAGE, words
 from companion.games.on_the_way.bots.kernel import CANCEL, PASS, Action, Kernel
 from companion.games.on_the_way.bots.policy import policy_action
 from companion.games.on_the_way.bots.search import FULL_HORIZON, Arm, candidates, clearly_better, rollout, search
@@ -201,7 +202,8 @@ def advise(
         low, high = wilson(arm.wins, arm.playouts)
         command = kernel.to_command(arm.action)
         assert not isinstance(command, RevealEvent | LayOut | Undo)  # candidates are player commands
-        out.append(Advice(command, arm.mean, low, high, arm.playouts, sentence(kernel, arm.action)))
+        said = words(kernel, arm.action)
+        out.append(Advice(command, arm.mean, low, high, arm.playouts, in_english(said, PACKAGE), said))
     return tuple(out)
 
 

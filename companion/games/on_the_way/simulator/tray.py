@@ -17,15 +17,12 @@ from companion.games.on_the_way.engine.cards import Tier
 from companion.games.on_the_way.engine.state import MARKERS_PER_PLAYER, GameState
 from companion.games.on_the_way.simulator.table import SimTable
 from companion.intents import ButtonName
+from companion.table.messages import Catalogue
 from companion.table.tags import MarkerTag
 from companion.table.ui import Mode, UiModel
 
 TIER_COLOURS = {Tier.BASIC: (0, 158, 115), Tier.EXTENDED: (240, 228, 66), Tier.PROFESSIONAL: (213, 94, 0)}
-HELP = (
-    "Drag a marker onto a city (place) or off it (lift) · click a card to scan it · drop a marker on the card "
-    "reader to cancel its transport · Enter OK · Backspace BACK · + − · M MENU (hold: admin) · Ctrl+Q quit"
-)
-HELP_SHORT = "Drag markers · click a card: scan · Enter OK · ⌫ BACK · + − · M MENU · Ctrl+Q quit"
+MESSAGES = "companion.games.on_the_way"  # the tray's words: its catalogue's tray.* (in the table's language)
 
 
 @dataclass(frozen=True)
@@ -115,6 +112,7 @@ def draw_tray(
     px = lay.px
     small = max(10, px(12))
     body = max(10, px(14))
+    t = Catalogue(ui.language, MESSAGES)
     pygame.draw.rect(surface, (12, 14, 18), lay.rect)
     # Marker trays.
     for seat, (colour, tray) in enumerate(lay.trays.items()):
@@ -123,7 +121,7 @@ def draw_tray(
         pygame.draw.rect(surface, theme.PANEL_ACTIVE if on_turn else theme.PANEL, tray, border_radius=px(6))
         pygame.draw.rect(surface, style.colour, tray, width=px(2), border_radius=px(6))
         with canvas.box(tray, "marker_tray"):
-            canvas.text(theme.title(colour), (tray.x + px(6), tray.y + px(3)), small, role="tray",
+            canvas.text(t.player_name(colour), (tray.x + px(6), tray.y + px(3)), small, role="tray",
                         max_width=tray.w - px(8))  # fmt: skip
             for m in table.in_tray(colour):
                 if m == dragging:
@@ -132,19 +130,20 @@ def draw_tray(
                 draw_marker(canvas, slot.center, slot.w // 2, style, m.number)
     # Card reader.
     assert lay.reader is not None
-    box(canvas, lay.reader, "Card reader", "drop a marker: cancel its transport", small, lay)
+    box(canvas, lay.reader, t.text("tray.reader"), t.text("tray.reader_detail"), small, lay)
     # Contracts: the open offer and the face-down pile.
     for i, rect in enumerate(lay.offer):
         card_id = table.offer[i] if i < len(table.offer) else None
         with canvas.box(rect, "card"):
-            _contract(canvas, lay, rect, card_id, state, small, body)
-    box(canvas, lay.pile, "Pile", f"{len(table.pile)} cards · click: top card", small, lay, face_down=bool(table.pile))
+            _contract(canvas, lay, rect, card_id, state, small, body, t)
+    pile = t.text("tray.pile_detail", cards=t.counted("tray.cards", len(table.pile)))
+    box(canvas, lay.pile, t.text("tray.pile"), pile, small, lay, face_down=bool(table.pile))
     due = ui.mode is Mode.EVENT_DUE or state.awaiting_event
     box(
         canvas,
         lay.events,
-        "Events",
-        f"{len(table.events)} cards · click: reveal",
+        t.text("tray.events"),
+        t.text("tray.events_detail", cards=t.counted("tray.cards", len(table.events))),
         small,
         lay,
         face_down=True,
@@ -152,11 +151,18 @@ def draw_tray(
         colour=(40, 70, 130),
     )
     draw_buttons(canvas, lay, pressed)
-    draw_help(canvas, lay.help, (HELP, HELP_SHORT), small)
+    draw_help(canvas, lay.help, (t.text("tray.help"), t.text("tray.help_short")), small)
 
 
 def _contract(
-    canvas: Canvas, lay: TrayLayout, rect: pygame.Rect, card_id: str | None, state: GameState, small: int, body: int
+    canvas: Canvas,
+    lay: TrayLayout,
+    rect: pygame.Rect,
+    card_id: str | None,
+    state: GameState,
+    small: int,
+    body: int,
+    t: Catalogue,
 ) -> None:
     surface = canvas.surface
     px = lay.px
@@ -174,7 +180,7 @@ def _contract(
     x = rect.x + px(6)
     w = rect.w - px(12)
     y = stripe.bottom + px(3)
-    pay = theme.money(card.pay) + (f" +{card.vp} VP" if card.vp else "")
+    pay = theme.money(card.pay) + (" " + t.text("screen.contract_vp", vp=card.vp) if card.vp else "")
     full_h = px(9) + round(small * 1.3) + round(body * 1.25) + round(body * 1.35) + canvas.measure("Hg", small)[1]
     if rect.h < full_h:  # a card in a two-row tray: id, trucks and pay, then the route
         small = max(10, small)
@@ -186,7 +192,8 @@ def _contract(
             canvas.text(line, (x, y), small, colour=ink, bold=True, role="card", max_width=w)
             y += round(small * 1.15)
         return
-    canvas.text(f"{card.id}  {card.tier.value}", (x, y), small, colour=(70, 70, 80), role="card", max_width=w)
+    tier = t.text(f"tray.tier_{card.tier.value}")
+    canvas.text(f"{card.id}  {tier}", (x, y), small, colour=(70, 70, 80), role="card", max_width=w)
     y += round(small * 1.3)
     # Long city names ("Cluj-Napoca") step down to the small size rather than lose their end.
     wide = max(canvas.measure(name, body, bold=True)[0] for name in (card.origin, f"→ {card.destination}"))

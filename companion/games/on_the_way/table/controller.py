@@ -327,7 +327,7 @@ class TableController(TableBase):
             return
         top = best[0]
         chance = self._text.text("message.advice_chance", percent=round(top.win_rate * 100))
-        self._message = f"{top.sentence} ({chance})"
+        self._message = f"{top.told(self._text)} ({chance})"  # in the table's language
         self._pointed = (self.game.depth, _advised_city(self.state, top.command))
 
     def _compute_ui(self) -> UiModel:
