@@ -19,6 +19,7 @@ from typing import TextIO
 from companion.cli.no_pi import EMULATED, explain_missing_gpio
 from companion.hardware.config import REFERENCE, HardwareConfig, load, write_card, write_readers
 from companion.hardware.errors import ConfigError
+from companion.hardware.flash_plan import NoRfGroups, flash_groups  # the CLI flashes them
 from companion.hardware.rig import HardwareRig
 from companion.hardware.serial_bridge import SerialBridge
 from companion.intents import ButtonPressed, CardScanned, DeviceFault, Intent, TagLifted, TagPlaced
@@ -221,34 +222,6 @@ def crosstalk(
     bad = sum(bool(v) for v in found.values())
     print(f"Crosstalk: {bad} of {len(found)} cities seen by another reader", file=out)
     return found
-
-
-class NoRfGroups(ValueError):
-    """Flashing would leave the bridge without RF groups: refused (see :func:`flash_groups`)."""
-
-
-def flash_groups(
-    config: HardwareConfig, adjacency: Mapping[str, Iterable[str]] | None = None, *, one_at_a_time: bool = False
-) -> list[list[int]]:
-    """The RF groups written to the Pico, never "none": the plan's ``[rf] groups`` (or the board's
-    neighbours, ``--adjacency``), or one reader at a time. Without either, and without
-    ``one_at_a_time``, :class:`NoRfGroups`: a bridge without groups used to switch every antenna on at
-    once (the worst crosstalk, and 45 x 100 mA). ``[rf] rf_safe = false`` also means one at a time on
-    the bridge: there is no "all on" sweep any more."""
-    from companion.hardware.spi_readers import rf_scan_groups
-
-    channels = sorted([*config.readers, *([config.card_channel] if config.card_channel is not None else [])])
-    if one_at_a_time or not config.rf.rf_safe:
-        return [[channel] for channel in channels]
-    if not config.rf.groups and not adjacency:
-        raise NoRfGroups(
-            f"{config.path}: no RF groups: run `companion hardware plan --board-size WxH --config {config.path} "
-            "--write-config` (groups from the antennas' distances on the print), or pass --one-at-a-time "
-            "(safe, about 6 ms per reader per sweep)"
-        )
-    groups = rf_scan_groups(config, adjacency)
-    assert groups is not None  # rf_safe is true here
-    return groups
 
 
 def firmware_files(

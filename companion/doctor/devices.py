@@ -12,7 +12,10 @@ from pathlib import Path
 from companion.doctor.boot_config import boot_setting
 from companion.doctor.box import SERVICE_USER, Box
 from companion.doctor.result import Findings, Result, fail, na, ok
+from companion.hardware.config import HardwareConfig
+from companion.hardware.flash_plan import NoRfGroups, flash_groups
 from companion.hardware.serial_bridge import SerialBridge
+from companion.hardware.serial_protocol import NO_SESSION, rf_digest
 from companion.intents import DeviceFault, Intent
 from companion.kiosk.display_env import check_video_driver, kiosk_environment
 
@@ -164,12 +167,36 @@ def bridge(box: Box, found: Findings) -> Iterator[Result]:
         )
         return
     yield ok("bridge", f"answers on {config.serial.url}: firmware {stats.firmware}, {stats.readers} readers")
-    # Protocol 2 does not tell which RF groups the bridge was flashed with; its reader count is what
-    # `companion hardware flash` wrote from this file (checked above).
-    yield na(
-        "rf groups",
-        "the bridge does not report its RF groups (protocol 2); its reader count matches this "
-        "file. After changing [rf] or the readers: companion hardware flash",
+    yield rf_groups_flashed(config, stats.protocol, stats.rf)
+
+
+def rf_groups_flashed(config: HardwareConfig, protocol: int, reported: str) -> Result:
+    """Whether the bridge sweeps the RF groups this hardware file gives (protocol 4 reports them)."""
+    flash = f"companion hardware flash --config {config.path}"
+    if protocol < 4 or not reported:
+        return na(
+            "rf groups",
+            f"the bridge speaks protocol {protocol}, which does not report its RF groups (4 does); its reader "
+            f"count matches this file. To be sure: {flash}",
+        )
+    # "-": flashed before groups were required (bridge_config GROUPS = None), which sweeps one at a time.
+    one_at_a_time = {NO_SESSION, rf_digest(flash_groups(config, one_at_a_time=True))}
+    try:
+        planned: str | None = rf_digest(flash_groups(config))
+    except NoRfGroups:
+        planned = None
+    if reported == planned:
+        return ok("rf groups", f"the bridge sweeps this file's {len(config.rf.groups)} RF groups")
+    if reported in one_at_a_time:
+        if planned is None:
+            return ok(
+                "rf groups",
+                "the bridge sweeps one reader at a time (safe; for a faster sweep: companion hardware plan "
+                "--write-config, then flash)",
+            )
+        return fail("rf groups", "the bridge sweeps one reader at a time, but this file has RF groups", flash)
+    return fail(
+        "rf groups", "the bridge was flashed with other RF groups than this file's (it may read ghosts)", flash
     )
 
 

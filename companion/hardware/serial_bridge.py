@@ -48,6 +48,7 @@ from companion.hardware.serial_protocol import (
     BRIDGE_VERBS,
     MAX_LINE,
     MAX_READERS,
+    NO_SESSION,
     OLDEST_PROTOCOL,
     PROTOCOL_VERSION,
     SEQ_WINDOW,
@@ -93,6 +94,7 @@ class BridgeStats:
     firmware: str = ""
     readers: int = 0
     protocol: int = 0
+    rf: str = ""  # the bridge's RF groups as rf_digest names them ("": a bridge before protocol 4)
 
 
 class SerialBridge:
@@ -435,7 +437,8 @@ class SerialBridge:
             self._restart_session(self._now)
 
     def _hello(self, line: Line) -> None:
-        protocol, firmware, readers, boot, session, cards = line.args
+        protocol, firmware, readers, boot, session, cards, *more = line.args
+        rf = more[0] if more else ""  # version 4: the RF groups it was flashed with (rf_digest)
         if session != self._pending:
             self.stats.stale += 1  # an answer to an older HELLO, or a repeat of the one we have
             return
@@ -452,8 +455,11 @@ class SerialBridge:
         readers_n, card_n = number(readers, MAX_READERS), number(cards)
         if readers_n == 0 or len(boot) > 16 or len(firmware) > MAX_NAME:
             raise ValueError(f"HELLO with {readers_n} readers, boot {boot[:20]!r}, firmware {firmware[:50]!r}")
+        if rf not in ("", NO_SESSION) and (len(rf) != 8 or any(c not in "0123456789ABCDEF" for c in rf)):
+            raise ValueError(f"HELLO with RF groups {rf[:20]!r}")
         self.stats.lines += 1
         self.stats.firmware, self.stats.readers, self.stats.protocol = firmware, readers_n, version
+        self.stats.rf = rf
         if boot != self._boot:  # a new power-up: its generations and card counter start afresh
             self._boot = boot
             self._ver.clear()

@@ -40,7 +40,7 @@ import tty
 from collections.abc import Callable
 
 from companion.hardware.debounce import CITY_DEBOUNCE, UNKNOWN, DebounceSettings, TagVote
-from companion.hardware.serial_protocol import HOST_VERBS, BridgeLink, Line, LineError, parse
+from companion.hardware.serial_protocol import HOST_VERBS, NO_SESSION, BridgeLink, Line, LineError, parse
 
 REBOOT_KINDS = ("power", "replug", "watchdog", "soft")
 SWEEP_S = 0.03  # firmware/rp2040/bridge_config.py SWEEP_MS
@@ -67,8 +67,10 @@ class BridgeDevice:
         rnd: random.Random | None = None,
         on_led: Callable[[int, bytes], None] | None = None,
         snapshot_ms: int = 2000,
+        rf: str = NO_SESSION,
     ) -> None:
         self.readers = readers
+        self.rf = rf  # the RF groups it says it was flashed with (serial_protocol.rf_digest)
         self.write = write
         self.firmware = firmware
         self.card_channel = card_channel
@@ -98,6 +100,7 @@ class BridgeDevice:
             snapshot_ms=self.snapshot_ms,
             settle_samples=self.debounce.window,
             card_channel=self.card_channel,
+            rf=self.rf,
         )
         for channel, why in sorted(self.broken.items()):  # found at bring-up
             self.link.set_fault(channel, why)
@@ -161,6 +164,7 @@ class BridgePeer:
         now: float | None = None,
         startup_s: float = STARTUP_S,
         read_errors: float = 0.0,
+        rf: str = NO_SESSION,
     ) -> None:
         self.readers = readers
         self.firmware = firmware
@@ -176,6 +180,7 @@ class BridgePeer:
             startup_s=startup_s,
             read_errors=read_errors,
             on_led=self._on_led,
+            rf=rf,
         )
         self._listener: socket.socket | None = None
         self._conn: socket.socket | None = None

@@ -25,7 +25,7 @@ that rebooted (session ``-``) are dropped, and the host says ``HELLO`` again.
 
 Bridge → host::
 
-    HELLO <protocol> <firmware> <readers> <boot> <session> <cards>   answer to (each) HELLO of a session
+    HELLO <protocol> <firmware> <readers> <boot> <session> <cards> <rf>   answer to (each) HELLO of a session
     TAG   <session> <gen> <channel> <uid|->                           a reader's settled tag changed
     CARD  <session> <gen> <n> <uid>                                   card presentation number n
     FAULT <session> <gen> <channel> <1|0> [text ...]                  a reader stopped / answers again
@@ -39,6 +39,9 @@ has not acknowledged yet (at most ``card_history``, oldest dropped first) ``n=ui
 know yet, ``ch,ch`` or ``-``. ``boot`` is a random id per power-up; ``cards``
 in HELLO is the presentation counter when the bridge first heard this session's HELLO (a host meeting
 a new boot reports the cards after it; cards presented before any host said HELLO predate the link).
+``rf`` (version 4) names the RF groups the bridge was flashed with (``rf_digest``: eight hex digits,
+``-`` for none), so ``companion doctor`` can tell a bridge flashed for other groups than the hardware
+file's; version 2 and 3 bridges send six fields.
 
 A reboot never moves a marker (version 3): a bridge starts with every city reader *unsettled*. A reader
 settles when its vote places a tag, or after ``settle_samples`` informative samples in a row that saw
@@ -80,7 +83,7 @@ except ImportError:  # CPython
         return value
 
 
-PROTOCOL_VERSION = const(3)
+PROTOCOL_VERSION = const(4)
 OLDEST_PROTOCOL = const(2)  # the oldest bridge protocol a host still talks to
 MAX_LINE = const(2048)
 MAX_NUMBER = const(0x3FFFFFFF)  # every decimal field: a small int on MicroPython (2**30 - 1)
@@ -93,7 +96,7 @@ NO_SESSION = "-"
 
 # verb → (min, max) argument count
 BRIDGE_VERBS = {
-    "HELLO": (6, 6),
+    "HELLO": (6, 7),  # version 4 adds the RF groups' digest
     "TAG": (4, 4),
     "CARD": (4, 4),
     "FAULT": (4, 40),
@@ -144,6 +147,18 @@ def crc32(data: bytes) -> int:
     if fast is not None:
         return int(fast(data)) & 0xFFFFFFFF
     return crc32_soft(data)
+
+
+def rf_digest(groups) -> str:  # type: ignore[no-untyped-def]
+    """The RF groups a bridge sweeps (lists of channels), as eight hex digits; ``-`` for none.
+
+    The order of the groups and of the channels in a group does not change what is on together, so
+    both are sorted first: ``[[3, 1], [2]]`` and ``[[2], [1, 3]]`` have the same digest."""
+    if not groups:
+        return NO_SESSION
+    canonical = sorted(sorted(int(ch) for ch in group) for group in groups)
+    text = ";".join(",".join(str(ch) for ch in group) for group in canonical)
+    return f"{crc32(text.encode()):08X}"
 
 
 def encode(seq: int, verb: str, *args: object) -> bytes:
@@ -319,8 +334,10 @@ class BridgeLink:
         card_channel: int = -1,
         led_bits: int = MAX_LED_BITS,
         seen_ms: int = 1000,
+        rf: str = NO_SESSION,
     ) -> None:
         self.readers = readers
+        self.rf = rf  # rf_digest of the groups it sweeps, reported in HELLO (version 4)
         self.firmware = firmware
         self.boot = boot
         self.write = write
@@ -470,7 +487,7 @@ class BridgeLink:
             self.rx_seq = line.seq
             self.heard(now_ms)
             cards = self.session_cards
-            self.send("HELLO", PROTOCOL_VERSION, self.firmware, self.readers, self.boot, self.session, cards)
+            self.send("HELLO", PROTOCOL_VERSION, self.firmware, self.readers, self.boot, self.session, cards, self.rf)
             self.snapshot()
             self.next_snap_ms = now_ms + self.snapshot_ms
             return

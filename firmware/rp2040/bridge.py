@@ -82,6 +82,7 @@ class Bridge:
             settle_samples=cfg.CITY_DEBOUNCE[1],
             card_channel=cfg.CARD_CHANNEL,
             led_bits=cfg.LED_BITS,
+            rf=proto.rf_digest(cfg.GROUPS),  # HELLO names the flashed groups: `companion doctor` checks them
         )
         self.readers = []
         buffers = self.bus.buffers

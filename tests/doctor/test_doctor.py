@@ -25,6 +25,7 @@ from companion.hardware.emulated import EmulatedTable
 from companion.hardware.protocols import IntentSink
 from companion.hardware.rig import HardwareRig
 from companion.hardware.serial_peer import BridgePeer
+from companion.hardware.serial_protocol import rf_digest
 
 REPO = Path(__file__).resolve().parents[2]
 JUNE_2026 = 1780272000.0
@@ -311,6 +312,39 @@ def test_a_bridge_that_does_not_answer(pi: PiRoot) -> None:
         results = pi.results()
     assert results["bridge"].status is Status.FAIL and "HELLO unanswered" in results["bridge"].message
     assert results["readers"].status is Status.NA and results["readers"].message == "the bridge did not answer"
+
+
+GROUPS = '[rf]\ngroups = [["Amsterdam", "Cologne"], ["Berlin", "card"]]\n'  # channels [[0, 2], [1, 3]]
+
+
+@pytest.mark.parametrize(
+    ("flashed", "status", "said"),
+    [
+        ([[2, 0], [3, 1]], Status.OK, "sweeps this file's 2 RF groups"),  # the same groups, in any order
+        ([[0, 1], [2, 3]], Status.FAIL, "other RF groups than this file's"),  # Amsterdam and Berlin together
+        ([[0], [1], [2], [3]], Status.FAIL, "one reader at a time, but this file has RF groups"),
+        (None, Status.FAIL, "one reader at a time, but this file has RF groups"),  # flashed before groups
+    ],
+)
+def test_the_rf_groups_the_bridge_was_flashed_with(
+    pi: PiRoot, flashed: list[list[int]] | None, status: Status, said: str
+) -> None:
+    """Protocol 4: the bridge names its RF groups in HELLO; the doctor compares them with the file's."""
+    with BridgePeer(readers=4, rf=rf_digest(flashed)) as peer:
+        pi.peer = peer
+        pi.file("/etc/companion/hardware.toml", hardware_toml("serial", peer.url) + GROUPS)
+        result = pi.results()["rf groups"]
+    assert result.status is status and said in result.message, result.line()
+    if status is Status.FAIL:
+        assert re.search(r"fix: companion hardware flash --config \S*/etc/companion/hardware\.toml$", result.line())
+
+
+def test_a_bridge_without_groups_for_a_file_without_groups_is_safe(pi: PiRoot) -> None:
+    with BridgePeer(readers=4) as peer:  # one reader at a time, as a file without [rf] groups flashes
+        pi.peer = peer
+        pi.file("/etc/companion/hardware.toml", hardware_toml("serial", peer.url))
+        result = pi.results()["rf groups"]
+    assert result.status is Status.OK and "one reader at a time (safe" in result.message
 
 
 def test_a_bridge_flashed_for_another_box(pi: PiRoot) -> None:

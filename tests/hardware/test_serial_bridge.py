@@ -95,8 +95,9 @@ def test_hello_and_initial_state(rig: Rig) -> None:
     assert rig.exchange(0.05) == []  # answered before the first sweep: every reader unsettled, nothing said
     assert rig.bridge.linked and rig.bridge.stats.unsettled == 41
     assert rig.exchange(0.3) == [TagPlaced("Warsaw", NTAG)]  # once its vote had K of N samples
-    assert rig.bridge.stats.firmware == "emulated/3.0" and rig.bridge.stats.protocol == 3
-    assert rig.peer.host_lines[0] == f"HELLO 3 {rig.bridge.session}"
+    assert rig.bridge.stats.firmware == "emulated/3.0" and rig.bridge.stats.protocol == 4
+    assert rig.bridge.stats.rf == "-"  # the test peer names no RF groups (protocol 4 reports them)
+    assert rig.peer.host_lines[0] == f"HELLO 4 {rig.bridge.session}"
 
 
 def test_live_tags_and_cards(rig: Rig) -> None:
