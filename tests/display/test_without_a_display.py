@@ -126,7 +126,7 @@ def test_a_language_the_box_does_not_speak_is_refused_before_any_window(
 
 
 def test_the_simulator_speaks_companion_language_when_no_option_names_one(monkeypatch: pytest.MonkeyPatch) -> None:
-    from companion.simulator.app import language_of
+    from companion.table.messages import chosen_language as language_of
 
     monkeypatch.setenv("COMPANION_LANGUAGE", "PL ")
     assert language_of(None) == "pl" and language_of("de") == "de"
