@@ -11,7 +11,7 @@ from companion.engine.errors import DataError
 from companion.engine.game import Game
 from companion.games.seats import check_bots, parse_seats
 from companion.games.setup import GameSetup
-from companion.table.messages import chosen_language
+from companion.table.messages import Catalogue, chosen_language
 
 
 def build_parser(*, for_help_only: bool = False) -> argparse.ArgumentParser:
@@ -118,7 +118,7 @@ def main(argv: Sequence[str] = ()) -> int:
         name = name or games.DEFAULT_GAME
     else:
         window = pygame.display.set_mode((w, h), pygame.RESIZABLE)
-        pygame.display.set_caption("companion — simulator")
+        pygame.display.set_caption(Catalogue(language).text("simulator.title"))
         options = tuple(
             GameOption(g.name, g.title, any(n is not None for n in g.lengths), g.player_counts, g.colours, g.bot_levels)
             for g in games.all_games()
