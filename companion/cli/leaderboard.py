@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import json
 import logging
-import os
 import sys
 from pathlib import Path
 
@@ -48,7 +47,7 @@ def run_leaderboard(args: argparse.Namespace) -> int:
     from companion.leaderboard.app import run
     from companion.leaderboard.screen import SIZE
     from companion.leaderboard.topics import check_topic_root
-    from companion.table.messages import LANGUAGES
+    from companion.table.messages import chosen_language
     from companion.text import printable
 
     try:
@@ -59,11 +58,10 @@ def run_leaderboard(args: argparse.Namespace) -> int:
     except LeaderboardError as exc:
         print(f"companion leaderboard: {exc}", file=sys.stderr)
         return 2
-    language = (args.language or os.environ.get("COMPANION_LANGUAGE", "") or "en").strip().lower()
-    if language not in LANGUAGES:
-        source = "--language" if args.language else "$COMPANION_LANGUAGE"
-        print(f"companion leaderboard: {source} {language!r} is not a language of the board; "
-              f"available: {', '.join(LANGUAGES)}", file=sys.stderr)  # fmt: skip
+    try:
+        language = chosen_language(args.language)
+    except ValueError as exc:
+        print(f"companion leaderboard: {exc}", file=sys.stderr)
         return 2
     size = SIZE
     if args.windowed:

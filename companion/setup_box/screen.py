@@ -176,21 +176,24 @@ def _draw_side(canvas: Canvas, rect: pygame.Rect, shown: Prompt, state: WizardSt
     rows = round(22 * unit)
     form_h = (pad + len(shown.form) * (rows + 2)) if shown.form else 0
     more_lines = _wrap(canvas, shown.more, small, width) if shown.more else []
-    more_h = len(more_lines) * (small + 3)
+    # A line's step is its font's line box (what the canvas draws), measured, not guessed from the size:
+    # a guess ran a long German list into the keys.
+    step = max(small + 3, canvas.measure("Hgÿ", small)[1] + 1)
+    more_h = len(more_lines) * step
     details = [
         (line, detail in shown.problems) for detail in shown.lines for line in _wrap(canvas, detail, small, width)
     ]
-    room = max(0, (floor - form_h - more_h - y) // (small + 3))
+    room = max(0, (floor - form_h - more_h - y) // step)
     if len(details) > room:  # whole lines only: the rest is counted, never drawn over the bottom
         if not more_lines:
             room = max(0, room - 1)
             more_lines = [f"… +{len(details) - room}"]
         details = details[:room]
-    for line, problem in details:
+    for line, problem in details:  # each advances by the step ``room`` was counted with
         colour = theme.REFUSAL if problem else theme.TEXT_DIM
-        y = canvas.text(line, (x, y), small, colour=colour, role="detail", max_width=width).bottom + 1
+        y = max(y + step, canvas.text(line, (x, y), small, colour=colour, role="detail", max_width=width).bottom)
     for line in more_lines:
-        y = canvas.text(line, (x, y), small, colour=theme.ACCENT, role="more", max_width=width).bottom + 1
+        y = max(y + step, canvas.text(line, (x, y), small, colour=theme.ACCENT, role="more", max_width=width).bottom)
     if shown.form:
         y += pad
         for label, value, focused in shown.form:

@@ -141,6 +141,8 @@ def _card(state: WizardState, kind: CardKind, form: CardForm, count: int, w: Wor
     for spec in visible_fields(kind, card):
         value = card.get(spec.name)
         shown = "–" if value in (None, (), "") else " – ".join(value) if isinstance(value, tuple) else str(value)
+        if spec.kind == "choice" and isinstance(value, str):
+            shown = w.choice(kind.messages, spec.name, value)
         rows.append((w.field(spec.name, spec.label), shown, spec.name == form.focus and spec.name in names))
     need = missing(kind, card, state)
     if need:

@@ -6,7 +6,8 @@ makes a plain string (JSON-safe, saved as it is) that ``Words.show`` turns into 
 screen's language, with the box's vocabulary (markers, card reader, OK/BACK) or the desk's (a click,
 Enter/Esc, Tab). The texts are ``companion/setup_box/messages/<language>.po`` (``wizard.*``); a
 ``<key>_desk`` entry is the desk's wording. A string that is not a ``said`` one (a game's own check,
-an old saved message) is shown as it is.
+an old saved message) is shown as it is. A game's own words (``said_by``: its rulebook facts, card
+checks and choice values) come from the game's catalogue (``companion/games/digitise/said.py``).
 """
 
 from __future__ import annotations
@@ -14,19 +15,13 @@ from __future__ import annotations
 import json
 from functools import cache
 
+from companion.games.digitise.said import MARK, is_said, said, said_by
+from companion.games.digitise.said import MESSAGES as GAME_MESSAGES
 from companion.table.messages import Catalogue, plural_form
 
 MESSAGES = "companion.setup_box"  # the package whose ``messages/`` hold the wizard's texts
-MARK = "\u2063wizard:"  # an invisible separator starts a said string: no typed name or game text starts so
 
-
-def said(key: str, **values: object) -> str:
-    """``key`` (``wizard.<key>`` in the catalogue) with its ``values``, as a string to store."""
-    return MARK + key + " " + json.dumps(values, ensure_ascii=False, sort_keys=True)
-
-
-def is_said(text: str) -> bool:
-    return text.startswith(MARK)
+__all__ = ["MARK", "MESSAGES", "Words", "is_said", "said", "said_by", "words"]
 
 
 @cache
@@ -41,6 +36,7 @@ class Words:
         self.catalogue = Catalogue(language, MESSAGES)
         self.language = language
         self.desk = desk
+        self._games: dict[str, Catalogue] = {}  # a game's package -> its catalogue in this language
 
     def text(self, key: str, **values: object) -> str:
         """``wizard.<key>`` (its desk wording at a desk) with ``values``; said values are shown too."""
@@ -64,6 +60,16 @@ class Words:
     def kind(self, section: str, label: str) -> str:
         return self.catalogue.get(f"wizard.kind.{section}") or label
 
+    def choice(self, package: str, field: str, value: str) -> str:
+        """A choice field's value as the screen shows it ("základní" for the tier "basic"): the game's
+        ``wizard.choice_<field>_<value>``, or the value as it is."""
+        return (self._game(package).get(f"wizard.choice_{field}_{value}") if package else None) or value
+
+    def _game(self, package: str) -> Catalogue:
+        if package not in self._games:
+            self._games[package] = Catalogue(self.language, package)
+        return self._games[package]
+
     def show(self, text: str) -> str:
         """A stored message in words: a said one translated, anything else as it is."""
         if not is_said(text):
@@ -73,6 +79,10 @@ class Words:
             values = json.loads(blob) if blob else {}
         except ValueError:
             return text[len(MARK) :]
+        package = values.pop(GAME_MESSAGES, None)
+        if isinstance(package, str):  # a game's own words, from its catalogue
+            shown = {k: self.show(v) if isinstance(v, str) else v for k, v in values.items()}
+            return self._game(package).text(f"wizard.{key}", **shown)
         if "field" in values:  # a card field: its name in this language
             values["field"] = self.field(str(values["field"]), str(values.pop("label", values["field"])))
         if "kind" in values:

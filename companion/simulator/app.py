@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import os
 from collections.abc import Sequence
 from typing import Any
 
@@ -12,6 +11,7 @@ from companion.engine.errors import DataError
 from companion.engine.game import Game
 from companion.games.seats import check_bots, parse_seats
 from companion.games.setup import GameSetup
+from companion.table.messages import Catalogue, chosen_language
 
 
 def build_parser(*, for_help_only: bool = False) -> argparse.ArgumentParser:
@@ -83,22 +83,10 @@ def data_files(game: str, name: str | None) -> dict[str, str | None]:
     return DataSets(default_state_dir()).choose(game, name).setup_files()
 
 
-def language_of(given: str | None) -> str:
-    """``--language``, else ``$COMPANION_LANGUAGE`` (the kiosk's setting), else English; ValueError
-    naming where a language the box does not speak came from."""
-    from companion.table.messages import LANGUAGES
-
-    language = (given or os.environ.get("COMPANION_LANGUAGE", "") or "en").strip().lower()
-    if language not in LANGUAGES:
-        source = "--language" if given else "$COMPANION_LANGUAGE"
-        raise ValueError(f"{source} {language!r} is not a language of the box; available: {', '.join(LANGUAGES)}")
-    return language
-
-
 def main(argv: Sequence[str] = ()) -> int:
     args = parse_args(argv)
     try:
-        language = language_of(args.language)
+        language = chosen_language(args.language)
     except ValueError as exc:
         print(f"companion: {exc}")
         return 2
@@ -130,7 +118,7 @@ def main(argv: Sequence[str] = ()) -> int:
         name = name or games.DEFAULT_GAME
     else:
         window = pygame.display.set_mode((w, h), pygame.RESIZABLE)
-        pygame.display.set_caption("companion — simulator")
+        pygame.display.set_caption(Catalogue(language).text("simulator.title"))
         options = tuple(
             GameOption(g.name, g.title, any(n is not None for n in g.lengths), g.player_counts, g.colours, g.bot_levels)
             for g in games.all_games()

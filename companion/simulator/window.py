@@ -95,7 +95,7 @@ class Simulator:
         self._phase: tuple[bool, bool] | None = None
         self._frames: dict[tuple[bool, bool] | None, tuple[pygame.Surface, FrameRecord]] = {}
         self.window = pygame.display.set_mode(size, pygame.RESIZABLE)
-        pygame.display.set_caption(f"companion — {self.title} simulator")
+        pygame.display.set_caption(f"{self.title} — {Catalogue(language).text('simulator.title')}")
         self._layout(size)
 
     @property

@@ -57,3 +57,41 @@ def test_it_refuses_when_nothing_is_the_players_to_decide() -> None:
     with pytest.raises(IllegalAction) as refused:
         advise(state, "blue", budget_s=0.1)
     assert refused.value.rule == "AA-6" and "nothing is blue's to decide" in refused.value.message
+
+
+@pytest.mark.parametrize("language", ["en", "cs", "de", "pl"])
+def test_the_advice_sentence_of_every_legal_command_is_told_in_every_language(
+    language: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Issue 21 §3: the advisor's sentence is words of the game's catalogue (advice.*), so a table
+    tells it in its language: every legal command of two sample games has a sentence in each
+    language, with no key missing (no English fallback logged), and a contract's goods in the
+    plural form their number takes."""
+    import re
+
+    from companion.games.auf_achse.bots.advisor import words
+    from companion.games.auf_achse.engine.queries import legal_commands
+    from companion.games.setup import GameSetup
+    from companion.table.messages import Catalogue, plural_form
+
+    t = Catalogue(language, "companion.games.auf_achse")
+    forms = {form: (t.get(f"advice.goods_{form}") or "").replace("{n} ", "") for form in ("one", "few", "many")}
+    plugin = get("auf-achse")
+    told = checked = 0
+    with caplog.at_level("WARNING", logger="companion.table.messages"):
+        for seed in (1, 2):
+            setup = GameSetup("auf-achse", plugin.colours[:3], seed=seed)
+            game = plugin.new_game(setup)
+            for n, command in enumerate(plugin.sample_game(setup, seed, 300)):
+                game.push(command)
+                if n % 3:
+                    continue
+                for legal in legal_commands(game.state):
+                    text = words(game.state, legal).tell(t)
+                    told += 1
+                    assert text and "{" not in text, text
+                    checked += 1 if "DM)" in text else 0
+                    for number, noun in re.findall(r"\((\d+) ([^,()]+), \d+ DM\)", text):
+                        assert noun == forms[plural_form(language, int(number))], (text, number, noun)
+    assert told > 300 and checked > 20
+    assert not [r for r in caplog.records if "missing" in r.getMessage()], caplog.text

@@ -100,3 +100,35 @@ def test_gpio_commands_on_a_laptop_name_the_option_that_works(args: list[str], o
     assert option in done.stderr
     assert "Traceback" not in done.stderr and "BadPinFactory" not in done.stderr
     assert config.read_text(encoding="utf-8") == REFERENCE.read_text(encoding="utf-8")  # nothing changed
+
+
+BOARD = ["leaderboard", "--broker", "mqtt://127.0.0.1:9"]
+
+
+@pytest.mark.parametrize(
+    ("args", "env_language", "said"),
+    [
+        (["--language", "fr"], "", "--language 'fr' is not a language"),
+        ([], "xx", "$COMPANION_LANGUAGE 'xx' is not a language"),
+        ([*BOARD, "--language", "fr"], "", "--language 'fr' is not a language"),
+        (BOARD, "xx", "$COMPANION_LANGUAGE 'xx' is not a language"),
+    ],
+)
+def test_a_language_the_box_does_not_speak_is_refused_before_any_window(
+    args: list[str], env_language: str, said: str, tmp_path: Path
+) -> None:
+    """The simulator and the leaderboard take ``--language``, else ``$COMPANION_LANGUAGE`` (the kiosk's
+    setting): one they do not speak is named, with the ones they do, and nothing opens (exit 2)."""
+    env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "COMPANION_LANGUAGE": env_language}
+    done = _run(args, env, tmp_path)
+    assert done.returncode == 2, done
+    assert said in done.stdout + done.stderr and "en, cs, de, pl" in done.stdout + done.stderr
+
+
+def test_the_simulator_speaks_companion_language_when_no_option_names_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    from companion.table.messages import chosen_language as language_of
+
+    monkeypatch.setenv("COMPANION_LANGUAGE", "PL ")
+    assert language_of(None) == "pl" and language_of("de") == "de"
+    monkeypatch.setenv("COMPANION_LANGUAGE", "")
+    assert language_of(None) == "en"

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import replace
-from typing import Any
+from typing import Any, cast
 
 import pygame
 import pytest
@@ -201,7 +201,7 @@ def sim_english_in(text: str, language: str) -> list[str]:
     for package in (None, "companion.games.on_the_way", "companion.games.auf_achse"):
         t = Catalogue(language, package)
         for key in t.all_keys():
-            if key.startswith(("tray.", "simulator.", "player_names.", "screen.contract_vp")):
+            if key.startswith(("tray.", "simulator.", "player_names.", "screen.contract_vp", "wizard.choice_")):
                 own.update(re.findall(r"\w+", re.sub(r"{\w*}", "", t.get(key) or "")))
     return [
         word
@@ -231,7 +231,8 @@ def test_the_simulator_draws_no_english_word(language: str) -> None:
         save(sim.window, f"{language}_words_simulator_{game}")
         texts = [d.text for d in sim.tray_record.texts]
         drawn += len(texts)
-        found += [f"{game} tray: {text!r} has English {w}" for text in texts if (w := sim_english_in(text, language))]
+        found += [f"{game} tray: {text!r} has English {w}" for text in texts
+                  if language != "en" and (w := sim_english_in(text, language))]  # fmt: skip
     options = tuple(
         GameOption(g.name, g.title, any(n is not None for n in g.lengths), g.player_counts, g.colours, g.bot_levels)
         for g in games.all_games()
@@ -244,8 +245,65 @@ def test_the_simulator_draws_no_english_word(language: str) -> None:
                 draw_dialog(pygame.Surface((800, 480)), choice, record, language)
                 texts = [d.text for d in record.texts]
                 drawn += len(texts)
-                found += [f"dialog: {t!r} has English {w}" for t in texts if (w := sim_english_in(t, language))]
+                found += [f"dialog: {t!r} has English {w}" for t in texts
+                          if language != "en" and (w := sim_english_in(t, language))]  # fmt: skip
     assert drawn > 100
     if language == "en":
         assert not found and sim_english_in("Pile", "cs") == ["Pile"]  # the check finds an English word
     assert not found, "\n".join(sorted(set(found)))
+
+
+# The set-up wizard's words that came from the games' profiles in English: their rulebook facts, their
+# card checks and their choice values (tiers, event kinds, action effects).
+WIZARD_ENGLISH = (
+    *("rulebook", "the box has", "entered", "not on this board", "no road", "trace the roads", "too few"),
+    *("needs", "contracts", "cards", "basic", "extended", "professional", "malus", "cheaper", "extra step"),
+    *("traffic jam", "pay", "receive", "roadworks", "spare contract", "miss turns", "warning triangle", "players"),
+    *("cheaper_build", "extra_step", "traffic_jam", "pay_each", "miss_turns", "spare_contract"),
+)
+
+
+def wizard_english_in(text: str, language: str) -> list[str]:
+    own: set[str] = set()
+    for package in ("companion.setup_box", "companion.games.on_the_way", "companion.games.auf_achse"):
+        t = Catalogue(language, package)
+        for key in t.all_keys():
+            if key.startswith("wizard."):
+                own.update(re.findall(r"\w+", re.sub(r"{\w*}", "", t.get(key) or "")))
+    return [
+        word
+        for word in WIZARD_ENGLISH
+        if re.search(rf"(?<!\w){re.escape(word)}(?!\w)", text) and not set(re.findall(r"\w+", word)) <= own
+    ]
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("game", ["on-the-way", "auf-achse"])
+def test_the_wizard_says_the_games_words_in_its_language(game: str, language: str) -> None:
+    """Every step of the owner's script (card forms with their choices) and the check with a long list,
+    rendered at 1280×800; and every problem and rulebook warning of the check as the screen words it
+    (the list scrolls: each line of it, not only the first screen)."""
+    from companion.games.digitise.model import Step, WizardState
+    from companion.games.digitise.profile import profile
+    from companion.setup_box.machine import enter
+    from companion.setup_box.screen import render as render_wizard
+    from companion.setup_box.words import words as wizard_words
+    from tests.setup_box.test_screen_fits import moments
+
+    seen = cast("dict[str, WizardState]", moments(game))
+    check = seen["check"]  # a thin box: few cards, a third of the roads, no start cities: every fact speaks
+    thin = replace(check, setup=(), cards=check.cards[:3], roads=check.roads[: len(check.roads) // 3])
+    seen["check:thin"] = enter(thin, Step.CHECK, profile(game))
+    found: list[str] = []
+    said = 0
+    for name, state in seen.items():
+        record = render_wizard(pygame.Surface((1280, 800)), state, language=language)
+        texts = [d.text for d in record.texts if d.role not in NOT_SCREEN_WORDS]
+        for text in [*texts, *map(wizard_words(language).show, (*state.problems, *state.warnings))]:
+            said += 1
+            if language != "en" and (english := wizard_english_in(text, language)):
+                found.append(f"{name}: {text!r} has English {english}")
+    warnings = [wizard_words(language).show(w) for w in seen["check:thin"].warnings]
+    assert len(warnings) >= 3 and all(w and "\u2063" not in w for w in warnings), warnings
+    assert said > 50
+    assert not found, "\n".join(sorted(set(found))[:40])

@@ -213,8 +213,8 @@ def test_the_check_lists_problems_and_the_rulebooks_facts_then_saves() -> None:
     state = run(otw_contracts(), [NEXT, NEXT])
     assert state.step is Step.CHECK
     assert any("2 players start on 6 cities" in p for p in map(shown, state.problems))
-    assert any("the rulebook names" in w for w in state.warnings)
-    assert any("OTW-34" in w for w in state.warnings)
+    assert any("the rulebook names" in w for w in map(shown, state.warnings))
+    assert any("OTW-34" in w for w in map(shown, state.warnings))
     draft = run(state, [OK])  # problems left: OK keeps the box as a draft, nothing is lost
     assert draft.step is Step.DONE and draft.draft and draft.problems == state.problems
     assert prompt(draft).title == "Kept as a draft" and "draft" in prompt(draft).doing

@@ -19,8 +19,10 @@ from companion.games.digitise.profile import (
     _str,
     reference_files,
 )
+from companion.games.digitise.said import said_by
 
 PLUGIN_DATA = "auf-achse"
+MESSAGES = "companion.games.auf_achse"  # what the wizard says of this game: its catalogue's wizard.* keys
 
 
 AA_EFFECTS = tuple(e.value for e in Effect)
@@ -63,9 +65,9 @@ def _aa_contract_prefill(values: Values, state: WizardState, previous: CardEntry
 def _aa_contract_problem(values: Values, state: WizardState) -> str | None:
     costs = [_int(values, name) for name in AA_COSTS]
     if costs != sorted(set(costs)):
-        return f"the Kosten levels must rise: {costs} (AA-19)"
+        return said_by(MESSAGES, "check_costs", costs=costs)
     if _str(values, "from") and _str(values, "to") and _aa_steps(values, state) is None:
-        return f"no road joins {values['from']} and {values['to']}: trace the roads first"
+        return said_by(MESSAGES, "check_no_road", a=values["from"], b=values["to"])
     return None
 
 
@@ -121,25 +123,25 @@ def _aa_facts(state: WizardState) -> list[str]:
     warnings = []
     flensburg = state.road("Hamburg", "Flensburg")
     if flensburg is None:
-        warnings.append("AA-10: the rulebook has a road Hamburg–Flensburg; not on this board")
+        warnings.append(said_by(MESSAGES, "fact_flensburg"))
     elif flensburg.signs or flensburg.spaces != 1:
-        warnings.append("AA-10: the one space between Hamburg and Flensburg never takes a sign (signs off)")
+        warnings.append(said_by(MESSAGES, "fact_flensburg_sign"))
     if not any(r.triangles for r in state.roads):
-        warnings.append("AA-12: no road has a warning triangle; action cards would never be drawn")
-    for section, count, label in (("contracts", 52, "contract cards"), ("actions", 31, "action cards")):
+        warnings.append(said_by(MESSAGES, "fact_triangles"))
+    for section, count in (("contracts", 52), ("actions", 31)):
         have = len(state.cards_of(section))
         if have != count:
-            warnings.append(f"AA-1: the 1987 box has {count} {label}, {have} entered")
+            warnings.append(said_by(MESSAGES, f"fact_{section}", count=count, have=have))
     if len(state.cards_of("contracts")) < 3 * 6 + 24:
-        warnings.append("AA-4: 6 players need 3 private contracts each and 24 public ones (42 cards)")
+        warnings.append(said_by(MESSAGES, "fact_players"))
     return warnings
 
 
 def auf_achse() -> GameProfile:
     contracts = CardKind("contracts", "contract card", _aa_contract_fields, _aa_contract_prefill, lambda v: "C",
-                         _aa_contract_toml, _aa_contract_from, _aa_contract_problem)  # fmt: skip
+                         _aa_contract_toml, _aa_contract_from, _aa_contract_problem, messages=MESSAGES)  # fmt: skip
     actions = CardKind("actions", "action card", _aa_action_fields, _aa_action_prefill, lambda v: "A",
-                       _aa_action_toml, _aa_action_from)  # fmt: skip
+                       _aa_action_toml, _aa_action_from, messages=MESSAGES)  # fmt: skip
     reference = reference_files(PLUGIN_DATA)
     files = {role: path.name for role, path in reference.items()}
     return GameProfile("auf-achse", files, contracts, actions, road_details=True, facts=_aa_facts,

@@ -47,6 +47,7 @@ class CardKind:
     from_toml: Callable[[Mapping[str, Any]], dict[str, Value]]
     problem: Callable[[Values, WizardState], str | None] = lambda values, state: None  # why it cannot be confirmed
     check: Callable[[Values, WizardState], str | None] = lambda values, state: None  # found by the check step
+    messages: str = ""  # the game's package: its catalogue's wizard.choice_<field>_<value> name the choices
 
 
 @dataclass(frozen=True)

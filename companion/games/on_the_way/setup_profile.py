@@ -19,9 +19,11 @@ from companion.games.digitise.profile import (
     _str,
     reference_files,
 )
+from companion.games.digitise.said import said_by
 from companion.games.on_the_way.engine.cards import TIER_DISTANCES, EventKind, Tier
 
 PLUGIN_DATA = "on-the-way"
+MESSAGES = "companion.games.on_the_way"  # what the wizard says of this game: its catalogue's wizard.* keys
 
 
 OTW_TIERS = tuple(t.value for t in Tier)
@@ -78,7 +80,7 @@ def _otw_contract_prefill(values: Values, state: WizardState, previous: CardEntr
 
 def _otw_contract_problem(values: Values, state: WizardState) -> str | None:
     if _str(values, "from") and _str(values, "to") and _otw_distance(values, state) is None:
-        return f"no road joins {values['from']} and {values['to']}: trace the roads first"
+        return said_by(MESSAGES, "check_no_road", a=values["from"], b=values["to"])
     return None
 
 
@@ -88,8 +90,12 @@ def _otw_contract_check(values: Values, state: WizardState) -> str | None:
     tier, distance = _str(values, "tier"), _otw_distance(values, state)
     allowed = OTW_TIER_DISTANCES.get(tier or "", ())
     if distance not in allowed:
-        need = " or ".join(map(str, allowed))
-        return f"{values.get('from')}→{values.get('to')} is {distance} roads here, a {tier} card needs {need} (OTW-13)"
+        need = " / ".join(map(str, allowed))
+        if distance is None:
+            return said_by(MESSAGES, "check_tier_no_route", a=values.get("from"), b=values.get("to"),
+                           tier=_tier_said(tier), need=need)  # fmt: skip
+        return said_by(MESSAGES, "check_tier", a=values.get("from"), b=values.get("to"), distance=distance,
+                       tier=_tier_said(tier), need=need)  # fmt: skip
     return None
 
 
@@ -124,7 +130,7 @@ def _otw_event_prefill(values: Values, state: WizardState, previous: CardEntry |
 def _otw_event_problem(values: Values, state: WizardState) -> str | None:
     road = _pair(values, "road")
     if _str(values, "kind") == "traffic_jam" and len(road) == 2 and state.road(road[0], road[1]) is None:
-        return f"there is no road {road[0]}–{road[1]} (OTW-30: a jam is on a road)"
+        return said_by(MESSAGES, "check_jam_road", a=road[0], b=road[1])
     return None
 
 
@@ -152,41 +158,49 @@ def _otw_facts(state: WizardState) -> list[str]:
     cities = set(state.cities)
     missing = [c for c in OTW_NAMED if c not in cities]
     if missing:
-        warnings.append(f"the rulebook names {', '.join(missing)}; not on this board")
+        warnings.append(said_by(MESSAGES, "fact_named", cities=", ".join(missing)))
     for a, b in OTW_ROADS:
         if a in cities and b in cities and state.road(a, b) is None:
-            warnings.append(f"the rulebook's examples use a road {a}–{b} (OTW-18, OTW-30); not on this board")
+            warnings.append(said_by(MESSAGES, "fact_road", a=a, b=b))
     if "Mönchengladbach" in cities and "Lviv" in cities:
         d = road_distance(state.roads, "Mönchengladbach", "Lviv")
-        if d != 5:
-            warnings.append(f"OTW-34: Mönchengladbach–Lviv is 5 roads in the rulebook, {d} here")
+        if d is None:
+            warnings.append(said_by(MESSAGES, "fact_distance_none"))
+        elif d != 5:
+            warnings.append(said_by(MESSAGES, "fact_distance", d=d))
     contracts = state.cards_of("contracts")
     for tier, count in OTW_TIER_COUNTS.items():
         have = sum(1 for c in contracts if c.get("tier") == tier)
         if have != count:
-            warnings.append(f"OTW-2: the box has {count} {tier} contracts, {have} entered")
+            warnings.append(said_by(MESSAGES, "fact_tier_count", count=count, tier=_tier_said(tier), have=have))
         if have < OTW_REMOVED[tier] + 5:
-            warnings.append(f"OTW-4 removes up to {OTW_REMOVED[tier]} {tier} cards: {have} is too few to play")
+            warnings.append(said_by(MESSAGES, "fact_tier_few", removed=OTW_REMOVED[tier], tier=_tier_said(tier),
+                                    have=have))  # fmt: skip
     erratum = [c for c in contracts if c.get("from") == "Mönchengladbach" and c.get("to") == "Lviv"]
     if not erratum:
-        warnings.append("OTW-34: the box has a contract Mönchengladbach → Lviv; none entered")
+        warnings.append(said_by(MESSAGES, "fact_erratum_missing"))
     elif not any(c.get("pay") == 3000 for c in erratum):
-        warnings.append("OTW-34 erratum: the contract Mönchengladbach → Lviv pays 3 000 R")
+        warnings.append(said_by(MESSAGES, "fact_erratum_pay"))
     events = state.cards_of("events")
     if len(events) != 22:
-        warnings.append(f"OTW-2: the box has 22 event cards, {len(events)} entered")
+        warnings.append(said_by(MESSAGES, "fact_events", have=len(events)))
     jams = sum(1 for c in events if c.get("kind") == "traffic_jam")
     if jams > 3:
-        warnings.append(f"OTW-1: the box has 3 jam tokens for {jams} traffic-jam cards")
+        warnings.append(said_by(MESSAGES, "fact_jams", jams=jams))
     return warnings
+
+
+def _tier_said(tier: str | None) -> str:
+    """A tier inside a sentence: its name in the screen's language (the choice's own words)."""
+    return said_by(MESSAGES, f"choice_tier_{tier}") if tier in OTW_TIERS else str(tier)
 
 
 def on_the_way() -> GameProfile:
     contracts = CardKind("contracts", "contract card", _otw_contract_fields, _otw_contract_prefill,
                          lambda v: OTW_TIER_PREFIX.get(str(v.get("tier")), "C"), _otw_contract_toml,
-                         _otw_contract_from, _otw_contract_problem, _otw_contract_check)  # fmt: skip
+                         _otw_contract_from, _otw_contract_problem, _otw_contract_check, MESSAGES)  # fmt: skip
     events = CardKind("events", "event card", _otw_event_fields, _otw_event_prefill, lambda v: "E",
-                      _otw_event_toml, _otw_event_from, _otw_event_problem)  # fmt: skip
+                      _otw_event_toml, _otw_event_from, _otw_event_problem, messages=MESSAGES)  # fmt: skip
     reference = reference_files(PLUGIN_DATA)
     files = {role: path.name for role, path in reference.items()}
     return GameProfile("on-the-way", files, contracts, events, road_details=False, setup_sizes={2: 6, 3: 8, 4: 10},

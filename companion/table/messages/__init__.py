@@ -26,7 +26,19 @@ LANGUAGES = ("en", "cs", "de", "pl")  # the order of the table's MENU language t
 Tables = dict[str, dict[str, str]]
 PLATFORM = "companion.table.messages"  # this package: the platform's own catalogue
 
-__all__ = ["LANGUAGES", "Catalogue", "PoError", "plural_form", "read_tables"]
+__all__ = ["LANGUAGES", "Catalogue", "PoError", "chosen_language", "plural_form", "read_tables"]
+
+
+def chosen_language(given: str | None) -> str:
+    """A window's language: ``given`` (its ``--language``), else ``$COMPANION_LANGUAGE`` (the kiosk's
+    setting), else English. ValueError names where a language the box does not speak came from."""
+    import os
+
+    language = (given or os.environ.get("COMPANION_LANGUAGE", "") or "en").strip().lower()
+    if language not in LANGUAGES:
+        source = "--language" if given else "$COMPANION_LANGUAGE"
+        raise ValueError(f"{source} {language!r} is not a language of the box; available: {', '.join(LANGUAGES)}")
+    return language
 
 
 def plural_form(language: str, n: int) -> str:

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from companion.engine.errors import IllegalAction
 from companion.engine.stats import wilson
 from companion.games.advice import Advice as AdviceBase
+from companion.games.advice import Words, counted, in_english, said
 from companion.games.auf_achse.bots.policy import easy_command
 from companion.games.auf_achse.bots.search import HORIZON, MIN_GAIN, Z, candidates, compare, play_out_all
 from companion.games.auf_achse.engine.commands import (
@@ -43,7 +44,7 @@ from companion.games.auf_achse.engine.commands import (
     TakeSpare,
     Unload,
 )
-from companion.games.auf_achse.engine.queries import auction_status, cargo_options
+from companion.games.auf_achse.engine.queries import AuctionStatus, auction_status, cargo_options
 from companion.games.auf_achse.engine.serialize import command_to_json
 from companion.games.auf_achse.engine.state import GameState, Phase, Stage
 
@@ -124,46 +125,59 @@ def advise(
     out = []
     for i in order[:TOP]:
         low, high = wilson(leads[i], playouts)
-        out.append(Advice(options[i], leads[i] / playouts, low, high, playouts, sentence(state, options[i])))
+        told = words(state, options[i])
+        out.append(Advice(options[i], leads[i] / playouts, low, high, playouts, in_english(told, PACKAGE), told))
     return tuple(out)
 
 
+PACKAGE = "companion.games.auf_achse"  # the catalogue of the advice's words (advice.*)
+
+
 def sentence(state: GameState, command: Command) -> str:
-    """What to do at the table, in one sentence."""
+    """What to do at the table, in one English sentence (the ``advise`` JSON's field)."""
+    return in_english(words(state, command), PACKAGE)
+
+
+def words(state: GameState, command: Command) -> Words:
+    """What to do at the table, to be told in a language (``Advice.said``)."""
     config = state.config
 
-    def contract(card_id: str) -> str:
+    def contract(card_id: str) -> Words | str:
         card = config.contract(card_id)
-        return card_id if card is None else f"{card} ({card.goods} goods, {card.payout} DM)"
+        if card is None:
+            return card_id
+        return said("advice.contract", card=str(card), goods=counted("advice.goods", card.goods), payout=card.payout)
+
+    def auction() -> tuple[AuctionStatus | None, dict[str, object]]:
+        status = auction_status(state)
+        return status, ({} if status is None else {"contract": contract(status.card)})
 
     match command:
         case Roll():
-            return "Roll the die (AA-7)"
+            return said("advice.roll")
         case Move(to=to):
-            city = " — a city: you may auction a public contract there (AA-18)" if to in config.board.cities else ""
-            return f"Drive your truck to {to}{city}"
+            return said("advice.drive_city" if to in config.board.cities else "advice.drive", to=to)
         case OpenAuction(card=card):
-            return f"Open an auction for the public contract {contract(card)} (AA-18)"
+            return said("advice.open_auction", contract=contract(card))
         case Bid(level=level):
-            status = auction_status(state)
+            status, on = auction()
             amount = dict(status.allowed_for(command.player)).get(level) if status is not None else None
-            costs = f" ({amount} DM)" if amount is not None else ""
-            on = f" for {contract(status.card)}" if status is not None else ""
-            return f"Bid Kosten level {level}{costs}{on} (AA-19)"
+            costs = {} if amount is None else {"amount": amount}
+            key = "advice.bid" + ("_costs" if costs else "") + ("_on" if on else "")
+            return said(key, level=level, **costs, **on)
         case PassBid():
-            status = auction_status(state)
-            on = f" for {contract(status.card)}" if status is not None else ""
-            return f"Pass in the auction{on} (AA-19)"
+            _, on = auction()
+            return said("advice.pass_bid_on" if on else "advice.pass_bid", **on)
         case Load(card=card):
-            return f"Load {contract(card)} onto your truck (AA-14)"
+            return said("advice.load", contract=contract(card))
         case Unload(card=card):
-            return f"Unload {contract(card)} and collect the payout (AA-16)"
+            return said("advice.unload", contract=contract(card))
         case BuyTrailer(size=size):
-            return f"Buy the {size.value} trailer (AA-17)"
+            return said(f"advice.buy_trailer_{size.value}")
         case PlaceSign(sign=sign, space=space):
-            return f"Put the {sign.value} sign on {space}"
+            return said(f"advice.place_{sign.value}", space=space)
         case PayDebt():
-            return "Pay off your debt (AA-22)"
+            return said("advice.pay_debt")
         case EndTurn():
-            return "End your turn"
-    return str(command)
+            return said("advice.end_turn")
+    return said("advice.command", command=str(command))

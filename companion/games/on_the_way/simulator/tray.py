@@ -192,7 +192,7 @@ def _contract(
             canvas.text(line, (x, y), small, colour=ink, bold=True, role="card", max_width=w)
             y += round(small * 1.15)
         return
-    tier = t.text(f"tray.tier_{card.tier.value}")
+    tier = t.text(f"wizard.choice_tier_{card.tier.value}")  # as the set-up wizard names it
     canvas.text(f"{card.id}  {tier}", (x, y), small, colour=(70, 70, 80), role="card", max_width=w)
     y += round(small * 1.3)
     # Long city names ("Cluj-Napoca") step down to the small size rather than lose their end.
