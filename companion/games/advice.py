@@ -24,14 +24,30 @@ class Words:
     ``_one``/``_few``/``_many`` keys and ``count`` fills ``{n}`` ("1 truck", "3 vozidla")."""
 
     key: str
-    params: Mapping[str, object] = field(default_factory=dict)
+    params: Mapping[str, object] = field(default_factory=dict)  # values, Words, or anything with tell(t)
     count: int | None = None
 
     def tell(self, t: Catalogue) -> str:
-        values = {name: value.tell(t) if isinstance(value, Words) else value for name, value in self.params.items()}
+        # A parameter that can tell itself (Words, a board space named in the language) is told first.
+        values = {name: value.tell(t) if hasattr(value, "tell") else value for name, value in self.params.items()}
         if self.count is not None:
             return t.counted(self.key, self.count, **values)
         return t.text(self.key, **values)
+
+
+@dataclass(frozen=True, slots=True)
+class Place:
+    """A board space in a sentence, named as a person names it in the language it is told in ("the
+    1st space from Hamburg towards Flensburg"), never by its id (``companion.table.messages.spaces``).
+    A game's advisor (pure: it imports only its engine) puts it in its Words; the telling finds the name."""
+
+    space: str
+    board: Any  # the game's board: its cities and junctions split a road space's id
+
+    def tell(self, t: Catalogue) -> str:
+        from companion.table.messages.spaces import places, space_name
+
+        return space_name(t, self.space, places(self.board))
 
 
 def said(key: str, **params: object) -> Words:

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from companion.engine.errors import IllegalAction
 from companion.engine.stats import wilson
 from companion.games.advice import Advice as AdviceBase
-from companion.games.advice import Words, counted, in_english, said
+from companion.games.advice import Place, Words, counted, in_english, said
 from companion.games.auf_achse.bots.policy import easy_command
 from companion.games.auf_achse.bots.search import HORIZON, MIN_GAIN, Z, candidates, compare, play_out_all
 from companion.games.auf_achse.engine.commands import (
@@ -156,7 +156,8 @@ def words(state: GameState, command: Command) -> Words:
         case Roll():
             return said("advice.roll")
         case Move(to=to):
-            return said("advice.drive_city" if to in config.board.cities else "advice.drive", to=to)
+            key = "advice.drive_city" if to in config.board.cities else "advice.drive"
+            return said(key, to=Place(to, config.board))
         case OpenAuction(card=card):
             return said("advice.open_auction", contract=contract(card))
         case Bid(level=level):
@@ -175,7 +176,7 @@ def words(state: GameState, command: Command) -> Words:
         case BuyTrailer(size=size):
             return said(f"advice.buy_trailer_{size.value}")
         case PlaceSign(sign=sign, space=space):
-            return said(f"advice.place_{sign.value}", space=space)
+            return said(f"advice.place_{sign.value}", space=Place(space, config.board))
         case PayDebt():
             return said("advice.pay_debt")
         case EndTurn():

@@ -161,7 +161,7 @@ class AATableController(TableBase):
             return
         if best:
             chance = self._text.text("aa_message.advice_chance", percent=round(best[0].win_rate * 100))
-            self._message = f"{best[0].sentence} ({chance})"
+            self._message = f"{best[0].told(self._text)} ({chance})"  # in the table's language
 
     def _bot_may_play(self, command: object) -> bool:
         """A bot never draws a card at the table (AA-4, AA-12, AA-21): a person draws the real contract
