@@ -71,6 +71,7 @@ def test_the_advice_sentence_of_every_legal_command_is_told_in_every_language(
 
     from companion.games.auf_achse.bots.advisor import words
     from companion.games.auf_achse.engine.queries import legal_commands
+    from companion.games.auf_achse.engine.state import Phase
     from companion.games.setup import GameSetup
     from companion.table.messages import Catalogue, plural_form
 
@@ -90,7 +91,8 @@ def test_the_advice_sentence_of_every_legal_command_is_told_in_every_language(
                     text = words(game.state, legal).tell(t)
                     told += 1
                     assert text and "{" not in text, text
-                    assert "#" not in text, text  # a road space by its place, never its id (issue 21)
+                    if game.state.phase is Phase.PLAY:  # what it advises (the set-up it does not, AA-2)
+                        assert "#" not in text, text  # a road space by its place, never its id (issue 21)
                     checked += 1 if "DM)" in text else 0
                     for number, noun in re.findall(r"\((\d+) ([^,()]+), \d+ DM\)", text):
                         assert noun == forms[plural_form(language, int(number))], (text, number, noun)
