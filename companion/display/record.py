@@ -110,6 +110,16 @@ class Canvas:
         finally:
             self._open.pop()
 
+    @contextmanager
+    def inside(self, box_id: str) -> Iterator[None]:
+        """Draw into a box drawn earlier (``box_id``): what is drawn in the block belongs to it, as if
+        drawn when it was (a caption's detail added to a panel after the frame was laid out)."""
+        self._open.append(box_id)
+        try:
+            yield
+        finally:
+            self._open.pop()
+
     def _hide(self, rect: pygame.Rect) -> None:
         keep = set(self._open)
         covered = [t for t in self.record.texts if rect.colliderect(pygame.Rect(t.rect))]

@@ -955,10 +955,10 @@ class Kiosk:
             case Screen.RANKING:
                 game = self._ranked
                 ranked = tuple(
-                    t.text("ranking.line", place=r["place"], colour=t.colour(str(r["colour"])),
+                    t.text("ranking.line", place=r["place"], colour=t.player_name(str(r["colour"])),
                            score=score_text(game, int(str(r["score"])), t.language))
                     if game.score_label == game.currency
-                    else t.text("ranking.line_money", place=r["place"], colour=t.colour(str(r["colour"])),
+                    else t.text("ranking.line_money", place=r["place"], colour=t.player_name(str(r["colour"])),
                                 score=score_text(game, int(str(r["score"])), t.language),
                                 money=game.money(int(str(r.get("money", 0)))))
                     for r in self._ranking

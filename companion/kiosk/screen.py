@@ -10,6 +10,7 @@ end the kiosk (``closed``), as any window does. Both repaint when they are uncov
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections.abc import Callable
 
@@ -22,6 +23,7 @@ from companion.display.record import Canvas, FrameRecord
 from companion.display.stats import draw_balance_chart, draw_player_figures
 from companion.display.tray import wrap
 from companion.engine.money import format_money
+from companion.engine.stats import GameStats
 from companion.intents import ButtonName, ButtonPressed, CityTapped
 from companion.kiosk.desk import DeskTable
 from companion.kiosk.machine import KioskIntent, PlayingTable
@@ -83,8 +85,10 @@ def _draw_how_to(canvas: Canvas, text: str) -> None:
     fit = max(1, room // round(size * 1.25))
     if len(lines) > fit:  # still too long: the last line that fits ends with "…" (and is recorded as cut)
         lines = [*lines[: fit - 1], " ".join(lines[fit - 1 :])]
-    for line in lines:
-        top = canvas.text(line, (x, top), size, colour=theme.TEXT_DIM, role="how_to", max_width=width).bottom + 1
+    panel = next((b.id for b in canvas.record.boxes if b.role == "prompt"), None)
+    with canvas.inside(panel) if panel is not None else contextlib.nullcontext():  # the prompt panel holds it
+        for line in lines:
+            top = canvas.text(line, (x, top), size, colour=theme.TEXT_DIM, role="how_to", max_width=width).bottom + 1
 
 
 def _fitting(canvas: Canvas, text: str, size: int, width: int, *, bold: bool = False, smallest: int = 12) -> int:
@@ -154,17 +158,34 @@ def draw_view(
         canvas.text(line, (x, y), unit, role="line", max_width=width, colour=theme.TEXT_DIM)
         y += int(unit * 1.5)
     if view.stats is not None:  # the ranking with pictures: the game in figures below the places
-        area = pygame.Rect(x // 2, y, w - x, floor - y)
-        figures_h = int(unit * 1.4) * len(view.stats.players) + unit
-        chart = pygame.Rect(area.x, area.y, area.w, max(unit * 4, area.h - figures_h - unit // 2))
-        draw_balance_chart(canvas, chart, view.stats, unit, language=view.language)
-        figures = pygame.Rect(area.x, chart.bottom + unit // 2, area.w, figures_h)
-        currency = view.stats.currency
-        draw_player_figures(canvas, figures, view.stats, unit, lambda amount: format_money(amount, currency),
-                            language=view.language)  # fmt: skip
+        _draw_ranking_stats(canvas, view.stats, pygame.Rect(x // 2, y, w - x, floor - y), unit, view.language)
     if view.options:
         _draw_options(canvas, view, pygame.Rect(x, y + unit // 2, width, floor - y - unit // 2), unit)
     return record
+
+
+def _draw_ranking_stats(canvas: Canvas, stats: GameStats, area: pygame.Rect, unit: int, language: str) -> None:
+    """The balance chart over the figures per player, inside ``area`` (above the hint and notice). The
+    figures come first: where the chart would be under three lines high (4 players and a notice at
+    800x480) it is left out and the figures take the room, in smaller type if they must."""
+    rows = len(stats.players)
+
+    def figures_height(u: int) -> int:
+        return int(u * 1.4) * rows + u
+
+    size = unit
+    chart_h = area.h - figures_height(unit) - unit // 2
+    if chart_h < unit * 3:
+        chart_h = 0
+        while size > 12 and figures_height(size) > area.h:
+            size -= 1
+    top = area.y
+    if chart_h:
+        draw_balance_chart(canvas, pygame.Rect(area.x, top, area.w, chart_h), stats, unit, language=language)
+        top += chart_h + unit // 2
+    figures = pygame.Rect(area.x, top, area.w, figures_height(size))
+    draw_player_figures(canvas, figures, stats, size, lambda amount: format_money(amount, stats.currency),
+                        language=language)  # fmt: skip
 
 
 def _draw_footer(canvas: Canvas, view: KioskView, unit: int, x: int) -> int:

@@ -13,6 +13,8 @@ import pygame
 import pytest
 
 import tests.display_aa.scenes as aa_scenes
+from companion.display import fonts
+from companion.display.measure import violations
 from companion.display.record import FrameRecord
 from companion.kiosk import KioskSettings, Screen
 from companion.kiosk.screen import KioskScreen
@@ -38,6 +40,7 @@ class Shots:
         self.language = language
         self.surface = pygame.Surface(SIZE)
         self.clipped: Clipped = []
+        self.misplaced: list[tuple[str, str]] = []  # (screen, what the layout measure found)
         self.names: list[str] = []
 
     def keep(self, name: str, record: FrameRecord, *, check: bool = True) -> None:
@@ -48,8 +51,11 @@ class Shots:
 
     def kiosk(self, box: Box, name: str, *, check: bool = True) -> None:
         screen = KioskScreen(self.surface, clock=lambda: 0.0)
-        screen.render(box.view, box.kiosk.playing)
+        with fonts.traced() as rendered:
+            screen.render(box.view, box.kiosk.playing)
         self.keep(name, screen.record, check=check)
+        if check:  # measured too: nothing overlaps, leaves the screen or its panel (display.measure)
+            self.misplaced += [(name, str(v)) for v in violations(screen.record, rendered=rendered)]
 
 
 def role_of(record: FrameRecord, original: str) -> str:
@@ -161,6 +167,7 @@ def test_every_kiosk_screen_fits(language: str, boxes: Callable[..., Box]) -> No
     shots.kiosk(again, "kiosk_resume_offer")
     assert len(shots.names) >= 25
     assert not shots.clipped, report(shots)
+    assert not shots.misplaced, "\n".join(f"{language} {name}: {what}" for name, what in shots.misplaced)
 
 
 def otw_moments(language: str) -> Iterator[tuple[str, Table]]:

@@ -56,7 +56,7 @@ def test_start_play_end_and_back_to_attract(box: Box) -> None:
     box.later()
     assert box.screen is Screen.RANKING
     ranking = box.view.lines
-    assert ranking[0].startswith("1. blue") and len(ranking) == 3
+    assert ranking[0].startswith("1. Blue") and len(ranking) == 3
     record = box.store.game(game.game_id)
     assert record is not None and record.status == FINISHED and record.commands == len(GOLDEN_COMMANDS)
     box.later(30)
@@ -64,7 +64,7 @@ def test_start_play_end_and_back_to_attract(box: Box) -> None:
     box.later(31)
     assert box.screen is Screen.ATTRACT
     assert "Best scores today" in box.view.lines
-    assert any(line.startswith("1. blue") for line in box.view.lines)
+    assert any(line.startswith("1. Blue") for line in box.view.lines)
 
 
 def test_setup_steps_back_and_touch_works_too(box: Box) -> None:

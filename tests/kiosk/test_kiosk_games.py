@@ -73,7 +73,7 @@ def test_auf_achse_is_journaled_resumed_and_ranked_in_dm(tmp_path: Path) -> None
     box.press(*["plus"] * box.view.options.index("End the game early"), "ok", "ok")
     assert box.screen is Screen.RANKING and box.view.title == "Game over — Auf Achse"
     # Nobody delivered yet: both hold the start money (AA-3) and share the first place (AA-24).
-    assert box.view.lines == ("1. red — 5 000 DM", "1. blue — 5 000 DM")
+    assert box.view.lines == ("1. Red — 5 000 DM", "1. Blue — 5 000 DM")  # players by name (issue 21)
     assert box.store.game(game.game_id).status == ENDED  # type: ignore[union-attr]
     box.close()
 
