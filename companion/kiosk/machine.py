@@ -767,10 +767,15 @@ class Kiosk:
             case _:
                 pass
 
+    def _colour_name(self, colour: str) -> str:
+        """A colour as the set-up lists it, capitalised as a name ("Red", "Červená")."""
+        label = self._t.colour(colour)
+        return label[:1].upper() + label[1:]
+
     def _seat_label(self, colour: str) -> str:
         if colour in self._bots:
-            return self._t.text("setup.bot_seat", colour=self._t.colour(colour))
-        return self._t.colour(colour)
+            return self._t.text("setup.bot_seat", colour=self._colour_name(colour))
+        return self._colour_name(colour)
 
     def _bot_level(self) -> str:
         """The admin's bot level if this game's bots have it; else the game's nearest lower one (Auf Achse
@@ -832,10 +837,10 @@ class Kiosk:
                 return tuple(self._t.text("setup.players_option", n=n) for n in self._player_counts())
             case Screen.SETUP_COLOURS:
                 free = self._free_colours()
-                people = tuple(map(self._t.colour, free))
+                people = tuple(map(self._colour_name, free))
                 if not self.plugin.bot_levels or (len(self._bots) + 1 >= self._players and not self._has_person()):
                     return people  # at least one seat is a person's
-                return people + tuple(self._t.text("setup.bot_seat", colour=self._t.colour(c)) for c in free)
+                return people + tuple(self._t.text("setup.bot_seat", colour=self._colour_name(c)) for c in free)
             case Screen.SETUP_LENGTH:
                 return tuple(self._length_label(n) for n in self._lengths())
             case Screen.ADMIN:
@@ -850,7 +855,12 @@ class Kiosk:
         shown = self._shown_game()
         best = next((entries for game, entries in self._leaderboard if game.name == shown.name), [])
         entries = [
-            t.text("attract.best_entry", place=i, colour=t.colour(e.colour), score=score_text(shown, e.score, language))
+            t.text(
+                "attract.best_entry",
+                place=i,
+                colour=t.player_name(e.colour),
+                score=score_text(shown, e.score, language),
+            )
             for i, e in enumerate(best[:3], 1)
         ]
         # the line with the top three, two, one: the screen shows the longest that fits
@@ -899,7 +909,7 @@ class Kiosk:
                     if best:
                         lines.append(t.text("attract.best_of", game=game.title) if len(self._offered) > 1
                                      else t.text("attract.best"))  # fmt: skip
-                        lines += [t.text("attract.best_line", place=i, colour=t.colour(e.colour),
+                        lines += [t.text("attract.best_line", place=i, colour=t.player_name(e.colour),
                                          score=score_text(game, e.score, t.language), game=e.game_id)
                                   for i, e in enumerate(best, 1)]  # fmt: skip
                 lines.append(t.text("attract.language", language=t.text("language.name")))

@@ -30,14 +30,14 @@ def test_plus_minus_on_the_attract_screen_choose_the_language_of_the_setup_and_t
     box.press("ok")
     assert box.view.title == "Wie viele Spieler?" and box.view.options[0] == "2 Spieler"
     box.press("ok")
-    assert box.view.options[:4] == ("rot", "blau", "grün", "gelb")
+    assert box.view.options[:4] == ("Rot", "Blau", "Grün", "Gelb")
     box.press("ok")
-    assert box.view.lines == ("Spieler 1: rot",) and box.view.title == "Farbe von Spieler 2 von 2"
+    assert box.view.lines == ("Spieler 1: Rot",) and box.view.title == "Farbe von Spieler 2 von 2"
     box.press("plus", "ok")
     assert box.view.title == "Ganzes oder kurzes Spiel?"
     assert box.view.options[1] == "Kurzes Spiel: endet bei 8 auf der Zeitleiste"
     box.press("ok")
-    assert box.view.lines[1:] == ("Spieler: rot, grün", "Ganzes Spiel")
+    assert box.view.lines[1:] == ("Spieler: Rot, Grün", "Ganzes Spiel")
     box.press("ok")
     assert box.screen is Screen.PLAYING and box.kiosk.controller.language == "de"
     assert box.kiosk.controller.ui.prompt.startswith("Rot: noch 2 Schritte")
@@ -51,7 +51,7 @@ def test_the_ranking_speaks_the_tables_language_then_the_default_returns(box: Bo
     assert box.view.title == "Administracja" and "Zakończ grę przedwcześnie" in box.view.options
     box.press("plus", "ok", "ok")  # end the game early, yes
     assert box.screen is Screen.RANKING and box.view.title == "Koniec gry — On The Way"
-    assert box.view.lines[0].startswith("1. czerwony — ")
+    assert box.view.lines[0].startswith("1. Czerwony — ")
     assert all(" PZ" in line and "VP" not in line for line in box.view.lines)  # the score unit too
     box.later(SETTINGS.ranking_s + 1)
     assert box.screen is Screen.ATTRACT and box.kiosk.language == "en"

@@ -98,11 +98,11 @@ def test_todays_best_of_the_game_shown_is_in_the_band(tmp_path: Path) -> None:
     box.later(1.0)
     card = box.view.attract
     assert card is not None and card.game == "On The Way"
-    assert card.best[0].startswith("Today's best: 1. blue ") and card.best[0].count(" · ") == 2  # the top three
+    assert card.best[0].startswith("Today's best: 1. Blue ") and card.best[0].count(" · ") == 2  # the top three
     assert card.best[-1].count(" · ") == 0  # and shorter: the top two, the best one
     for size in SIZES:  # as many as fit, never a cut name or score
         record = draw_view(pygame.Surface(size), box.view)
-        shown = record.find("Today's best: 1. blue", role="best")
+        shown = record.find("Today's best: 1. Blue", role="best")
         assert shown and shown[0].text in card.best and not record.clipped, size
         assert size[0] < 1920 or shown[0].text == card.best[0]  # a big screen has room for all three
     box.close()

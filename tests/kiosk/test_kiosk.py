@@ -71,11 +71,11 @@ def test_setup_steps_back_and_touch_works_too(box: Box) -> None:
     box.press("ok")
     assert box.screen is Screen.SETUP_PLAYERS and box.view.options == ("2 players", "3 players", "4 players")
     box.tap(1)  # 3 players, by touch
-    assert box.screen is Screen.SETUP_COLOURS and box.view.options[:4] == ("red", "blue", "green", "yellow")
+    assert box.screen is Screen.SETUP_COLOURS and box.view.options[:4] == ("Red", "Blue", "Green", "Yellow")
     box.tap(3)  # yellow
-    assert box.view.options[:3] == ("red", "blue", "green") and box.view.lines == ("Player 1: yellow",)
+    assert box.view.options[:3] == ("Red", "Blue", "Green") and box.view.lines == ("Player 1: Yellow",)
     box.press("back")  # un-pick yellow
-    assert box.view.options[:4] == ("red", "blue", "green", "yellow")
+    assert box.view.options[:4] == ("Red", "Blue", "Green", "Yellow")
     box.press("back")
     assert box.screen is Screen.SETUP_PLAYERS and box.view.selected == 1
     box.press("back")

@@ -206,11 +206,11 @@ def test_a_seat_can_be_played_by_the_box_and_survives_a_power_cut(tmp_path: Path
     box = Box(tmp_path / "j.sqlite", settings)
     box.press("ok", "ok")  # new game, 2 players
     options = box.view.options
-    assert options[:4] == ("red", "blue", "green", "yellow") and options[5] == "blue — the box plays"
+    assert options[:4] == ("Red", "Blue", "Green", "Yellow") and options[5] == "Blue — the box plays"
     box.press("ok")  # red: a person
-    assert box.view.options[:3] == ("blue", "green", "yellow")
-    box.press(*["plus"] * box.view.options.index("blue — the box plays"), "ok", "ok")  # blue: the box; full game
-    assert "Players: red, blue — the box plays" in box.view.lines
+    assert box.view.options[:3] == ("Blue", "Green", "Yellow")
+    box.press(*["plus"] * box.view.options.index("Blue — the box plays"), "ok", "ok")  # blue: the box; full game
+    assert "Players: Red, Blue — the box plays" in box.view.lines
     box.press("ok")
     game = box.kiosk.game
     assert game is not None and game.setup.bots == {"blue": "easy"}
@@ -278,7 +278,7 @@ def test_a_box_seat_plays_at_the_nearest_level_the_game_has(tmp_path: Path) -> N
     box = Box(tmp_path / "j.sqlite", settings)
     box.press("ok", "ok")  # new game, 2 players
     box.press("ok")  # red: a person
-    box.press(*["plus"] * box.view.options.index("blue — the box plays"), "ok")  # blue: the box
+    box.press(*["plus"] * box.view.options.index("Blue — the box plays"), "ok")  # blue: the box
     while box.kiosk.game is None:
         box.press("ok")
     assert box.kiosk.game.setup.bots == {"blue": "hard"}  # Auf Achse has a hard level now (docs/bots-auf-achse.md)
