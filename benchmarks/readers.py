@@ -33,8 +33,10 @@ The firmware on the real MicroPython VM (``companion.hardware.firmware_vm``; iss
   line). Before issue #19's second pass ``ticks_diff``/``ticks_add`` (pure Python in the shim)
   counted as firmware time and the other calls' cost was estimated from a stand-in.
 * ``firmware vm: transactions per reader per sweep``: SPI0 register transactions of a steady-state
-  sweep / 45, with 8 tags (8 each, empty or a staying tag: antenna on, Transceive, FIFO flush, WUPA,
-  ComIrq clear, StartSend, one look that also reads Status2 and the ATQA, antenna off).
+  sweep / 45, with 8 tags (8 per empty reader: antenna on, Transceive, FIFO flush, WUPA, ComIrq
+  clear, StartSend, one look that also reads Status2 and the ATQA, antenna off; 6 per staying tag,
+  whose Transceive waits for StartSend again after its complete ATQA: no Transceive, no flush;
+  firmware/rp2040/scripts.py).
 * ``rp2040 estimate rf-safe sweep``: the VM's virtual clock with every stretch of firmware Python
   time (less the shim calls' own cost, as above; carried from stretch to stretch, not clipped or
   rounded per stretch) multiplied by ``rp2040_factor`` (sleeps and SPI

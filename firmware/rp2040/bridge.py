@@ -6,6 +6,14 @@ antennas off), the debounced changes into the link's state (:class:`serial_proto
 host's lines in (LED frames, HELLO, RESYNC, heartbeats), the link's timers (heartbeat, periodic
 snapshot), then wait for the next sweep slot. No groups in the build means one reader at a time.
 
+A group is swept by its precomputed transaction script (``scripts.GroupScript``: fixed bytes and
+chip-select masks, tight loops of C calls). A reader whose look repeats its *reference* (the last
+look judged into "nothing changes": the same tag or emptiness its vote holds, settled, no UID
+re-read due) costs no Python; every other look is judged here (:meth:`Bridge.resolve`) with its
+antenna still on, by ``Chip.finish_into`` as if the chip had made the look itself, then the vote
+and the link. A staying tag's UID is re-read every ``REVERIFY`` sweeps (counted in sweeps since its
+read): its reference is dropped when that is due (:meth:`Bridge.expire`).
+
 A reader that stops answering is reported once (FAULT); its bank is reset through NRSTPD, the
 readers get ``POWER_UP_US`` to start (DS §8.8.2, MB PCD_Init) and are set up again, and it is
 reported back when it answers. A reset that does not cure it doubles its retry interval (up to

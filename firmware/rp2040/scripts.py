@@ -25,12 +25,14 @@ command and the FIFO flush are not written again, only the WUPA and the ComIrq c
 reader's receiver may still be waiting after its timeout: it gets the command and the flush, as
 the emulator insists, DS §10.3.1.8.)
 
-Timing, exactly per reader with one clock read per *chunk* of ``CHUNK`` readers: the antennas go on
+Timing, exact per reader with a clock read per *chunk* (the group's two halves): the antennas go on
 chunk by chunk, and each chunk's StartSends wait for the guard time after that chunk's last antenna
 (ISO/IEC 14443-3 §5.2.1); each chunk's looks wait for the answer time after that chunk's last
-StartSend. So the first StartSends follow the first antennas, not the last, and the looks of the
-first chunk follow their own StartSends. The chip-select chain is cyclic (the first reader's mask
-comes from the last reader): every loop starts and ends with the group's last reader selected.
+StartSend. So the first half's guard runs while the second half's antennas go on and every WUPA is
+loaded, and the first half's answers arrive while the second half is sent: no idle wait in a group
+whose preparation fills the guard time. (Smaller chunks shorten a small group's wait a little but
+cost a clock read each, about a transaction.) The chip-select chain is cyclic (the first reader's
+mask comes from the last reader): every loop starts and ends with the group's last reader selected.
 Nothing here allocates after ``__init__``.
 """
 
@@ -41,7 +43,6 @@ from hw import SIO_GPIO_OUT_CLR, SIO_GPIO_OUT_SET, SIO_GPIO_OUT_XOR
 
 VALID = 0  # the reference's byte 7 (the look buffer's byte 8 is always 0): a valid reference matches
 INVALID = 1  # no look matches: the bridge judges this reader's next look
-CHUNK = 5  # readers per clock read: a clock read costs about what a reader's transaction does
 
 SCRIPT = core.wakeup_script()  # (on, off, transceive, flush, wupa, clear, start, look), every reader's
 LOOK_US = core.wakeup_look_us()  # StartSend to the first look, as Chip.send's answer_at for the ATQA
@@ -87,10 +88,12 @@ class GroupScript:
         n = len(readers)
         self.last = readers[n - 1].channel
         masks = [bus.line_masks[readers[i - 1].channel ^ readers[i].channel] for i in range(n)]  # cyclic
-        self.masks = [masks[i : i + CHUNK] for i in range(0, n, CHUNK)]
+        self.chunk = (n + 1) // 2  # two halves (one for a group of one)
+        chunk = self.chunk
+        self.masks = [masks[i : i + chunk] for i in range(0, n, chunk)]
         self.preps = [(masks[i], r.slot.answer, r.slot.compared, r.slot.ref) for i, r in enumerate(readers)]
         self.looks = [
-            [(masks[i], r.slot.view, r.slot.answer, r.slot.compared) for i, r in enumerate(readers) if i // CHUNK == c]
+            [(masks[i], r.slot.view, r.slot.answer, r.slot.compared) for i, r in enumerate(readers) if i // chunk == c]
             for c in range(len(self.masks))
         ]
         self.on_at = [0] * len(self.masks)  # ticks_us after each chunk's last antenna went on, this sweep
@@ -200,4 +203,4 @@ class GroupScript:
 
     def sent(self, i):  # type: ignore[no-untyped-def]
         """When reader ``i``'s StartSend had certainly happened: its chunk's last StartSend."""
-        return self.sent_at[i // CHUNK]
+        return self.sent_at[i // self.chunk]
