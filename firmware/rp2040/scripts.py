@@ -51,7 +51,7 @@ LOOK_US = core.wakeup_look_us()  # StartSend to the first look, as Chip.send's a
 class Slot:
     """One reader's buffers in the scripts: its look (the 8 bytes of the look transaction, then a 0
     that no reference marked INVALID matches) and its reference (7 answer bytes, the validity, then
-    1 when a match means the short preparation)."""
+    1 when the reference is valid and ended in a complete ATQA: the next preparation is short)."""
 
     def __init__(self):  # type: ignore[no-untyped-def]
         self.look = bytearray(9)
@@ -72,6 +72,7 @@ class Slot:
 
     def unsteady(self):  # type: ignore[no-untyped-def]
         self.ref[7] = INVALID
+        self.ref[8] = 0
 
     def matches(self):  # type: ignore[no-untyped-def]
         return self.answer == self.compared
@@ -91,7 +92,7 @@ class GroupScript:
         self.chunk = (n + 1) // 2  # two halves (one for a group of one)
         chunk = self.chunk
         self.masks = [masks[i : i + chunk] for i in range(0, n, chunk)]
-        self.preps = [(masks[i], r.slot.answer, r.slot.compared, r.slot.ref) for i, r in enumerate(readers)]
+        self.preps = [(masks[i], r.slot.ref) for i, r in enumerate(readers)]
         self.looks = [
             [(masks[i], r.slot.view, r.slot.answer, r.slot.compared) for i, r in enumerate(readers) if i // chunk == c]
             for c in range(len(self.masks))
@@ -126,9 +127,11 @@ class GroupScript:
             on_at[c] = ticks_us()
             c += 1  # noqa: SIM113
         short = 0
-        for mask, answer, compared, ref in self.preps:
+        for mask, ref in self.preps:
             m[xor] = mask
-            if answer == compared and ref[8]:
+            # A valid reference is the reader's last look (it matched, or the bridge made it the
+            # reference after judging it; anything else drops it), so ref[8] says how it ended.
+            if ref[8]:
                 short += 1
             else:
                 m[clr] = s
