@@ -111,7 +111,7 @@ ERR_CRC = const(0x04)
 ERR_COLL = const(0x08)
 ERR_BUFFER = const(0x10)
 ERR_FATAL = const(0x17)  # BufferOvfl | CRCErr | ParityErr | ProtocolErr
-MODEM_RECEIVING = const(0x06)  # Status2Reg ModemState: receiving (DS §9.3.1.14)
+MODEM_RECEIVING = const(0x06)  # Status2Reg ModemState: receiving (DS §9.3.1.9)
 TX_CONTROL_OFF = const(0x80)  # reset value: InvTx2RFOn, both drivers off
 TX_CONTROL_ON = const(0x83)  # + Tx1RFEn, Tx2RFEn: the antenna field is on
 
@@ -551,7 +551,7 @@ class Chip:
                 torn = True
             if irq & (IRQ_TX | IRQ_ERR) == IRQ_TX and not level and not receiving:
                 # Our frame went out and, by answer_at, nothing arrived and nothing is arriving
-                # (Status2Reg ModemState, DS §9.3.1.14): every answer we wait for (ATQA,
+                # (Status2Reg ModemState, DS §9.3.1.9): every answer we wait for (ATQA,
                 # anticollision, SAK) starts a fixed FDT after our frame (ISO §6.2.1.1), so it would
                 # be complete by now. No need to wait for the receive timer. (A dead reader reads
                 # no TxIRq: it still ends as NO_IRQ below.)
