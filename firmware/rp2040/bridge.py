@@ -119,6 +119,7 @@ class Bridge:
         self.groups = [[self.readers[ch] for ch in group if ch < cfg.READERS] for group in groups]
         self.banks = [[r for r in self.readers if r.channel // 8 == b] for b in range(cfg.BANKS)]
         self.fault_flips = 0  # readers that faulted or answered again: the scripts are rebuilt
+        self.faulted_n = 0  # readers faulted now
         self.scripts = []
         self.scripts_at = -1  # fault_flips when the scripts were built
         time.sleep_us(core.POWER_UP_US)  # power-up: the oscillators start before VersionReg is read
@@ -140,6 +141,7 @@ class Bridge:
             reader.retry_every = 0
             if reader.faulted:
                 reader.faulted = False
+                self.faulted_n -= 1
                 self.fault_flips += 1
                 self.link.set_fault(reader.channel, None)
             return True
@@ -147,11 +149,14 @@ class Bridge:
         reader.retry_ms = self.ms + reader.retry_every
         if not reader.faulted:
             reader.faulted = True
+            self.faulted_n += 1
             self.fault_flips += 1
             self.link.set_fault(reader.channel, f"not answering (version register 0x{version:02X})")
         return False
 
     def retry_faulted(self):  # type: ignore[no-untyped-def]
+        if not self.faulted_n:  # the usual case, once a step: no loop over every reader
+            return
         for bank in range(len(self.banks)):  # reset only this bank: a wedged reader does not stop the others
             due = False
             for reader in self.banks[bank]:
