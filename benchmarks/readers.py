@@ -33,8 +33,10 @@ The firmware on the real MicroPython VM (``companion.hardware.firmware_vm``; iss
   line). Before issue #19's second pass ``ticks_diff``/``ticks_add`` (pure Python in the shim)
   counted as firmware time and the other calls' cost was estimated from a stand-in.
 * ``firmware vm: transactions per reader per sweep``: SPI0 register transactions of a steady-state
-  sweep / 45, with 8 tags (8 each, empty or a staying tag: antenna on, Transceive, FIFO flush, WUPA,
-  ComIrq clear, StartSend, one look that also reads Status2 and the ATQA, antenna off).
+  sweep / 45, with 8 tags (8 per empty reader: antenna on, Transceive, FIFO flush, WUPA, ComIrq
+  clear, StartSend, one look that also reads Status2 and the ATQA, antenna off; 6 per staying tag,
+  whose Transceive waits for StartSend again after its complete ATQA: no Transceive, no flush;
+  firmware/rp2040/scripts.py).
 * ``rp2040 estimate rf-safe sweep``: the VM's virtual clock with every stretch of firmware Python
   time (less the shim calls' own cost, as above; carried from stretch to stretch, not clipped or
   rounded per stretch) multiplied by ``rp2040_factor`` (sleeps and SPI
@@ -45,6 +47,12 @@ The firmware on the real MicroPython VM (``companion.hardware.firmware_vm``; iss
   attribute access, bytearray stores, small-int arithmetic; no C calls, so no shim cost to remove)
   timed in the same VM process between the warm-up sweeps (fastest burst, as for the sweeps),
   against its RP2040 time
+* ``firmware vm: sweep scripts alone on C stand-ins`` (a cross-check of the estimate's per-call
+  charge, not the estimate): vm_main.py ``standins`` runs the real ``scripts.GroupScript`` loops of
+  the build's groups with C stand-ins for the hardware (a dict store per ``mem32`` store,
+  ``{}.get`` per ``SPI.write_readinto``, the VM's C clock), no waits, every look matching its
+  reference; the fastest of 300 sweeps. ``rp2040 cross-check``: that × the factor. The estimate
+  charges the same loops several times this through the shim.
 * ``wrap soak, longest step``: the firmware across many ``ticks_us`` wraps (the clock jumped to
   just before each wrap between two steps), longest step between watchdog feeds; simulated hours.
 
@@ -160,6 +168,19 @@ def vm_measure(groups: list[list[int]], tags: int, sweeps: int, rp2040: bool = F
     return {key: int(value) for key, value in fields.items()}
 
 
+def vm_standins(groups: list[list[int]], tags: int) -> int:
+    """vm_main.py ``standins``: µs of the fastest steady scripted sweep with C stand-ins for the
+    hardware on this VM (the scripts' own Python with no shim call: what the estimate's per-call
+    charge is checked against)."""
+    with FirmwareVM(config={"GROUPS": groups, "LED_BITS": 104}, mode=("standins", str(tags))) as vm:
+        code = vm.run_to_exit()
+        text = vm.stderr.decode()
+    found = re.search(r"STANDINS us=(\d+)", text)
+    if code != 0 or found is None:
+        raise RuntimeError(f"the sweep scripts on stand-ins failed: {text[-2000:]}")
+    return int(found.group(1))
+
+
 def firmware_on_the_vm(groups: list[list[int]], quick: bool) -> None:
     sweeps = 45 if quick else 120  # past REVERIFY (40): the staying tags' UIDs are re-read in the window
     m = vm_measure(groups, 8, sweeps)
@@ -176,6 +197,9 @@ def firmware_on_the_vm(groups: list[list[int]], quick: bool) -> None:
     figure("rp2040 estimate, python time per sweep, 44 tags", m["python_us"] / m["sweeps"] / 1000 * factor, "ms")
     figure("rp2040 factor (calibrate.py: RP2040 estimate / this VM, same process)", factor, "x", 0)
     figure("firmware vm: calibrate.py work(5000), fastest between sweeps", m["calibrate_us"] / 1000, "ms", 2)
+    standin_us = vm_standins(groups, 44)
+    figure("firmware vm: sweep scripts alone on C stand-ins, 44 tags (a cross-check)", standin_us, "us", 0)
+    figure("rp2040 cross-check: sweep scripts on C stand-ins x factor, 44 tags", standin_us * factor / 1000, "ms")
     wraps = 3 if quick else 40
     with FirmwareVM(config={"GROUPS": groups, "LED_BITS": 104}, start_us=TICKS_PERIOD - 1_000_000) as vm:
         for i, channel in enumerate(tag_channels(8)):

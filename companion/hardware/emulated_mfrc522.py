@@ -401,7 +401,7 @@ class EmulatedMfrc522:
             if addr == COMM_IRQ and p.rx_at is not None and now >= p.rx_start:
                 self.early_irq_reads += 1  # looked while the answer was still on the air
             return self.regs[addr] & 0x7F
-        if addr == STATUS2:  # ModemState (DS §9.3.1.14): what the transceive path is doing now
+        if addr == STATUS2:  # ModemState (DS §9.3.1.9): what the transceive path is doing now
             p = self.pending
             if self.regs[COMMAND] & 0x0F != CMD_TRANSCEIVE:
                 state = 0b000  # idle
@@ -446,7 +446,7 @@ class EmulatedMfrc522:
 
     def _awaiting_start(self, now: float) -> bool:
         """Transceive takes StartSend only while it waits for it (Status2Reg ModemState 001, DS
-        §9.3.1.14): once written, and again after a frame was received (DS §10.3.1.8: it "repeats
+        §9.3.1.9): once written, and again after a frame was received (DS §10.3.1.8: it "repeats
         transmitting ... and receiving"). Pessimistic where the datasheet is silent: while its
         receiver still waits for an answer that never came (after a timeout), StartSend is ignored;
         the driver must write the command again."""

@@ -40,7 +40,7 @@ SHARED_MODULES = {
     "serial_protocol": serial_protocol,
     "rf_groups": rf_groups,
 }
-FIRMWARE_MODULES = ("bridge_config", "vote", "usb", "hw", "bridge")
+FIRMWARE_MODULES = ("bridge_config", "vote", "usb", "hw", "scripts", "bridge")
 # Guess: one machine.SPI.write_readinto() of a few bytes plus two Pin.value() calls and the bytes /
 # bytearray allocations, in MicroPython on a 125 MHz RP2040 (~5 us per bytecode-level call).
 RP2040_XFER_S = 30e-6

@@ -111,7 +111,7 @@ ERR_CRC = const(0x04)
 ERR_COLL = const(0x08)
 ERR_BUFFER = const(0x10)
 ERR_FATAL = const(0x17)  # BufferOvfl | CRCErr | ParityErr | ProtocolErr
-MODEM_RECEIVING = const(0x06)  # Status2Reg ModemState: receiving (DS §9.3.1.14)
+MODEM_RECEIVING = const(0x06)  # Status2Reg ModemState: receiving (DS §9.3.1.9)
 TX_CONTROL_OFF = const(0x80)  # reset value: InvTx2RFOn, both drivers off
 TX_CONTROL_ON = const(0x83)  # + Tx1RFEn, Tx2RFEn: the antenna field is on
 
@@ -181,6 +181,50 @@ def configuration(timeout_us: int) -> tuple:  # type: ignore[type-arg]
     )
 
 
+def wakeup_script() -> tuple:  # type: ignore[type-arg]
+    """The SPI transactions of one steady-state wake-up look, the same for every reader, as the
+    firmware's sweep script sends them (``Chip`` sends the same bytes one call at a time: antenna,
+    prepare_wakeup, send_wakeup, finish_into's first look): (antenna on, antenna off, Transceive,
+    FIFO flush, WUPA into the FIFO, ComIrq clear, StartSend with 7 bits, the look). The look reads
+    ComIrq, Error, FIFOLevel, Control, Status2 and the ATQA's 2 FIFO bytes (DS §8.1.2.1: each byte
+    names the next register to read)."""
+
+    def write(reg: int, value: int) -> bytes:
+        return bytes(((reg << 1) & 0x7E, value))
+
+    def read(reg: int) -> int:
+        return ((reg << 1) & 0x7E) | 0x80
+
+    look = bytes(
+        (
+            read(COMM_IRQ),
+            read(ERROR),
+            read(FIFO_LEVEL),
+            read(CONTROL),
+            read(STATUS2),
+            read(FIFO_DATA),
+            read(FIFO_DATA),
+            0,
+        )
+    )
+    return (
+        write(TX_CONTROL, TX_CONTROL_ON),
+        write(TX_CONTROL, TX_CONTROL_OFF),
+        write(COMMAND, CMD_TRANSCEIVE),
+        write(FIFO_LEVEL, 0x80),  # FlushBuffer (DS §9.3.1.11)
+        write(FIFO_DATA, WUPA),
+        write(COMM_IRQ, 0x7F),  # Set1 = 0: clear every interrupt bit (DS §9.3.1.5)
+        write(BIT_FRAMING, 0x80 | 7),  # StartSend, TxLastBits = 7 (DS §9.3.1.14)
+        look,
+    )
+
+
+def wakeup_look_us() -> int:
+    """From StartSend of a WUPA to its first look (:meth:`Chip.send`'s ``answer_at`` for the 2-byte
+    ATQA): our 7-bit frame, the frame delay, the answer, the margin (ISO §6.1, §6.2.1.2, §6.2.3)."""
+    return frame_us(1, 7) + FDT_US + ((2 + 9 * 2) * ETU_NS + 999) // 1000 + MARGIN_US
+
+
 class Buffers:
     """The preallocated bytearrays one :class:`Chip` works in. The firmware shares one set among all
     its readers (they are polled one at a time): ``io`` is what the SPI bus exchanges in place."""
@@ -240,6 +284,7 @@ class Chip:
         self.collided = False  # the last UID read walked a collision
         self.collisions = 0
         self.reset_polls = 0  # CommandReg reads spent waiting for the oscillator, last reset
+        self.looks = 0  # looks the last finish_into took
 
     # --- register access (DS §8.1.2.3) --------------------------------------------------------
     def _x(self, n: int) -> None:
@@ -435,15 +480,29 @@ class Chip:
             self.xfer(self.port, 2)
         else:
             self._x_list(2)
-        now = self.ticks_us()
+        self._sent_at(self.ticks_us(), answer)
+
+    def _sent_at(self, now: int, answer: int) -> None:
         tx_us = self.tx_us
         # the answer comes FDT after our frame and lasts (9·answer + 2) bit times (ISO §6.2.1.2, §6.2.3)
         self.answer_at = self.ticks_add(now, tx_us + FDT_US + ((2 + 9 * answer) * ETU_NS + 999) // 1000 + MARGIN_US)
         self.expect_by = self.ticks_add(now, tx_us + self.timeout_us + MARGIN_US)
 
-    def finish_into(self) -> int:
+    def wakeup_sent(self, now: int) -> None:
+        """The firmware's sweep script sent this chip the transactions of :meth:`prepare_wakeup` and
+        :meth:`send_wakeup` itself (:func:`wakeup_script`), StartSend at ``now``: :meth:`finish_into`
+        can follow, as after :meth:`send_wakeup`."""
+        self.framing = 7
+        self.tx_us = frame_us(1, 7)
+        self.peek = 2
+        self._sent_at(now, 2)
+
+    def finish_into(self, first=None) -> int:  # type: ignore[no-untyped-def]
         """Wait for the end of the answer or the timer; the status. The answer is left in
-        ``buffers.data[0:count]`` (``bits`` long, collision at ``coll_bit``, -1 for none).
+        ``buffers.data[0:count]`` (``bits`` long, collision at ``coll_bit``, -1 for none). ``looks``:
+        the looks it took. ``first``: the answer of a first look the caller already made at
+        ``answer_at`` (the firmware's sweep script: :func:`wakeup_script`'s look, laid out as
+        ``buffers.io``); it is judged as this method's own first look would be.
 
         Each look is one transaction reading CommIrqReg, ErrorReg, FIFOLevelReg, ControlReg and
         Status2Reg; the middle three count only once RxIRq/IdleIRq says the frame is complete. After :meth:`send` with
@@ -457,27 +516,34 @@ class Chip:
         peek = self.peek
         self.count = self.bits = 0
         self.coll_bit = -1
+        buf = io
+        self.looks = 0
         for _ in range(self.max_polls):
-            wait = self.ticks_diff(self.answer_at, self.ticks_us())
-            if wait > 0:
-                self.sleep_us(wait)
-            io[0] = ((COMM_IRQ << 1) & 0x7E) | 0x80
-            io[1] = ((ERROR << 1) & 0x7E) | 0x80
-            io[2] = ((FIFO_LEVEL << 1) & 0x7E) | 0x80
-            io[3] = ((CONTROL << 1) & 0x7E) | 0x80
-            io[4] = ((STATUS2 << 1) & 0x7E) | 0x80
-            for i in range(peek):
-                io[5 + i] = ((FIFO_DATA << 1) & 0x7E) | 0x80
-            io[5 + peek] = 0
-            if self.in_place:
-                self.xfer(self.port, 6 + peek)
+            self.looks += 1
+            if first is not None and self.looks == 1:
+                buf = first
             else:
-                self._x_list(6 + peek)
-            irq = io[1]  # one name per line: a 4-tuple assignment allocates on MicroPython
-            error = io[2]
-            level = io[3]
-            last = io[4] & 0x07
-            receiving = io[5] & 0x07 == MODEM_RECEIVING
+                buf = io
+                wait = self.ticks_diff(self.answer_at, self.ticks_us())
+                if wait > 0:
+                    self.sleep_us(wait)
+                io[0] = ((COMM_IRQ << 1) & 0x7E) | 0x80
+                io[1] = ((ERROR << 1) & 0x7E) | 0x80
+                io[2] = ((FIFO_LEVEL << 1) & 0x7E) | 0x80
+                io[3] = ((CONTROL << 1) & 0x7E) | 0x80
+                io[4] = ((STATUS2 << 1) & 0x7E) | 0x80
+                for i in range(peek):
+                    io[5 + i] = ((FIFO_DATA << 1) & 0x7E) | 0x80
+                io[5 + peek] = 0
+                if self.in_place:
+                    self.xfer(self.port, 6 + peek)
+                else:
+                    self._x_list(6 + peek)
+            irq = buf[1]  # one name per line: a 4-tuple assignment allocates on MicroPython
+            error = buf[2]
+            level = buf[3]
+            last = buf[4] & 0x07
+            receiving = buf[5] & 0x07 == MODEM_RECEIVING
             if irq & (IRQ_RX | IRQ_IDLE | IRQ_TIMER):
                 done = True  # ErrIRq alone is not the end: the frame may still be arriving
                 break
@@ -485,7 +551,7 @@ class Chip:
                 torn = True
             if irq & (IRQ_TX | IRQ_ERR) == IRQ_TX and not level and not receiving:
                 # Our frame went out and, by answer_at, nothing arrived and nothing is arriving
-                # (Status2Reg ModemState, DS §9.3.1.14): every answer we wait for (ATQA,
+                # (Status2Reg ModemState, DS §9.3.1.9): every answer we wait for (ATQA,
                 # anticollision, SAK) starts a fixed FDT after our frame (ISO §6.2.1.1), so it would
                 # be complete by now. No need to wait for the receive timer. (A dead reader reads
                 # no TxIRq: it still ends as NO_IRQ below.)
@@ -505,7 +571,7 @@ class Chip:
             data = self.buffers.data
             have = level if level < peek else peek
             for i in range(have):
-                data[i] = io[6 + i]
+                data[i] = buf[6 + i]
             if level > peek:
                 self._read_fifo_into(level - peek, peek)
         else:

@@ -6,6 +6,14 @@ antennas off), the debounced changes into the link's state (:class:`serial_proto
 host's lines in (LED frames, HELLO, RESYNC, heartbeats), the link's timers (heartbeat, periodic
 snapshot), then wait for the next sweep slot. No groups in the build means one reader at a time.
 
+A group is swept by its precomputed transaction script (``scripts.GroupScript``: fixed bytes and
+chip-select masks, tight loops of C calls). A reader whose look repeats its *reference* (the last
+look judged into "nothing changes": the same tag or emptiness its vote holds, settled, no UID
+re-read due) costs no Python; every other look is judged here (:meth:`Bridge.resolve`) with its
+antenna still on, by ``Chip.finish_into`` as if the chip had made the look itself, then the vote
+and the link. A staying tag's UID is re-read every ``REVERIFY`` sweeps (counted in sweeps since its
+read): its reference is dropped when that is due (:meth:`Bridge.expire`).
+
 A reader that stops answering is reported once (FAULT); its bank is reset through NRSTPD, the
 readers get ``POWER_UP_US`` to start (DS §8.8.2, MB PCD_Init) and are set up again, and it is
 reported back when it answers. A reset that does not cure it doubles its retry interval (up to
@@ -29,9 +37,12 @@ import bridge_config
 import hw
 import machine
 import mfrc522_core as core
+import scripts
 import serial_protocol as proto
 import usb
 from vote import UNKNOWN, TagVote
+
+NEVER = 0x3FFFFFFF  # a sweep number no script reaches (the largest small int on the RP2040)
 
 
 def boot_id():  # type: ignore[no-untyped-def]
@@ -53,8 +64,8 @@ class Reader:
         self.uid_len = 0
         self.uid_text = None
         self.atqa = -1
-        self.since_read = 0
-        self.on_air = False  # its antenna is on in the group being swept
+        self.read_sweep = 0  # the sweep its UID was last read in (re-read after REVERIFY sweeps)
+        self.slot = scripts.Slot()  # its look and reference in the sweep scripts
         self.faulted = False
         self.retry_ms = 0
         self.retry_every = 0  # ms; doubles while bank resets do not cure it
@@ -70,6 +81,7 @@ class Bridge:
         self.ms = 0
         self.sweeps = 0
         self.uid_reads = 0
+        self.quiet = False  # the last sample changed nothing the reader knew (sample)
         self.wdt = None
         # Readers start unsettled: none is reported before its vote had its samples (a reboot never
         # moves a marker); settled empty after as many empty samples as the vote's window.
@@ -107,6 +119,10 @@ class Bridge:
             groups = [[ch] for ch in range(cfg.READERS)]
         self.groups = [[self.readers[ch] for ch in group if ch < cfg.READERS] for group in groups]
         self.banks = [[r for r in self.readers if r.channel // 8 == b] for b in range(cfg.BANKS)]
+        self.fault_flips = 0  # readers that faulted or answered again: the scripts are rebuilt
+        self.faulted_n = 0  # readers faulted now
+        self.scripts = []
+        self.scripts_at = -1  # fault_flips when the scripts were built
         time.sleep_us(core.POWER_UP_US)  # power-up: the oscillators start before VersionReg is read
         for reader in self.readers:
             self.bring_up(reader)
@@ -120,21 +136,28 @@ class Bridge:
 
     # --- readers ------------------------------------------------------------------------------
     def bring_up(self, reader):  # type: ignore[no-untyped-def]
+        reader.slot.unsteady()  # set up again: its next look is judged, not compared
         version = reader.chip.version()
         if version in core.KNOWN_VERSIONS and reader.chip.init():
             reader.retry_every = 0
             if reader.faulted:
                 reader.faulted = False
+                self.faulted_n -= 1
+                self.fault_flips += 1
                 self.link.set_fault(reader.channel, None)
             return True
         reader.retry_every = min(self.cfg.RETRY_MAX_MS, 2 * reader.retry_every or self.cfg.RETRY_MS)
         reader.retry_ms = self.ms + reader.retry_every
         if not reader.faulted:
             reader.faulted = True
+            self.faulted_n += 1
+            self.fault_flips += 1
             self.link.set_fault(reader.channel, f"not answering (version register 0x{version:02X})")
         return False
 
     def retry_faulted(self):  # type: ignore[no-untyped-def]
+        if not self.faulted_n:  # the usual case, once a step: no loop over every reader
+            return
         for bank in range(len(self.banks)):  # reset only this bank: a wedged reader does not stop the others
             due = False
             for reader in self.banks[bank]:
@@ -147,11 +170,15 @@ class Bridge:
             for reader in self.banks[bank]:
                 self.bring_up(reader)
 
-    def sample(self, reader):  # type: ignore[no-untyped-def]
+    def sample(self, reader, status):  # type: ignore[no-untyped-def]
+        """The look's ``status`` (``Chip.finish_into``) as a vote sample: a UID, None (empty) or
+        UNKNOWN. ``quiet``: the sample says what the reader already knew (empty, or the same ATQA
+        with no UID re-read due) and came from the look's bytes alone."""
         chip = reader.chip
-        status = chip.finish_into()
+        self.quiet = False
         if status == core.TIMEOUT:
             reader.last_uid = None
+            self.quiet = True
             return None
         if (status == core.NO_IRQ or status == core.ERROR_STATUS) and chip.version() not in core.KNOWN_VERSIONS:
             self.bring_up(reader)
@@ -160,15 +187,15 @@ class Bridge:
             return UNKNOWN
         data = self.bus.buffers.data
         atqa = data[0] | (data[1] << 8) if status == core.OK and chip.count == 2 else -1
-        if reader.last_uid is not None and atqa == reader.atqa and reader.since_read < self.cfg.REVERIFY:
-            reader.since_read += 1
+        if reader.last_uid is not None and atqa == reader.atqa and self.sweeps - reader.read_sweep <= self.cfg.REVERIFY:
+            self.quiet = status == core.OK and chip.count == 2  # no COLL read, no FIFO read beyond the look
             return reader.last_uid
         reader.atqa = atqa
         if chip.read_uid_into() != core.OK:
             reader.last_uid = None
             return UNKNOWN
         self.uid_reads += 1
-        reader.since_read = 0
+        reader.read_sweep = self.sweeps
         uid, n = self.bus.buffers.uid, chip.uid_len
         same = reader.uid_text is not None and n == reader.uid_len
         for i in range(n):
@@ -181,41 +208,80 @@ class Bridge:
         reader.last_uid = reader.uid_text
         return reader.last_uid
 
-    def sweep(self):  # type: ignore[no-untyped-def]
-        self.sweeps += 1
-        for group in self.groups:
-            live = False
-            for reader in group:
-                reader.on_air = not reader.faulted
-                if reader.on_air:
-                    reader.chip.antenna(True)
-                    live = True
-            if not live:
+    def resolve(self, reader, sent_at, script):  # type: ignore[no-untyped-def]
+        """A reader whose look was not its reference: judge the look, vote, report; its look becomes
+        the reference when the same look would change nothing next time. ``sent_at``: its chunk's
+        last StartSend, at or after its own (a later start only makes a second look wait longer)."""
+        chip = reader.chip
+        chip.wakeup_sent(sent_at)
+        status = chip.finish_into(reader.slot.look)
+        sample = self.sample(reader, status)
+        placed, lifted = reader.vote.add(sample)
+        if reader.is_card:
+            if placed is not None:
+                self.link.card(placed)
+        elif placed is not None or lifted is not None:
+            self.link.set_tag(reader.channel, reader.vote.current)
+        elif sample is not UNKNOWN and self.link.unsettled[reader.channel]:
+            self.link.settling(reader.channel, sample is None)
+        if (
+            self.quiet
+            and chip.looks == 1
+            and not reader.faulted
+            and not self.link.unsettled[reader.channel]
+            and reader.vote.holds(sample)
+        ):
+            reader.slot.steady(sample is not None)  # a tag: its complete ATQA was read, the FIFO is empty
+            if sample is not None:  # its UID is re-read after REVERIFY sweeps: the reference goes then
+                due = reader.read_sweep + self.cfg.REVERIFY + 1
+                if due < script.due:
+                    script.due = due
+        else:
+            reader.slot.unsteady()
+
+    def expire(self, script):  # type: ignore[no-untyped-def]
+        """Drop the references of the script's readers whose UID re-read is due (REVERIFY)."""
+        due = NEVER
+        for reader in script.readers:
+            if reader.last_uid is None:
                 continue
-            field_on = time.ticks_us()
-            for reader in group:  # nothing goes on air until StartSend: use the guard time
-                if reader.on_air:
-                    reader.chip.prepare_wakeup()
-            wait = core.GUARD_US - time.ticks_diff(time.ticks_us(), field_on)
-            if wait > 0:
-                time.sleep_us(wait)  # ISO/IEC 14443-3 §5.2.1
+            if self.sweeps - reader.read_sweep > self.cfg.REVERIFY:
+                reader.slot.unsteady()
+            elif reader.read_sweep + self.cfg.REVERIFY + 1 < due:
+                due = reader.read_sweep + self.cfg.REVERIFY + 1
+        script.due = due
+
+    def build_scripts(self):  # type: ignore[no-untyped-def]
+        """One script per group of the readers on air (not faulted). Allocates: at boot and when a
+        reader faults or answers again, never in a steady state."""
+        self.scripts = []
+        for group in self.groups:
+            live = [r for r in group if not r.faulted]
             for reader in group:
-                if reader.on_air:
-                    reader.chip.send_wakeup()
-            for reader in group:
-                if not reader.on_air:
+                reader.slot.unsteady()
+            if live:
+                self.scripts.append(scripts.GroupScript(self.bus, live))
+        self.scripts_at = self.fault_flips
+
+    def sweep(self):  # type: ignore[no-untyped-def]
+        """Every group: its script wakes and looks at every reader; the readers whose looks differ
+        from their references are judged here (their antennas are still on: a UID read needs them)."""
+        self.sweeps += 1
+        if self.scripts_at != self.fault_flips:
+            self.build_scripts()
+        for script in self.scripts:
+            if self.sweeps >= script.due:
+                self.expire(script)
+            script.wake()
+            if not script.look():
+                continue
+            readers = script.readers
+            for i in range(len(readers)):
+                reader = readers[i]
+                if reader.slot.matches():
                     continue
-                sample = self.sample(reader)
-                placed, lifted = reader.vote.add(sample)
-                if reader.is_card:
-                    if placed is not None:
-                        self.link.card(placed)
-                elif placed is not None or lifted is not None:
-                    self.link.set_tag(reader.channel, reader.vote.current)
-                elif sample is not UNKNOWN and self.link.unsettled[reader.channel]:
-                    self.link.settling(reader.channel, sample is None)
-            for reader in group:
-                if reader.on_air and not reader.faulted:
+                self.resolve(reader, script.sent(i), script)
+                if not reader.faulted:
                     reader.chip.antenna(False)
 
     # --- the main loop ------------------------------------------------------------------------

@@ -51,8 +51,15 @@ class ReaderBus:
         self.strobe_mask = 1 << pins["strobe"]
         self.mem32 = machine.mem32
         self.selected = 0  # every line starts low (above)
+        self.scratch = bytearray(2)  # where the answers to register writes go (scripts.GroupScript)
         self.transactions = 0
         self.bank_resets = 0
+
+    def select(self, channel):  # type: ignore[no-untyped-def]
+        """The decoder's lines to ``channel`` (strobe high: nobody is selected until a transaction)."""
+        if channel != self.selected:
+            self.mem32[SIO_GPIO_OUT_XOR] = self.line_masks[channel ^ self.selected]
+            self.selected = channel
 
     def xfer(self, channel, n):  # type: ignore[no-untyped-def]
         """One register transaction with reader ``channel``: ``buffers.io[0:n]`` out, the answer in place

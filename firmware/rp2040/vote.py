@@ -71,3 +71,14 @@ class TagVote:
             self.misses = 0
             return (best, lifted)
         return NO_CHANGE if lifted is None else (None, lifted)
+
+    def holds(self, sample):  # type: ignore[no-untyped-def]
+        """True when :meth:`add` of ``sample`` would change nothing, now or ever after while only
+        ``sample`` comes: the window is full of it and it is the current answer (None: empty). The
+        bridge then skips the vote for a reader whose look repeats (scripts.GroupScript)."""
+        if self.size < self.n or self.current != sample or self.misses:
+            return False
+        for seen in self.ring:  # noqa: SIM110  (a generator would allocate on the Pico)
+            if seen != sample:
+                return False
+        return True
