@@ -204,7 +204,7 @@ def reboot_property(runs: int, seed: int = 19) -> tuple[int, int, int, int]:
 
 def main(quick: bool = False) -> None:
     logging.disable(logging.WARNING)  # the test tags are not all in the reference TOML
-    acks, via_host, accepted = acknowledgement_latency(15 if quick else 150)
+    acks, via_host, accepted = acknowledgement_latency(6 if quick else 150)
     figure("placement to led acknowledgement, bridge, p99", p99(acks), "ms")
     figure("placement to led acknowledgement, bridge, median", statistics.median(acks), "ms")
     figure("placement to led acknowledgement, bridge, max", max(acks), "ms")
@@ -212,7 +212,7 @@ def main(quick: bool = False) -> None:
     figure("placement to command accepted, bridge, p99", p99(accepted), "ms")
     figure("placement to command accepted, bridge, median", statistics.median(accepted), "ms")
     figure("placement to led acknowledgement, bridge, moves", len(acks), "moves")
-    runs, phantoms, wrong, early = reboot_property(20 if quick else 300)
+    runs, phantoms, wrong, early = reboot_property(10 if quick else 300)
     figure("reboot property test, runs", runs, "runs")
     figure("reboot property test, runs answered before the readers settled", early, "runs")
     figure("reboot property test, phantom intents", phantoms, "intents")

@@ -128,8 +128,9 @@ class _NoPort:
         pass
 
 
-def bridge_sweep(groups: list[list[int]], tags: int) -> tuple[float, float]:
-    """(ms per RF-safe sweep, transactions per sweep) of the firmware, steady state."""
+def bridge_sweep(groups: list[list[int]], tags: int, n: int = 80) -> tuple[float, float]:
+    """(ms per RF-safe sweep, transactions per sweep) of the firmware, steady state, over ``n`` sweeps
+    (80: two full re-verify rounds, REVERIFY = 40)."""
     with FirmwareHost(config={"GROUPS": groups, "LED_BITS": 104}, pty=False, xfer_overhead_s=RP2040_XFER_S) as fw:
         bridge = fw.modules["bridge"].Bridge(port=_NoPort())
         for i, channel in enumerate(tag_channels(tags)):
@@ -137,7 +138,6 @@ def bridge_sweep(groups: list[list[int]], tags: int) -> tuple[float, float]:
         for _ in range(15):
             bridge.sweep()
         assert len(bridge.link.tags) == tags
-        n = 80  # two full re-verify rounds (REVERIFY = 40)
         start, xfers = fw.bus.now, fw.bus.transfers
         for _ in range(n):
             bridge.sweep()
@@ -273,8 +273,11 @@ def host_cpu_bridge(groups: list[list[int]], host_poll_s: float, seconds: float 
 
 
 # --- the Pi 4 direct path -----------------------------------------------------------------------
-def direct_sweep(speed_hz: int, tags: int, adjacency: dict[str, set[str]]) -> tuple[float, float, float]:
-    """(ms per RF-safe sweep on a Pi 4, transfers per sweep, GPIO writes per sweep), 44 + 1 readers."""
+def direct_sweep(
+    speed_hz: int, tags: int, adjacency: dict[str, set[str]], n: int = 20
+) -> tuple[float, float, float]:
+    """(ms per RF-safe sweep on a Pi 4, transfers per sweep, GPIO writes per sweep), 44 + 1 readers,
+    the mean of ``n`` sweeps."""
     config = load(REFERENCE, env={})
     cities = [config.readers[ch] for ch in sorted(config.readers)]
     from dataclasses import replace
@@ -286,7 +289,6 @@ def direct_sweep(speed_hz: int, tags: int, adjacency: dict[str, set[str]]) -> tu
             table.place_tag(cities[channel], f"04A1B2C3D4E5{i:02X}", settle=False)
         table.step(12)
         bus, cs = table.bus, table.readers.chip_select
-        n = 20
         start, xfers, writes = bus.now, bus.transfers, cs.line_writes
         for _ in range(n):
             table.readers.poll(table.now)
@@ -342,19 +344,20 @@ def main() -> None:
 
     firmware_on_the_vm(groups, quick)
 
+    # --quick: fewer sweeps of each kind (a smoke run of every section, not a measurement)
     for tags in (8, 44):
-        ms, xfers = bridge_sweep(groups, tags)
+        ms, xfers = bridge_sweep(groups, tags, n=41 if quick else 80)
         figure(f"bridge rf-safe sweep (cpython shim), 44+1 readers, {tags} tags", ms, "ms")
         figure(f"bridge rf-safe sweep, {tags} tags, transactions", xfers, "per sweep", 0)
     for speed in (1_000_000, 8_000_000):
         for tags in (8, 44):
-            ms, xfers, gpio = direct_sweep(speed, tags, adjacency)
+            ms, xfers, gpio = direct_sweep(speed, tags, adjacency, n=4 if quick else 20)
             figure(f"pi4 direct rf-safe sweep, 44+1 readers, {tags} tags, {speed // 1_000_000} MHz", ms, "ms")
             if speed == 1_000_000:
                 figure(f"pi4 direct rf-safe sweep, {tags} tags, transfers", xfers, "per sweep", 0)
 
     for poll_s in (0.02, 0.05):
-        lat = sorted(placement_latency(groups, poll_s, samples=10 if quick else 200))
+        lat = sorted(placement_latency(groups, poll_s, samples=5 if quick else 200))
         p99 = lat[min(len(lat) - 1, round(0.99 * (len(lat) - 1)))]
         figure(f"placement to TagPlaced, bridge, host poll {poll_s * 1000:.0f} ms, max", lat[-1], "ms", 0)
         figure(f"placement to TagPlaced, bridge, host poll {poll_s * 1000:.0f} ms, p99", p99, "ms", 0)
@@ -365,7 +368,7 @@ def main() -> None:
     cpu = host_cpu_bridge(groups, 0.02, seconds=1.0 if quick else 5.0)
     figure("host cpu, bridge (SerialBridge.poll at 50 Hz), this machine", cpu * 100, "%", 2)
     figure("host cpu, bridge, pi4 estimate", cpu * 100 * PI4_PER_X86, "%", 2)
-    ms, xfers, gpio = direct_sweep(1_000_000, 8, adjacency)
+    ms, xfers, gpio = direct_sweep(1_000_000, 8, adjacency, n=4 if quick else 20)
     direct_cpu = (xfers * PI4_XFER_S + gpio * PI4_GPIO_S) * 20  # 20 sweeps per second; waits sleep
     figure("host cpu, direct spi at 20 Hz, pi4 estimate (transfers + gpio only)", direct_cpu * 100, "%", 1)
 
