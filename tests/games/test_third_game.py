@@ -139,7 +139,7 @@ def test_the_kiosk_offers_it_and_plays_it_to_its_own_ranking(tmp_path: Path) -> 
     kiosk.tick(2.0)
     assert kiosk.screen is Screen.RANKING
     assert kiosk.view.title == "Game over — Race to ten"
-    assert kiosk.view.lines[0] == "1. blue — 100 pts"  # the amount stays chosen between turns
+    assert kiosk.view.lines[0] == "1. Blue — 100 pts"  # the amount stays chosen between turns
     kiosk.close()
 
 
