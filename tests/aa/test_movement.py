@@ -204,3 +204,16 @@ def test_aa9_no_early_stop_where_the_contract_cannot_be_served() -> None:
     assert "Beta" not in legal_destinations(state, "red")
     state = play(pos(text.replace("0DM", "2000DM")), Roll("red", 4))
     assert legal_destinations(state, "red")["Beta"].rule == "AA-9"  # a small trailer makes room
+
+
+def test_a_state_keeps_its_destinations_and_a_changed_state_finds_its_own() -> None:
+    """``destinations`` is kept on the (immutable) state: asked again it is the same answer, and a
+    state with a sign moved (``replace``, as every rule makes a new state) is walked afresh (AA-10)."""
+    from companion.games.auf_achse.engine.movement import destinations
+
+    state = play(pos(BASE), Roll("red", 3))
+    free = destinations(state, "red", 3)
+    assert destinations(state, "red", 3) is free and "Beta" in free
+    blocked = replace(state, roadworks="Alpha-Beta#3")
+    assert "Beta" not in destinations(blocked, "red", 3)
+    assert "Beta" in destinations(state, "red", 3)  # the first state's answer is untouched

@@ -9,6 +9,7 @@ can then load or unload (AA-9).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from companion.games.auf_achse.engine.state import TRAILERS, GameState, PlayerState, TrailerSize
@@ -29,8 +30,22 @@ class Destination:
 _PREFERENCE = {"AA-7": 0, "AA-8": 1, "AA-9": 2}  # a full move beats an early stop; AA-8 carries no duty
 
 
-def destinations(state: GameState, colour: str, roll: int) -> dict[str, Destination]:
-    """Every space ``colour``'s truck may end on with ``roll``, with one path to it (shortest first)."""
+def destinations(state: GameState, colour: str, roll: int) -> Mapping[str, Destination]:
+    """Every space ``colour``'s truck may end on with ``roll``, with one path to it (shortest first).
+
+    Kept on the state: a state never changes, and one roll is asked for three times (the roll's
+    check, the player's or bot's choice, the move's check), each a walk over every path."""
+    memo: dict[tuple[str, int], Mapping[str, Destination]] | None = state.__dict__.get("_destinations")
+    if memo is None:
+        memo = {}
+        object.__setattr__(state, "_destinations", memo)  # a cache, not a field: never compared or replaced
+    found = memo.get((colour, roll))
+    if found is None:
+        found = memo[(colour, roll)] = _walk(state, colour, roll)  # read-only by contract (Mapping)
+    return found
+
+
+def _walk(state: GameState, colour: str, roll: int) -> dict[str, Destination]:
     player = state.player(colour)
     if player is None or player.space is None:
         return {}

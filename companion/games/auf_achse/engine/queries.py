@@ -3,7 +3,7 @@ Results are data, never errors."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -42,7 +42,7 @@ from companion.games.auf_achse.engine.state import (
 )
 
 
-def legal_destinations(state: GameState, colour: str, roll: int | None = None) -> dict[str, Destination]:
+def legal_destinations(state: GameState, colour: str, roll: int | None = None) -> Mapping[str, Destination]:
     """Where ``colour``'s truck may end its move: for the roll made (``roll`` None) or a given value.
 
     Empty when it is not his move. Each Destination says whether it is a full move (AA-7) or an
