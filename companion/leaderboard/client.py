@@ -37,6 +37,7 @@ class _Message:
 class _Connection:
     connected: bool
     reason: str
+    failed: bool = False  # an attempt that failed: the broker said no (credentials, not authorised), or TLS/TCP
 
 
 class BoardClient:
@@ -55,12 +56,13 @@ class BoardClient:
         self.clock = clock
         self.connected = False
         self.connections = 0
+        self.failure = ""  # why the last attempt to connect failed ("": none since the last connection)
         self._queue: queue.SimpleQueue[_Message | _Connection] = queue.SimpleQueue()
         self._closed = False
         client = self.settings.client(f"companion-board-{secrets.token_hex(4)}")
         client.on_connect = self._on_connect
         client.on_disconnect = lambda _c, _u, _f, rc, _p: self._put(_Connection(False, str(rc)))
-        client.on_connect_fail = lambda _c, _u: self._put(_Connection(False, "connection failed"))
+        client.on_connect_fail = lambda _c, _u: self._put(_Connection(False, "connection failed", failed=True))
         client.on_message = lambda _c, _u, m: self._put(_Message(m.topic, bytes(m.payload)))
         self._client = client
         client.connect_async(self.settings.host, self.settings.port, keepalive)
@@ -70,7 +72,7 @@ class BoardClient:
         failed = bool(getattr(rc, "is_failure", False))
         if not failed:
             client.subscribe(subscription(self.root), qos=1)  # the callback's client: self's may not be set yet
-        self._put(_Connection(not failed, str(rc)))
+        self._put(_Connection(not failed, str(rc), failed=failed))
 
     def _put(self, item: _Message | _Connection) -> None:
         self._queue.put(item)
@@ -89,7 +91,8 @@ class BoardClient:
             match item:
                 case _Message(topic, payload):
                     changed |= model.apply(topic, payload, self.clock())
-                case _Connection(connected, reason):
+                case _Connection(connected, reason, failed):
+                    self.failure = reason if failed else ("" if connected else self.failure)
                     if connected != self.connected:
                         changed = True
                         if connected:
