@@ -14,6 +14,7 @@ main file and the ``-wal`` file at every offset class). Counted, all of which mu
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import io
 import json
@@ -29,6 +30,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
@@ -444,12 +446,29 @@ BAD_ENV: dict[str, list[str]] = {
 }  # fmt: skip
 
 
+def _quietly(campaign: Callable[..., Tally]) -> Callable[..., Tally]:
+    """The campaign's warnings are counted, not printed: ``companion``'s loggers are quiet while it
+    runs, and as they were after (the test suite runs campaigns in its own process)."""
+
+    @functools.wraps(campaign)
+    def run(*args: Any, **kwargs: Any) -> Tally:
+        logger = logging.getLogger("companion")
+        level = logger.level
+        logger.setLevel(logging.CRITICAL)
+        try:
+            return campaign(*args, **kwargs)
+        finally:
+            logger.setLevel(level)
+
+    return run
+
+
+@_quietly
 def environment_campaign(size: int, seed: int) -> Tally:
     """``size`` kiosk environments with one to three bad settings each: ``read_environment`` never
     raises, names every bad setting in a warning and keeps none of the bad values."""
     from companion.kiosk.settings import read_environment
 
-    logging.getLogger("companion").setLevel(logging.CRITICAL)  # the warnings are counted, not printed
     tally = Tally("kiosk environment")
     rng = random.Random(seed)
     names = sorted(BAD_ENV)
@@ -559,6 +578,7 @@ def bad_messages(rng: random.Random, n: int) -> Iterator[tuple[str, str, bytes]]
         yield f"{kind} NaN", topic, nan.encode()
 
 
+@_quietly
 def broker_campaign(size: int, seed: int) -> Tally:
     """``size`` hostile messages to the board's model (each must be dropped and counted, never raise)
     and, every few messages, the whole screen drawn from the model (never raise, no part failing),
@@ -571,7 +591,6 @@ def broker_campaign(size: int, seed: int) -> Tally:
     from companion.leaderboard.model import BoardModel
     from companion.leaderboard.topics import GameInfo, PlayerLine, Result
 
-    logging.getLogger("companion").setLevel(logging.CRITICAL)
     tally = Tally("broker messages")
     rng = random.Random(seed)
     pygame.font.init()
@@ -679,6 +698,7 @@ def _make_journal(folder: Path, rng: random.Random) -> tuple[dict[int, list[str]
     return acked, snapshot
 
 
+@_quietly
 def journal_campaign(size: int, seed: int) -> Tally:
     """``size`` faulted journals: one bit flipped or one page zeroed in the main file or the WAL at one
     offset class. Opening must never raise anything but a journal error, and every acknowledged
@@ -689,7 +709,6 @@ def journal_campaign(size: int, seed: int) -> Tally:
     from companion.journal import JournalError, JournalStore
     from companion.journal.store import CorruptionReport
 
-    logging.getLogger("companion").setLevel(logging.CRITICAL)
     tally = Tally("journal media faults")
     rng = random.Random(seed)
     with tempfile.TemporaryDirectory() as temp:

@@ -6,6 +6,7 @@ import logging
 import os
 import sys
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -37,6 +38,17 @@ def _fail_on_error_logs(caplog: pytest.LogCaptureFixture, request: pytest.Fixtur
         return
     errors = [r for r in caplog.get_records("call") if r.levelno >= logging.ERROR]
     assert not errors, f"unexpected ERROR log: {errors[0].getMessage()}"
+
+
+@pytest.fixture(autouse=True)
+def _logging_left_as_found() -> Iterator[None]:
+    """A test (or a benchmark it runs in-process) that quiets ``companion``'s loggers or disables
+    logging must put them back: the next test in the same worker would lose the warnings it checks."""
+    companion = logging.getLogger("companion")
+    before = (companion.level, companion.propagate, companion.disabled, logging.root.manager.disable)
+    yield
+    after = (companion.level, companion.propagate, companion.disabled, logging.root.manager.disable)
+    assert after == before, f"the test left logging changed (level, propagate, disabled, disable): {before} -> {after}"
 
 
 def pytest_configure(config: pytest.Config) -> None:
