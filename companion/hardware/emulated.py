@@ -119,16 +119,20 @@ class EmulatedTable:
         if config.spi.chip_select == "gpio":
             cs = config.spi.cs_pins
             chip_select = GpioChipSelect(cs, pin_factory=factory)
+            # The mock pins, looked up once: factory.pin() searches every header's pin names, and the
+            # emulated bus asks which chip is selected on every transfer.
+            cs_pins = [factory.pin(pin) for pin in cs]
 
             def selector(_device: int) -> int | None:
-                low = [i for i, pin in enumerate(cs) if not factory.pin(pin).state]
+                low = [i for i, pin in enumerate(cs_pins) if not pin.state]
                 return low[0] if len(low) == 1 else None
         else:
             address = config.spi.address_pins or DEFAULT_ADDRESS_PINS
             chip_select = DecoderChipSelect(address, pin_factory=factory)
+            address_pins = [factory.pin(pin) for pin in address]
 
             def selector(_device: int) -> int | None:
-                return sum(int(factory.pin(pin).state) << bit for bit, pin in enumerate(address))
+                return sum(int(pin.state) << bit for bit, pin in enumerate(address_pins))
 
         self.bus.selector = selector
         self.readers = SpiReaderArray.from_config(
