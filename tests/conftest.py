@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+pytest_plugins = ["tests.scheduling"]  # the longest tests first, one at the head of each worker's share
+
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
