@@ -6,6 +6,7 @@ cut. Screenshots: tests/output/i18n/<language>_words_<screen>.png."""
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterator
 from dataclasses import replace
@@ -52,15 +53,17 @@ NOT_SCREEN_WORDS = {"city", "ledger"}
 CATALOGUES = (None, "companion.games.on_the_way", "companion.games.auf_achse", "companion.kiosk")
 
 
-def allowed_words(language: str) -> set[str]:
-    """English words that are also this language's own: its translations of the screen's words."""
+@functools.cache
+def allowed_words(language: str) -> frozenset[str]:
+    """English words that are also this language's own: its translations of the screen's words
+    (read once per language: the catalogues do not change while the tests run)."""
     own: set[str] = set()
     for package in CATALOGUES:
         t = Catalogue(language, package)
         for key in t.all_keys():
             if key.startswith(("screen.", "stats.", "player_names.", "advice.")) or key == "attract.sample_game":
                 own.update(re.findall(r"\w+", re.sub(r"{\w*}", "", t.get(key) or "")))
-    return own
+    return frozenset(own)
 
 
 def english_in(text: str, language: str) -> list[str]:
