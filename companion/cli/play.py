@@ -29,12 +29,12 @@ from companion.games.base import unknown_field
 from companion.games.protocol import GamePlugin
 from companion.games.seats import BotPlayer, bot_player, check_bots, check_seats, parse_seats
 from companion.games.setup import GameSetup
+from companion.table.base import ADVICE_BUDGET_S
 
 log = logging.getLogger(__name__)
 
 QUERIES = ("legal", "view", "advise")
 MAX_BOT_COMMANDS = 20_000  # a whole game of bots, with room; a loop past it stops (and says so)
-ADVICE_BUDGET_S = 0.85  # Pi-4 seconds of search: with its overheads an advice takes ~1 s on a Pi 4 (docs/bots.md)
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]

@@ -49,6 +49,7 @@ BOT_PAUSE_S = 1.5  # a bot's actions are this far apart, so the people at the ta
 # MENU -> Advice searches for about a second of a Pi 4 without drawing: the table first says it is
 # thinking, and the search starts one frame later (the loops draw between ``handle`` and the deadline).
 ADVICE_FRAME_S = 0.05
+ADVICE_BUDGET_S = 0.85  # Pi-4 seconds of search: with its overheads an advice takes ~1 s on a Pi 4 (docs/bots.md)
 
 
 class LedSink(Protocol):
@@ -99,6 +100,7 @@ class TableBase:
     hold their texts (``messages``)."""
 
     messages: str | None = None  # e.g. "companion.games.on_the_way"
+    advice_budget_s: float = ADVICE_BUDGET_S  # MENU -> Advice's search (a test that only looks may shorten it)
 
     def __init__(
         self,

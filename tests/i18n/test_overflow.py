@@ -200,6 +200,7 @@ def otw_moments(language: str) -> Iterator[tuple[str, Table]]:
     t.scan("B04")
     yield "otw_event_refused", t
     t = Table("", language=language)  # MENU → Advice: the table asks for the open offer (OTW-9)
+    t.ctl.advice_budget_s = 0.05  # the words and where they land are looked at, not the advice's strength
     t.press("menu")
     t.press("minus")  # Advice is the last menu item
     t.press("ok")

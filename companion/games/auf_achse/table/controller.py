@@ -155,7 +155,7 @@ class AATableController(TableBase):
         from companion.games.auf_achse.bots.advisor import advise
 
         try:
-            best = advise(self.state, None, budget_s=ADVICE_BUDGET_S, seed=self.game.depth)
+            best = advise(self.state, None, budget_s=self.advice_budget_s, seed=self.game.depth)
         except IllegalAction as refusal:  # nothing to decide, or a card to draw and scan first (AA-4)
             self._refuse(refusal.rule, refusal.message)
             return
@@ -319,4 +319,3 @@ def _describe_command(command: object) -> str:
     return " ".join(str(v) for k, v in data.items() if k != "player")
 
 
-ADVICE_BUDGET_S = 0.85  # Pi-4 seconds of search, as On The Way's table (docs/bots.md)

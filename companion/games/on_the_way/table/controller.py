@@ -316,7 +316,7 @@ class TableController(TableBase):
         colour = self.state.current.colour
         try:
             earlier = turn_so_far(self.game.initial, self.game.applied(self.game.depth))  # no circles this turn
-            best = advise(self.state, colour, budget_s=ADVICE_BUDGET_S, seed=self.game.depth, earlier=earlier)
+            best = advise(self.state, colour, budget_s=self.advice_budget_s, seed=self.game.depth, earlier=earlier)
         except IllegalAction as refusal:
             self._refuse(refusal.rule, refusal.message)
             return
@@ -348,7 +348,6 @@ class TableController(TableBase):
         return ui
 
 
-ADVICE_BUDGET_S = 0.85  # Pi-4 seconds of search: with its overheads an advice takes ~1 s on a Pi 4 (docs/bots.md)
 
 
 def _advised_city(state: GameState, command: object) -> str | None:
