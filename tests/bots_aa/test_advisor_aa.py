@@ -4,6 +4,7 @@ only, a card to draw never named, the same advice whatever the other player's se
 from __future__ import annotations
 
 import json
+import random
 
 import pytest
 
@@ -57,6 +58,32 @@ def test_it_refuses_when_nothing_is_the_players_to_decide() -> None:
     with pytest.raises(IllegalAction) as refused:
         advise(state, "blue", budget_s=0.1)
     assert refused.value.rule == "AA-6" and "nothing is blue's to decide" in refused.value.message
+
+
+def test_it_never_names_a_card_to_draw_it_asks_for_the_card_aa4() -> None:
+    """Where the player's next step is a card from a face-down pile (a contract dealt, an action card
+    after a triangle), the advice refuses with AA-4 instead of naming a card nobody has seen."""
+    from companion.games.auf_achse.bots.advisor import CARDS, deciding
+    from companion.games.auf_achse.bots.policy import easy_command
+    from companion.games.auf_achse.engine.state import Phase
+    from companion.games.setup import GameSetup
+
+    plugin = get("auf-achse")
+    setup = GameSetup("auf-achse", plugin.colours[:2], seed=4)
+    game = plugin.new_game(setup)
+    refusals = 0
+    for command in plugin.sample_game(setup, 4, 400):
+        state = game.state
+        colour = deciding(state)
+        if state.phase is Phase.PLAY and colour is not None:
+            plan = easy_command(state, colour, random.Random("advise:0"))
+            if isinstance(plan, CARDS):
+                with pytest.raises(IllegalAction) as refused:
+                    advise(state, colour, budget_s=0.05)
+                assert refused.value.rule == "AA-4", refused.value
+                refusals += 1
+        game.push(command)
+    assert refusals >= 1
 
 
 @pytest.mark.parametrize("language", ["en", "cs", "de", "pl"])
