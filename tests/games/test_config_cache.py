@@ -57,7 +57,10 @@ def test_a_broken_file_fails_every_time_until_it_is_fixed(board_file: Path) -> N
     assert plugin.new_game(setup_with(board_file)).state.config.board.name.startswith("On The Way")
 
 
-def test_a_missing_file_is_reported_not_cached(tmp_path: Path) -> None:
+def test_a_missing_file_is_reported_and_found_once_it_is_there(tmp_path: Path, board_file: Path) -> None:
     plugin = games.get("on-the-way")
-    with pytest.raises(DataError, match=r"nowhere\.toml"):
-        plugin.config(setup_with(tmp_path / "nowhere.toml"))
+    later = tmp_path / "later.toml"
+    with pytest.raises(DataError, match=r"later\.toml"):
+        plugin.config(setup_with(later))
+    later.write_bytes(board_file.read_bytes())  # the owner copies the file in: the next game reads it
+    assert plugin.config(setup_with(later)).board.name.startswith("On The Way")
