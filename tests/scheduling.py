@@ -44,7 +44,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     workers = int(getattr(config, "workerinput", {}).get("workercount", 1))
     if workers < 2:
         return
-    measured: dict[str, float] = config.cache.get(CACHE_KEY, {}) if config.cache is not None else {}
+    cache = getattr(config, "cache", None)  # absent with -p no:cacheprovider
+    measured: dict[str, float] = cache.get(CACHE_KEY, {}) if cache is not None else {}
     times = {item.nodeid: expected_s(item.nodeid, measured) for item in items}
     long = sorted((i for i in items if times[i.nodeid] >= LONG_S), key=lambda i: (-times[i.nodeid], i.nodeid))
     rest = [i for i in items if times[i.nodeid] < LONG_S]
@@ -77,7 +78,7 @@ class DurationLog:
 
     @pytest.hookimpl
     def pytest_sessionfinish(self, session: pytest.Session) -> None:
-        cache = self.config.cache
+        cache = getattr(self.config, "cache", None)  # absent with -p no:cacheprovider
         if cache is None or not self.durations:
             return
         kept: dict[str, float] = cache.get(CACHE_KEY, {})
