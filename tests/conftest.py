@@ -37,10 +37,8 @@ sys.dont_write_bytecode = False
 
 # Never imported by the suite's processes (the installer's own packages, mypy's compiled parts), or
 # not Python 3 at all (the standard library's tests hold files with syntax errors on purpose).
-NOT_COMPILED = set(
-    "pip setuptools pkg_resources _distutils_hack mypyc test idlelib tkinter turtledemo lib2to3 ensurepip"
-    " site-packages dist-packages __pycache__".split()
-)
+NOT_COMPILED = {"pip", "setuptools", "pkg_resources", "_distutils_hack", "mypyc", "site-packages", "dist-packages"}
+NOT_COMPILED |= {"test", "idlelib", "tkinter", "turtledemo", "lib2to3", "ensurepip", "__pycache__"}
 
 
 def _python_files(root: Path) -> Iterator[str]:
