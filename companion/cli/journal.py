@@ -45,9 +45,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     e.set_defaults(handler=run_export)
 
     g = sub.add_parser("games", help="list the recorded games, or clear the finished ones (admin)")
-    g.add_argument(
-        "action", nargs="?", choices=("list", "clear"), default="list", help="list (the default) or clear"
-    )
+    g.add_argument("action", nargs="?", choices=("list", "clear"), default="list", help="list (the default) or clear")
     g.add_argument("--all", action="store_true", help="clear: also the unfinished game")
     _journal_arg(g)
     g.set_defaults(handler=run_games)

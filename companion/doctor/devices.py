@@ -195,9 +195,7 @@ def rf_groups_flashed(config: HardwareConfig, protocol: int, reported: str) -> R
                 "--write-config, then flash)",
             )
         return fail("rf groups", "the bridge sweeps one reader at a time, but this file has RF groups", flash)
-    return fail(
-        "rf groups", "the bridge was flashed with other RF groups than this file's (it may read ghosts)", flash
-    )
+    return fail("rf groups", "the bridge was flashed with other RF groups than this file's (it may read ghosts)", flash)
 
 
 def readers(box: Box, found: Findings) -> Iterator[Result]:

@@ -251,9 +251,9 @@ class EmulatedTable:
             channel["card"] = self.config.card_channel
         self.bus.couple(channel[a], channel[b], strength)
 
-    def place_antennas(self, positions_mm: Mapping[str, tuple[float, float]], coil_mm: float) -> dict[
-        tuple[str, str], float
-    ]:
+    def place_antennas(
+        self, positions_mm: Mapping[str, tuple[float, float]], coil_mm: float
+    ) -> dict[tuple[str, str], float]:
         """Couple every pair of readers from where their antennas lie (reader name → centre, mm) and
         the coil size, by :func:`companion.hardware.loop_field.coupling`; pairs too weak to matter
         (< ``COUPLING_FLOOR``) stay uncoupled. Returns the couplings set."""

@@ -52,13 +52,16 @@ def hardware_toml(plan: Plan) -> str:
 def bridge_config(plan: Plan) -> str:
     """The lines ``companion hardware flash`` writes into the Pico's ``bridge_config.py`` for this plan."""
     channels = [room.channel for room in plan.rooms] + ([plan.card_channel] if plan.card_channel is not None else [])
-    return "\n".join(
-        [
-            f"READERS = {max(channels, default=-1) + 1}",
-            f"CARD_CHANNEL = {plan.card_channel if plan.card_channel is not None else -1}",
-            f"GROUPS = {plan.group_channels!r}",
-        ]
-    ) + "\n"
+    return (
+        "\n".join(
+            [
+                f"READERS = {max(channels, default=-1) + 1}",
+                f"CARD_CHANNEL = {plan.card_channel if plan.card_channel is not None else -1}",
+                f"GROUPS = {plan.group_channels!r}",
+            ]
+        )
+        + "\n"
+    )
 
 
 def to_json(plan: Plan) -> dict[str, Any]:
@@ -179,9 +182,7 @@ def report(plan: Plan) -> str:
         f"Sweep: {plan.sweep_ms:.1f} ms = {len(plan.groups)} groups x {GROUP_MS:.1f} ms (guard + receive window)"
         f" + {len(channels)} readers x {READER_MS:.2f} ms"
     )
-    out.append(
-        f"Power (MFRC522 DS §4 Table 1: {ANTENNA_MA_TYP:g} mA typ, {ANTENNA_MA_MAX:g} mA max per antenna on):"
-    )
+    out.append(f"Power (MFRC522 DS §4 Table 1: {ANTENNA_MA_TYP:g} mA typ, {ANTENNA_MA_MAX:g} mA max per antenna on):")
     for bank, ma in power.bank_ma.items():
         out.append(
             f"  bank {bank}: worst {ma:.0f} mA at 3.3 V -> {power.regulator_ma[bank]} mA LDO, "

@@ -19,8 +19,9 @@ from __future__ import annotations
 
 import math
 import random
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
+from companion.engine.values import evolve
 from companion.games.auf_achse.bots.policy import destination_scores, distances, easy_command, sign_space, worth_to
 from companion.games.auf_achse.engine.commands import Bid, Command, EndTurn, Move, OpenAuction, PassBid, PlaceSign, Roll
 from companion.games.auf_achse.engine.movement import sign_spaces
@@ -138,8 +139,8 @@ def determinize(state: GameState, colour: str, rng: random.Random) -> GameState:
         del pool[: len(p.hand)]
         old.update(p.hand)
         dealt.update(hand)
-        players[i] = replace(p, hand=hand)
-    return replace(state, players=tuple(players), seen=(state.seen - old) | dealt)
+        players[i] = evolve(p, hand=hand)
+    return evolve(state, players=tuple(players), seen=(state.seen - old) | dealt)
 
 
 def candidates(state: GameState, colour: str, plan: Command, limit: int = MAX_CANDIDATES) -> list[Command]:

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from companion.engine.errors import IllegalAction
+from companion.engine.values import evolve
 from companion.games.auf_achse.engine import events as ev
 from companion.games.auf_achse.engine.cards import Effect
 from companion.games.auf_achse.engine.commands import DrawAction, TakeSpare
@@ -31,7 +30,7 @@ def draw_action(state: GameState, cmd: DrawAction) -> Outcome:
         used, reshuffled = (), True  # the deck ran out: the used cards are the new deck
     colour = awaiting.player
     events: list[ev.Event] = [ev.ActionCardDrawn(colour, card.id, card.effect.value, reshuffled)]
-    state = replace(state, awaiting=None, actions_used=(*used, card.id))
+    state = evolve(state, awaiting=None, actions_used=(*used, card.id))
     why = f"action card {card.id}"
     match card.effect:
         case Effect.PAY:
@@ -52,17 +51,17 @@ def draw_action(state: GameState, cmd: DrawAction) -> Outcome:
                     state = transfer(state, events, colour, other, card.amount, why, "AA-12", card.id)
         case Effect.MISS_TURNS:
             p = player_of(state, colour)
-            state = with_player(state, colour, replace(p, miss_turns=p.miss_turns + card.turns))
+            state = with_player(state, colour, evolve(p, miss_turns=p.miss_turns + card.turns))
             events.append(ev.MissTurns(colour, card.turns))
         case Effect.STAU:
             if sign_spaces(state, "stau"):  # no free plain space: the card does nothing
-                state = replace(state, awaiting=Awaiting(Waiting.STAU, colour))
+                state = evolve(state, awaiting=Awaiting(Waiting.STAU, colour))
         case Effect.ROADWORKS:
             if sign_spaces(state, "roadworks"):
-                state = replace(state, awaiting=Awaiting(Waiting.ROADWORKS, colour))
+                state = evolve(state, awaiting=Awaiting(Waiting.ROADWORKS, colour))
         case Effect.SPARE_CONTRACT:
             if state.spare_left > 0:
-                state = replace(state, awaiting=Awaiting(Waiting.SPARE_CONTRACT, colour))
+                state = evolve(state, awaiting=Awaiting(Waiting.SPARE_CONTRACT, colour))
     return state, events
 
 
@@ -73,6 +72,6 @@ def take_spare(state: GameState, cmd: TakeSpare) -> Outcome:
     if cmd.card in state.seen:
         raise IllegalAction("AA-4", f"contract {cmd.card} is already in play; scan one of the leftover contracts")
     p = player_of(state, cmd.player)
-    state = with_player(state, cmd.player, replace(p, hand=(*p.hand, card.id)))
-    state = replace(state, awaiting=None, seen=state.seen | {card.id}, spare_left=state.spare_left - 1)
+    state = with_player(state, cmd.player, evolve(p, hand=(*p.hand, card.id)))
+    state = evolve(state, awaiting=None, seen=state.seen | {card.id}, spare_left=state.spare_left - 1)
     return state, [ev.SpareContractTaken(cmd.player, card.id)]

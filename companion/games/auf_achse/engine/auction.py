@@ -15,9 +15,8 @@ opener last; each bids or passes when asked (the engine names him in ``Auction.b
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from companion.engine.errors import IllegalAction
+from companion.engine.values import evolve
 from companion.games.auf_achse.engine import events as ev
 from companion.games.auf_achse.engine.cards import BID_LEVELS, ContractCard
 from companion.games.auf_achse.engine.commands import Bid, OpenAuction, PassBid
@@ -86,7 +85,7 @@ def open_auction(state: GameState, cmd: OpenAuction) -> Outcome:
     order = bidding_order(state, cmd.player)
     first = order[0] if _round_the_table(state) else None
     auction = Auction(cmd.card, cmd.player, order, first)
-    state = replace(state, auction=auction, last_auction=None, turn=replace(turn, auctioned=True))
+    state = evolve(state, auction=auction, last_auction=None, turn=evolve(turn, auctioned=True))
     events: list[ev.Event] = [ev.AuctionOpened(cmd.player, cmd.card, first)]
     if first is None:
         return _settle(state, auction, events)
@@ -140,7 +139,7 @@ def bid(state: GameState, auction: Auction, cmd: Bid) -> Outcome:
         passed, auto = auction.passed, auction.auto_passed
     else:
         passed, auto = frozenset(), frozenset()
-    auction = replace(auction, level=cmd.level, leader=cmd.player, passed=passed, auto_passed=auto)
+    auction = evolve(auction, level=cmd.level, leader=cmd.player, passed=passed, auto_passed=auto)
     events: list[ev.Event] = []
     if _round_the_table(state):
         state, events = _advance(state, auction, events, after=cmd.player)
@@ -152,7 +151,7 @@ def bid(state: GameState, auction: Auction, cmd: Bid) -> Outcome:
 
 def pass_bid(state: GameState, auction: Auction, cmd: PassBid) -> Outcome:
     check_bidder(state, auction, cmd)
-    auction = replace(auction, passed=auction.passed | {cmd.player})
+    auction = evolve(auction, passed=auction.passed | {cmd.player})
     if _round_the_table(state):
         state, events = _advance(state, auction, [], after=cmd.player)
     else:
@@ -167,7 +166,7 @@ def _next_bidder(state: GameState) -> str | None:
 
 def _auto_pass(auction: Auction, colour: str, events: list[ev.Event]) -> Auction:
     events.append(ev.BidPassed(colour, True, None))
-    return replace(auction, passed=auction.passed | {colour}, auto_passed=auction.auto_passed | {colour})
+    return evolve(auction, passed=auction.passed | {colour}, auto_passed=auction.auto_passed | {colour})
 
 
 def _settle(state: GameState, auction: Auction, events: list[ev.Event]) -> Outcome:
@@ -182,7 +181,7 @@ def _settle(state: GameState, auction: Auction, events: list[ev.Event]) -> Outco
             auction = _auto_pass(auction, colour, events)
     if _over(auction):
         return _close(state, auction, events)
-    return replace(state, auction=auction), events
+    return evolve(state, auction=auction), events
 
 
 def _advance(state: GameState, auction: Auction, events: list[ev.Event], after: str | None) -> Outcome:
@@ -207,8 +206,8 @@ def _advance(state: GameState, auction: Auction, events: list[ev.Event], after: 
         if not _levels(state, auction, colour):
             auction = _auto_pass(auction, colour, events)
             continue
-        auction = replace(auction, bidder=colour)
-        return replace(state, auction=auction), events
+        auction = evolve(auction, bidder=colour)
+        return evolve(state, auction=auction), events
 
 
 def _over(auction: Auction) -> bool:
@@ -223,13 +222,13 @@ def _close(state: GameState, auction: Auction, events: list[ev.Event]) -> Outcom
     winner = auction.leader or auction.opener
     amount = 0 if auction.level is None else card.cost(auction.level)
     events.append(ev.AuctionWon(winner, card.id, auction.level, amount))
-    state = replace(state, auction=None, last_auction=auction, public=tuple(c for c in state.public if c != card.id))
+    state = evolve(state, auction=None, last_auction=auction, public=tuple(c for c in state.public if c != card.id))
     if amount:
         state = pay_bank(state, events, winner, amount, f"auction of contract {_label(card)}", "AA-21", card.id)
     p = player_of(state, winner)
-    state = with_player(state, winner, replace(p, hand=(*p.hand, card.id)))
+    state = with_player(state, winner, evolve(p, hand=(*p.hand, card.id)))
     if state.public_hidden > 0:
-        state = replace(state, awaiting=Awaiting(Waiting.PUBLIC_CARD, auction.opener))
+        state = evolve(state, awaiting=Awaiting(Waiting.PUBLIC_CARD, auction.opener))
         events.append(ev.PublicCardDue(auction.opener))
     return maybe_finish(state, events), events
 

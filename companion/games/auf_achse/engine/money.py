@@ -3,9 +3,8 @@ players is two entries. A player who cannot pay owes the rest (AA-22)."""
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from companion.engine.money import format_money
+from companion.engine.values import evolve
 from companion.games.auf_achse.engine import events as ev
 from companion.games.auf_achse.engine.state import Debt, GameState, PlayerState
 
@@ -19,7 +18,7 @@ def with_player(state: GameState, colour: str, player: PlayerState) -> GameState
     seat = state.config.seat_of(colour)
     assert seat is not None
     players = state.players
-    return replace(state, players=(*players[:seat], player, *players[seat + 1 :]))
+    return evolve(state, players=(*players[:seat], player, *players[seat + 1 :]))
 
 
 def player_of(state: GameState, colour: str) -> PlayerState:
@@ -45,14 +44,14 @@ def _book(
     assert ledger.last is not None
     events.append(ev.MoneyBooked(ledger.last))
     p = player_of(state, colour)
-    state = with_player(state, colour, replace(p, money=p.money + amount))
-    return replace(state, ledger=ledger, bank_paid=state.bank_paid + (amount if bank else 0))
+    state = with_player(state, colour, evolve(p, money=p.money + amount))
+    return evolve(state, ledger=ledger, bank_paid=state.bank_paid + (amount if bank else 0))
 
 
 def _owe(state: GameState, events: list[ev.Event], colour: str, creditor: str | None, amount: int) -> GameState:
     p = player_of(state, colour)
     events.append(ev.DebtIncurred(colour, creditor, amount))
-    return with_player(state, colour, replace(p, debts=(*p.debts, Debt(creditor, amount))))
+    return with_player(state, colour, evolve(p, debts=(*p.debts, Debt(creditor, amount))))
 
 
 def receive(
@@ -112,7 +111,7 @@ def settle_debts(state: GameState, events: list[ev.Event], colour: str) -> GameS
         paid = min(p.money, debt.amount)
         rest = debt.amount - paid
         remaining = ((Debt(debt.creditor, rest),) if rest else ()) + p.debts[1:]
-        state = with_player(state, colour, replace(p, debts=remaining))
+        state = with_player(state, colour, evolve(p, debts=remaining))
         events.append(ev.DebtSettled(colour, debt.creditor, paid))
         if debt.creditor is None:
             state = _book(state, events, colour, -paid, "debt to the bank", "AA-22", None, bank=True)

@@ -16,9 +16,8 @@ Money goes into the ledger as a "position" entry, so balances still derive from 
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from companion.engine.errors import DataError
+from companion.engine.values import evolve
 from companion.games.auf_achse.engine.state import (
     Debt,
     GameConfig,
@@ -32,7 +31,7 @@ from companion.games.auf_achse.engine.state import (
 
 
 def position(config: GameConfig, text: str) -> GameState:
-    state = replace(initial_state(config), phase=Phase.PLAY, turn=Turn(0, 1))
+    state = evolve(initial_state(config), phase=Phase.PLAY, turn=Turn(0, 1))
     players = {p.colour: p for p in state.players}
     ledger = state.ledger
     bank_paid = state.bank_paid
@@ -52,22 +51,22 @@ def position(config: GameConfig, text: str) -> GameState:
                     space = item[1:]
                     if space not in config.board.index:
                         raise DataError(f"position: unknown space {space!r}")
-                    p = replace(p, space=space)
+                    p = evolve(p, space=space)
                 elif item.endswith("DM"):
                     amount = int(item[:-2])
                     ledger = ledger.append(head, amount - p.money, "position", "position")
                     bank_paid += amount - p.money
-                    p = replace(p, money=amount)
+                    p = evolve(p, money=amount)
                 elif key == "hand":
-                    p = replace(p, hand=tuple(value.split(",")))
+                    p = evolve(p, hand=tuple(value.split(",")))
                 elif key == "loaded":
-                    p = replace(p, loaded=tuple(value.split(",")))
+                    p = evolve(p, loaded=tuple(value.split(",")))
                 elif key == "done":
-                    p = replace(p, delivered=tuple(value.split(",")))
+                    p = evolve(p, delivered=tuple(value.split(",")))
                 elif key == "trailers":
                     sizes = tuple(TrailerSize(s) for s in value.split(","))
                     trailers_taken.extend(sizes)
-                    p = replace(p, trailers=sizes)
+                    p = evolve(p, trailers=sizes)
                 elif key == "load":
                     explicit_load = tuple(int(n) for n in value.split(","))
                 elif key == "debt":
@@ -75,9 +74,9 @@ def position(config: GameConfig, text: str) -> GameState:
                     for d in value.split(","):
                         who, _, amt = d.partition(":")
                         debts.append(Debt(None if who == "bank" else who, int(amt)))
-                    p = replace(p, debts=tuple(debts))
+                    p = evolve(p, debts=tuple(debts))
                 elif key == "miss":
-                    p = replace(p, miss_turns=int(value))
+                    p = evolve(p, miss_turns=int(value))
                 else:
                     raise DataError(f"position: cannot read {item!r} of {head}")
             seen.update(p.hand + p.loaded + p.delivered)
@@ -89,11 +88,11 @@ def position(config: GameConfig, text: str) -> GameState:
                     load.append(put)
                     goods -= put
                 explicit_load = tuple(load)
-            p = replace(p, load=explicit_load)
+            p = evolve(p, load=explicit_load)
             players[head] = p
         elif head == "public":
             cards = tuple(c for c in items[0].split(",") if c) if items and "=" not in items[0] else ()
-            state = replace(state, public=cards)
+            state = evolve(state, public=cards)
             seen.update(cards)
             hidden = config.public_deck - len(cards)
             for item in items:
@@ -101,22 +100,22 @@ def position(config: GameConfig, text: str) -> GameState:
                 if key == "hidden":
                     hidden = int(value)
                 elif key == "spare":
-                    state = replace(state, spare_left=int(value))
-            state = replace(state, public_hidden=hidden)
+                    state = evolve(state, spare_left=int(value))
+            state = evolve(state, public_hidden=hidden)
         elif head == "signs":
             for item in items:
                 key, _, value = item.partition("=")
                 if key == "roadworks":
-                    state = replace(state, roadworks=value)
+                    state = evolve(state, roadworks=value)
                 elif key == "stau":
                     space, _, by = value.partition(":")
-                    state = replace(state, stau=space, stau_by=by or None, stau_round=state.turn.round)
+                    state = evolve(state, stau=space, stau_by=by or None, stau_round=state.turn.round)
         elif head == "turn":
             seat = config.colours.index(items[0])
             opts = dict(i.partition("=")[::2] for i in items[1:])
             roll = int(opts["roll"]) if opts.get("roll") else None
             stage = Stage(opts["stage"]) if opts.get("stage") else (Stage.MOVE if roll else Stage.ROLL)
-            state = replace(
+            state = evolve(
                 state,
                 turn=Turn(
                     seat,
@@ -135,7 +134,7 @@ def position(config: GameConfig, text: str) -> GameState:
         if p.space is None:
             raise DataError(f"position: {colour}'s truck needs a space (@space)")
     left = tuple((size, n - trailers_taken.count(size)) for size, n in state.trailers_left)
-    return replace(
+    return evolve(
         state,
         players=tuple(players[c] for c in config.colours),
         seen=frozenset(seen),

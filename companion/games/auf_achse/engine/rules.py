@@ -8,10 +8,10 @@ to place) -> a running auction -> whose turn -> the rule. A refused command rais
 from __future__ import annotations
 
 import random
-from dataclasses import replace
 
 from companion.engine.errors import IllegalAction
 from companion.engine.game import check as check_with
+from companion.engine.values import evolve
 from companion.games.auf_achse.engine import events as ev
 from companion.games.auf_achse.engine.actions import draw_action, take_spare
 from companion.games.auf_achse.engine.auction import bid, open_auction, pass_bid
@@ -186,7 +186,7 @@ def _place_truck(state: GameState, cmd: PlaceTruck) -> Outcome:
     other = state.occupant(cmd.space)
     if other is not None and other != cmd.player:
         raise IllegalAction("AA-2", f"{other}'s truck already stands on {cmd.space}")
-    state = with_player(state, cmd.player, replace(p, space=cmd.space))
+    state = with_player(state, cmd.player, evolve(p, space=cmd.space))
     return state, [ev.TruckPlaced(cmd.player, cmd.space)]
 
 
@@ -202,8 +202,8 @@ def _deal(state: GameState, cmd: DealContract) -> Outcome:
     _new_contract(state, cmd.card)
     if len(p.hand) >= PRIVATE_CONTRACTS:
         raise IllegalAction("AA-4", f"{cmd.player} already has {PRIVATE_CONTRACTS} private contracts")
-    state = with_player(state, cmd.player, replace(p, hand=(*p.hand, cmd.card)))
-    return replace(state, seen=state.seen | {cmd.card}), [ev.ContractDealt(cmd.player, cmd.card)]
+    state = with_player(state, cmd.player, evolve(p, hand=(*p.hand, cmd.card)))
+    return evolve(state, seen=state.seen | {cmd.card}), [ev.ContractDealt(cmd.player, cmd.card)]
 
 
 def _reveal_public(state: GameState, cmd: RevealPublic) -> Outcome:
@@ -212,7 +212,7 @@ def _reveal_public(state: GameState, cmd: RevealPublic) -> Outcome:
         raise IllegalAction("AA-4", f"{FACE_UP} public contracts already lie face up")
     if state.public_hidden <= 0:
         raise IllegalAction("AA-21", "the public contract deck is empty")
-    state = replace(
+    state = evolve(
         state,
         public=(*state.public, cmd.card),
         public_hidden=state.public_hidden - 1,
@@ -242,7 +242,7 @@ def _start(state: GameState, cmd: StartGame) -> Outcome:
     seat = state.config.seat_of(first)
     if seat is None:
         raise IllegalAction("AA-5", f"there is no {first} player in this game")
-    state = replace(state, phase=Phase.PLAY, turn=Turn(seat, 1))
+    state = evolve(state, phase=Phase.PLAY, turn=Turn(seat, 1))
     events: list[ev.Event] = [ev.GameStarted(first), ev.TurnStarted(first, 1)]
     return state, events
 
@@ -268,7 +268,7 @@ def _awaited(state: GameState, awaiting: Awaiting, command: Command) -> Outcome:
             if command.sign is not wanted:
                 raise IllegalAction(rule, f"the action card asks for the {wanted.value} sign, not {command.sign}")
             state, events = _place_sign(state, command)
-            return replace(state, awaiting=None), events
+            return evolve(state, awaiting=None), events
         case Waiting.SPARE_CONTRACT, TakeSpare() if command.player == awaiting.player:
             return take_spare(state, command)
     raise IllegalAction(rule, f"first {who} must {what}")
@@ -287,19 +287,19 @@ def _roll(state: GameState, cmd: Roll) -> Outcome:
         raise IllegalAction("AA-6", f"{cmd.player} has already rolled this turn ({state.turn.roll})")
     if cmd.value is None:
         value = roll_value(state)
-        state = replace(state, rolls=state.rolls + 1)
+        state = evolve(state, rolls=state.rolls + 1)
     elif 1 <= cmd.value <= 6:
         value = cmd.value
     else:
         raise IllegalAction("AA-7", f"a die shows 1 to 6, not {cmd.value}")
     events: list[ev.Event] = [ev.Rolled(cmd.player, value, cmd.value is None)]
-    turn = replace(state.turn, stage=Stage.MOVE, roll=value, roadworks_allowed=value == 1)
-    state = replace(state, turn=turn)
+    turn = evolve(state.turn, stage=Stage.MOVE, roll=value, roadworks_allowed=value == 1)
+    state = evolve(state, turn=turn)
     if not destinations(state, cmd.player, value):
         space = state.current.space
         assert space is not None
         events.append(ev.TruckStuck(cmd.player, space))
-        state = replace(state, turn=replace(turn, stage=Stage.ACT))
+        state = evolve(state, turn=evolve(turn, stage=Stage.ACT))
     return state, events
 
 
@@ -314,19 +314,19 @@ def _move(state: GameState, cmd: Move) -> Outcome:
     if dest is None:
         raise IllegalAction(*why_not(state, cmd.player, turn.roll, cmd.to))
     p = state.current
-    state = with_player(state, cmd.player, replace(p, space=cmd.to))
+    state = with_player(state, cmd.player, evolve(p, space=cmd.to))
     on_city = state.board.is_city(cmd.to)
-    turn = replace(
+    turn = evolve(
         turn,
         stage=Stage.ACT,
         exact_city=dest.exact and on_city,
         must_serve=cmd.to if dest.rule == "AA-9" else None,
         served=False,
     )
-    state = replace(state, turn=turn)
+    state = evolve(state, turn=turn)
     events: list[ev.Event] = [ev.TruckMoved(cmd.player, dest.path, dest.steps, dest.exact, dest.rule)]
     if state.board.space(cmd.to).triangle:
-        state = replace(state, awaiting=Awaiting(Waiting.ACTION_CARD, cmd.player))
+        state = evolve(state, awaiting=Awaiting(Waiting.ACTION_CARD, cmd.player))
         events.append(ev.ActionCardDue(cmd.player))
     return state, events
 
@@ -380,14 +380,14 @@ def _load(state: GameState, cmd: Load) -> Outcome:
         put = min(left, capacity - load[i])
         load[i] += put
         left -= put
-    p = replace(p, hand=tuple(c for c in p.hand if c != card.id), loaded=(*p.loaded, card.id), load=tuple(load))
+    p = evolve(p, hand=tuple(c for c in p.hand if c != card.id), loaded=(*p.loaded, card.id), load=tuple(load))
     state = with_player(state, cmd.player, p)
-    state = replace(state, turn=_served(state.turn, card.start))
+    state = evolve(state, turn=_served(state.turn, card.start))
     return state, [ev.ContractLoaded(cmd.player, card.id, card.goods, p.load)]
 
 
 def _served(turn: Turn, city: str) -> Turn:
-    return replace(turn, served=True) if turn.must_serve == city else turn
+    return evolve(turn, served=True) if turn.must_serve == city else turn
 
 
 def _unload(state: GameState, cmd: Unload) -> Outcome:
@@ -406,14 +406,14 @@ def _unload(state: GameState, cmd: Unload) -> Outcome:
         take = min(left, load[i])
         load[i] -= take
         left -= take
-    p = replace(
+    p = evolve(
         p,
         loaded=tuple(c for c in p.loaded if c != card.id),
         load=tuple(load),
         delivered=(*p.delivered, card.id),
     )
     state = with_player(state, cmd.player, p)
-    state = replace(state, turn=_served(state.turn, card.end))
+    state = evolve(state, turn=_served(state.turn, card.end))
     events: list[ev.Event] = [ev.ContractDelivered(cmd.player, card.id, card.end, card.payout, p.load)]
     state = receive(
         state, events, cmd.player, card.payout, f"contract {card.id} {card.start}→{card.end}", "AA-16", card.id
@@ -433,8 +433,8 @@ def _buy_trailer(state: GameState, cmd: BuyTrailer) -> Outcome:
     if p.money < spec.price:
         raise IllegalAction("AA-17", f"{cmd.player} has {dm(p.money)}; a {size.value} trailer costs {dm(spec.price)}")
     left = tuple((s, n - 1 if s is size else n) for s, n in state.trailers_left)
-    state = with_player(state, cmd.player, replace(p, trailers=(*p.trailers, size), load=(*p.load, 0)))
-    state = replace(state, trailers_left=left)
+    state = with_player(state, cmd.player, evolve(p, trailers=(*p.trailers, size), load=(*p.load, 0)))
+    state = evolve(state, trailers_left=left)
     events: list[ev.Event] = [ev.TrailerBought(cmd.player, size.value, spec.capacity)]
     state = pay_bank(state, events, cmd.player, spec.price, f"{size.value} trailer", "AA-17")
     return state, events
@@ -447,7 +447,7 @@ def _place_sign_after_roll(state: GameState, cmd: PlaceSign) -> Outcome:
         why = "must move first" if state.turn.stage is not Stage.ACT else "did not roll a 1 (or has placed it)"
         raise IllegalAction("AA-10", f"{cmd.player} may not place the roadworks sign now: he {why}")
     state, events = _place_sign(state, cmd)
-    return replace(state, turn=replace(state.turn, roadworks_allowed=False)), events
+    return evolve(state, turn=evolve(state.turn, roadworks_allowed=False)), events
 
 
 def _place_sign(state: GameState, cmd: PlaceSign) -> Outcome:
@@ -468,10 +468,10 @@ def _place_sign(state: GameState, cmd: PlaceSign) -> Outcome:
         raise IllegalAction(rule, f"the {sign.value} sign cannot go on {cmd.space}: it {why}")
     if sign is Sign.ROADWORKS:
         moved_from = state.roadworks
-        state = replace(state, roadworks=cmd.space)
+        state = evolve(state, roadworks=cmd.space)
     else:
         moved_from = state.stau
-        state = replace(state, stau=cmd.space, stau_by=cmd.player, stau_round=state.turn.round)
+        state = evolve(state, stau=cmd.space, stau_by=cmd.player, stau_round=state.turn.round)
     return state, [ev.SignPlaced(sign.value, cmd.space, moved_from)]
 
 
@@ -507,11 +507,11 @@ def _end_turn(state: GameState) -> Outcome:
         state = _stau_expiry(state, seat, rnd, events)
         p = state.players[seat]
         if p.miss_turns > 0:
-            state = with_player(state, p.colour, replace(p, miss_turns=p.miss_turns - 1))
+            state = with_player(state, p.colour, evolve(p, miss_turns=p.miss_turns - 1))
             events.append(ev.TurnMissed(p.colour, p.miss_turns - 1))
             continue
         break
-    state = replace(state, turn=Turn(seat, rnd), last_auction=None)
+    state = evolve(state, turn=Turn(seat, rnd), last_auction=None)
     events.append(ev.TurnStarted(state.current.colour, rnd))
     return state, events
 
@@ -527,4 +527,4 @@ def _stau_expiry(state: GameState, seat: int, rnd: int, events: list[ev.Event]) 
     if not due:
         return state
     events.append(ev.SignRemoved(Sign.STAU.value, state.stau))
-    return replace(state, stau=None, stau_by=None)
+    return evolve(state, stau=None, stau_by=None)

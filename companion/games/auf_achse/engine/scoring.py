@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
+from companion.engine.values import evolve
 from companion.games.auf_achse.engine import events as ev
 from companion.games.auf_achse.engine.options import TieBreak
 from companion.games.auf_achse.engine.state import GameState, Phase, PlayerState
@@ -56,6 +57,6 @@ def maybe_finish(state: GameState, events: list[ev.Event]) -> GameState:
     reason = end_reached(state)
     if reason is None or state.finished:
         return state
-    state = replace(state, finished=True, end_reason=reason, auction=None, awaiting=None)
+    state = evolve(state, finished=True, end_reason=reason, auction=None, awaiting=None)
     events.append(ev.GameEnded(winners(state), reason))
     return state

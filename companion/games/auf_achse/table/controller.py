@@ -317,5 +317,3 @@ def _describe_command(command: object) -> str:
     except TypeError:
         return repr(command)
     return " ".join(str(v) for k, v in data.items() if k != "player")
-
-

@@ -14,9 +14,8 @@ Money is booked in the ledger as a "position" entry so balances still derive fro
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from companion.engine.errors import DataError
+from companion.engine.values import evolve
 from companion.games.on_the_way.engine.state import (
     TOTAL_LOGISTICS_CENTRES,
     TOTAL_TRUCKS,
@@ -62,9 +61,9 @@ def position(config: GameConfig, text: str) -> GameState:
                 if item.endswith("R"):
                     amount = int(item[:-1])
                     ledger = ledger.append(head, amount - p.money, "position", "position")
-                    p = replace(p, money=amount)
+                    p = evolve(p, money=amount)
                 elif item.endswith("VP"):
-                    p = replace(p, vp=int(item[:-2]))
+                    p = evolve(p, vp=int(item[:-2]))
                 elif ":" in item:
                     marker, city, trucks, *loaded = item.split(":")
                     if city not in board.index:
@@ -72,31 +71,31 @@ def position(config: GameConfig, text: str) -> GameState:
                     cards = frozenset(loaded[0].split(",")) if loaded else frozenset()
                     transports.append(Transport(int(marker), city, int(trucks), cards))
                 else:
-                    p = replace(p, contracts=tuple(item.split(",")))
+                    p = evolve(p, contracts=tuple(item.split(",")))
                     used.update(p.contracts)
             if transports:
-                p = replace(p, transports=tuple(sorted(transports, key=lambda t: t.marker)))
+                p = evolve(p, transports=tuple(sorted(transports, key=lambda t: t.marker)))
             players[head] = p
         elif head == "turn":
             seat = config.colours.index(items[0])
             opts = dict(i.split("=") for i in items[1:])
-            state = replace(state, turn=Turn(seat, int(opts.get("round", 1)), int(opts.get("used", 0))))
+            state = evolve(state, turn=Turn(seat, int(opts.get("round", 1)), int(opts.get("used", 0))))
         elif head == "time":
-            state = replace(state, time=int(items[0]))
+            state = evolve(state, time=int(items[0]))
             for item in items[1:]:
                 key, _, value = item.partition("=")
                 if key == "event":
-                    state = replace(state, event=value, revealed=(*state.revealed, value))
+                    state = evolve(state, event=value, revealed=(*state.revealed, value))
                 elif key == "strip":
-                    state = replace(state, strip=tuple(value.split(",")))
+                    state = evolve(state, strip=tuple(value.split(",")))
                     used.update(state.strip)
                 elif key == "jams":
                     jams = tuple(tuple(sorted(j.split("-"))) for j in value.split(","))
-                    state = replace(state, jams=jams)  # type: ignore[arg-type]
+                    state = evolve(state, jams=jams)  # type: ignore[arg-type]
                 elif key == "last":
-                    state = replace(state, last_round=int(value))
+                    state = evolve(state, last_round=int(value))
                 elif key == "awaiting":
-                    state = replace(state, awaiting_event=True)
+                    state = evolve(state, awaiting_event=True)
                 elif key == "used":
                     used.update(value.split(","))
                 elif key == "offer":  # OTW-9: the face-up cards the table has scanned
@@ -104,11 +103,11 @@ def position(config: GameConfig, text: str) -> GameState:
                     for card in offer:
                         if config.contract(card) is None:
                             raise DataError(f"position: unknown contract {card!r} in the offer")
-                    state = replace(state, offer=offer)
+                    state = evolve(state, offer=offer)
         else:
             raise DataError(f"position: cannot read line {raw!r}")
     on_road = sum(t.trucks for p in players.values() for t in p.transports)
-    return replace(
+    return evolve(
         state,
         players=tuple(players[c] for c in config.colours),
         buildings=tuple(buildings),

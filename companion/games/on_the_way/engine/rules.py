@@ -7,11 +7,11 @@ A refused command raises ``IllegalAction`` naming the rule; the state passed in 
 
 from __future__ import annotations
 
-from dataclasses import replace
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from companion.engine.errors import IllegalAction
 from companion.engine.money import format_money
+from companion.engine.values import evolve
 from companion.games.on_the_way.engine import events as ev
 from companion.games.on_the_way.engine.cards import ContractCard, EventKind, Tier
 from companion.games.on_the_way.engine.commands import (
@@ -126,13 +126,13 @@ def _book(state: GameState, events: list[ev.Event], **entry: object) -> GameStat
     ledger = state.ledger.append(**entry)  # type: ignore[arg-type]
     assert ledger.last is not None
     events.append(ev.MoneyBooked(ledger.last))
-    return state.evolve(ledger=ledger)
+    return evolve(state, ledger=ledger)
 
 
-def _spend_steps(state: GameState, steps: int, events: list[ev.Event], **changes: object) -> GameState:
+def _spend_steps(state: GameState, steps: int, events: list[ev.Event], **changes: Any) -> GameState:
     """Apply ``changes`` and use ``steps`` of the turn in one go; the turn ends when none are left."""
     turn = state.turn
-    state = state.evolve(turn=Turn(turn.seat, turn.round, turn.steps_used + steps), **changes)
+    state = evolve(state, turn=Turn(turn.seat, turn.round, turn.steps_used + steps), **changes)
     return _maybe_end_turn(state, events)
 
 
@@ -150,13 +150,13 @@ def _end_turn(state: GameState, events: list[ev.Event]) -> Outcome:
     if state.last_round is not None and seat == n - 1 and rnd >= state.last_round:
         return _finish(state, events, "the last round is over (OTW-31)")
     nxt = (seat + 1) % n
-    state = state.evolve(turn=Turn(nxt, rnd + 1 if nxt == 0 else rnd, 0))
+    state = evolve(state, turn=Turn(nxt, rnd + 1 if nxt == 0 else rnd, 0))
     events.append(ev.TurnStarted(state.players[nxt].colour, state.turn.round, state.steps_per_turn()))
     return state, events
 
 
 def _finish(state: GameState, events: list[ev.Event], reason: str) -> Outcome:
-    state = state.evolve(finished=True)
+    state = evolve(state, finished=True)
     events.append(ev.GameEnded(winners(state), reason))
     return state, events
 
@@ -178,10 +178,11 @@ def _take_contract(state: GameState, seat: int, cmd: TakeContract) -> Outcome:
     player = state.players[seat]
     events: list[ev.Event] = [ev.ContractTaken(player.colour, card.id)]
     transports = tuple(_load(t, card, player.colour, events) if t.city == card.origin else t for t in player.transports)
-    player = replace(player, contracts=(*player.contracts, card.id), transports=transports)
+    player = evolve(player, contracts=(*player.contracts, card.id), transports=transports)
     if offer is not None and card.id in offer:  # taken from the offer (else: the top of the pile, OTW-9)
         offer = tuple(c for c in offer if c != card.id)
-    state = state.evolve(
+    state = evolve(
+        state,
         players=_with_player(state, seat, player),
         used_contracts=state.used_contracts | {card.id},
         offer=offer,
@@ -246,7 +247,7 @@ def _lay_out(state: GameState, cmd: LayOut) -> Outcome:
             "OTW-9", f"the offer is complete ({len(offer)} of {size} face-up cards): take a card to make room"
         )
     check_in_pile(state, card, "laid out")
-    state = state.evolve(offer=(*offer, card.id))
+    state = evolve(state, offer=(*offer, card.id))
     return state, [ev.ContractLaidOut(card.id, offer_missing(state))]
 
 
@@ -445,7 +446,7 @@ def _fulfil(state: GameState, seat: int, cmd: Fulfil) -> Outcome:
         ev.ContractFulfilled(player.colour, transport.marker, card.id, card.destination, transport.trucks)
     ]
     i = state.board.index[card.destination]
-    player = replace(
+    player = evolve(
         player,
         vp=player.vp + card.vp,
         contracts=tuple(c for c in player.contracts if c != card.id),
@@ -455,8 +456,9 @@ def _fulfil(state: GameState, seat: int, cmd: Fulfil) -> Outcome:
     reason = f"contract {card.id} {card.origin}→{card.destination}"
     if modifier is not None:
         reason += f", event {modifier} {'+' if delta >= 0 else '−'}{money(abs(delta))}"
-    player = replace(player, money=player.money + pay)
-    state = state.evolve(
+    player = evolve(player, money=player.money + pay)
+    state = evolve(
+        state,
         players=_with_player(state, seat, player),
         idle=_set(state.idle, i, state.idle[i] + transport.trucks),
         strip=(*state.strip, card.id),
@@ -469,7 +471,7 @@ def _fulfil(state: GameState, seat: int, cmd: Fulfil) -> Outcome:
     if len(state.strip) >= state.config.strip_size:
         if state.last_round is not None:
             return _finish(state, events, "a contract filled the strip in the last round (OTW-32)")
-        state = state.evolve(awaiting_event=True)
+        state = evolve(state, awaiting_event=True)
         events.append(ev.EventDue(player.colour))
     return _spend_steps(state, steps, events), events
 
@@ -517,8 +519,9 @@ def _build(state: GameState, seat: int, cmd: Build) -> Outcome:
     _check_pay_and_supply(state, player, cost, what, rule, trucks)
     _need_steps(state, 1, f"building {what}")
     events: list[ev.Event] = [ev.Built(player.colour, cmd.city, kind.value, trucks)]
-    player = replace(player, money=player.money - cost, vp=player.vp + BUILD_VP[kind])
-    state = state.evolve(
+    player = evolve(player, money=player.money - cost, vp=player.vp + BUILD_VP[kind])
+    state = evolve(
+        state,
         players=_with_player(state, seat, player),
         buildings=_set(state.buildings, i, kind),
         builders=_set(state.builders, i, player.colour),
@@ -549,8 +552,9 @@ def _expand(state: GameState, seat: int, cmd: Expand) -> Outcome:
     _check_pay_and_supply(state, player, cost, "an expansion", "OTW-24", EXPAND_TRUCKS)
     _need_steps(state, 1, "expanding")
     events: list[ev.Event] = [ev.Built(player.colour, cmd.city, Building.LOGISTICS_CENTRE.value, EXPAND_TRUCKS)]
-    player = replace(player, money=player.money - cost, vp=player.vp + EXPAND_VP)
-    state = state.evolve(
+    player = evolve(player, money=player.money - cost, vp=player.vp + EXPAND_VP)
+    state = evolve(
+        state,
         players=_with_player(state, seat, player),
         buildings=_set(state.buildings, i, Building.LOGISTICS_CENTRE),
         builders=_set(state.builders, i, player.colour),
@@ -576,8 +580,9 @@ def _cancel(state: GameState, seat: int, cmd: Cancel) -> Outcome:
     _need_steps(state, 1, "cancelling a transport")
     i = state.board.index[transport.city]
     events: list[ev.Event] = [ev.TransportCancelled(player.colour, cmd.marker, transport.city, transport.trucks)]
-    player = replace(player, transports=tuple(t for t in player.transports if t.marker != cmd.marker))
-    state = state.evolve(
+    player = evolve(player, transports=tuple(t for t in player.transports if t.marker != cmd.marker))
+    state = evolve(
+        state,
         players=_with_player(state, seat, player),
         idle=_set(state.idle, i, state.idle[i] + transport.trucks),
     )
@@ -613,7 +618,8 @@ def _reveal_event(state: GameState, cmd: RevealEvent) -> Outcome:
             moved = jams[0] if len(jams) >= JAM_TOKENS else None
             jams = (*(jams[1:] if moved else jams), road)
             events.append(ev.JamPlaced(road, moved))
-    state = state.evolve(
+    state = evolve(
+        state,
         event=card.id,
         revealed=(*state.revealed, card.id),
         time=time,
@@ -622,7 +628,7 @@ def _reveal_event(state: GameState, cmd: RevealEvent) -> Outcome:
         awaiting_event=False,
     )
     if state.last_round is None and time >= state.config.time_end:
-        state = state.evolve(last_round=state.turn.round)
+        state = evolve(state, last_round=state.turn.round)
         events.append(ev.LastRound(state.turn.round))
     return _maybe_end_turn(state, events), events
 

@@ -6,12 +6,14 @@ instead of dictionaries; the JSON view (``serialize.py``) maps them back to name
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import cached_property
+from typing import Any
 
 from companion.engine.errors import DataError
 from companion.engine.ledger import Ledger
+from companion.engine.values import evolve
 from companion.games.on_the_way.engine.board import Board
 from companion.games.on_the_way.engine.cards import ContractCard, Deck, EventCard, EventKind, Tier
 from companion.games.on_the_way.engine.options import HouseRules
@@ -167,17 +169,9 @@ class GameState:
     # does not track the offer (scripted play, a table with no bots), so any unused card may be meant.
     offer: tuple[str, ...] | None = None
 
-    def evolve(self, **changes: object) -> GameState:
-        """``dataclasses.replace`` without its per-call introspection (the playout hot path)."""
-        unknown = changes.keys() - _STATE_FIELDS
-        if unknown:
-            raise TypeError(f"GameState has no field(s) {', '.join(sorted(unknown))}")
-        values = dict(self.__dict__)
-        values.pop("_memo", None)  # answers about this state are not answers about the new one
-        values.update(changes)
-        new = object.__new__(GameState)
-        object.__setattr__(new, "__dict__", values)
-        return new
+    def evolve(self, **changes: Any) -> GameState:
+        """A copy with ``changes``: ``companion.engine.values.evolve`` (the memo stays with this state)."""
+        return evolve(self, **changes)
 
     def memo(self) -> dict[object, object]:
         """A per-state cache for derived answers (the state is immutable, so they never go stale)."""
@@ -225,9 +219,6 @@ class GameState:
 
     def trucks_on_road(self) -> int:
         return sum(t.trucks for p in self.players for t in p.transports)
-
-
-_STATE_FIELDS = frozenset(f.name for f in fields(GameState))
 
 
 def initial_state(config: GameConfig) -> GameState:

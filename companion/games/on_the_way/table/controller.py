@@ -348,8 +348,6 @@ class TableController(TableBase):
         return ui
 
 
-
-
 def _advised_city(state: GameState, command: object) -> str | None:
     """Where the advice points on the board: the destination of a move, the start city of a contract
     to take, the end city of one to fulfil, the city of a build."""
