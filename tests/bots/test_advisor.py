@@ -83,3 +83,44 @@ def test_advice_is_for_the_player_to_move_names_only_open_cards_and_ignores_hidd
         games.append(advices)
     same = [a == b for (offer_a, a), (offer_b, b) in zip(*games, strict=True) if offer_a == offer_b]
     assert len(same) >= 3 and all(same)
+
+
+def test_the_search_never_overrules_an_obvious_step_and_only_a_clearly_better_one() -> None:
+    """Fulfilling, or driving a loaded truck on, is played and advised whatever the playouts' noise says;
+    any other plan yields only to an arm clearly better (one rule, ``overrules``, for bots and advisor)."""
+    from companion.games.on_the_way.bots.policy import policy_action
+    from companion.games.on_the_way.bots.search import Arm, obvious, overrules
+
+    start = laid_out(initial_state(config_for(2)), *OFFER)
+    kernel = Kernel.from_state(start)
+    plan = policy_action(kernel, random.Random(0), take_chance=1.0)
+    assert not obvious(kernel, plan)  # the first step of the game: a contract to take, a choice
+    other = Arm((MOVE, 2, 0, 0, 0), 100, 90.0)
+    assert overrules(kernel, plan, other, Arm(plan, 100, 10.0))  # clearly better: the search's pick
+    assert not overrules(kernel, plan, other, Arm(plan, 100, 88.0))  # within noise: the plan
+    assert overrules(kernel, plan, other, None)  # the plan is not a candidate
+    best = Arm(plan, 100, 90.0)
+    assert not overrules(kernel, plan, best, best)
+    # An obvious step: loaded and driving on (found in a real easy game), never overruled.
+    from companion.games.on_the_way.bots import choose
+    from companion.games.on_the_way.engine.queries import offer_missing
+
+    config = config_for(2)
+    pile = [c.id for c in config.deck.contracts]
+    random.Random(5).shuffle(pile)
+    game = initial_state(config)
+    found = 0
+    for step in range(300):
+        while offer_missing(game):
+            used = game.used_contracts | set(game.offer or ())
+            game, _ = apply(game, LayOut(next(c for c in pile if c not in used)))
+        k = Kernel.from_state(game)
+        if not game.awaiting_event:
+            step_plan = policy_action(k, random.Random(step), take_chance=1.0)
+            if obvious(k, step_plan):
+                found += 1
+                assert not overrules(k, step_plan, Arm((MOVE, 2, 0, 0, 0), 100, 99.0), Arm(step_plan, 100, 1.0))
+        game, _ = apply(game, choose(game, game.current.colour, "easy", seed=step))
+        if game.finished or found >= 5:
+            break
+    assert found >= 5

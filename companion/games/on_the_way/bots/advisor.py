@@ -33,7 +33,14 @@ from companion.games.on_the_way.bots.budget import work_for
 from companion.games.on_the_way.bots.explain import PACKAGE, words
 from companion.games.on_the_way.bots.kernel import CANCEL, PASS, Action, Kernel
 from companion.games.on_the_way.bots.policy import policy_action
-from companion.games.on_the_way.bots.search import FULL_HORIZON, Arm, candidates, clearly_better, rollout, search
+from companion.games.on_the_way.bots.search import (
+    FULL_HORIZON,
+    Arm,
+    candidates,
+    overrules,
+    rollout,
+    search,
+)
 from companion.games.on_the_way.engine.commands import LayOut, PlayerCommand, RevealEvent, Undo
 from companion.games.on_the_way.engine.queries import offer_missing
 from companion.games.on_the_way.engine.serialize import command_to_json
@@ -43,7 +50,6 @@ DEFAULT_BUDGET_S = 0.85  # Pi-4 seconds of search: ~1 s per advice on a Pi 4 wit
 TOP = 3
 RANK_HORIZON = 120  # kernel actions per ranking playout (about twelve turns each, 2 players): hard's
 CHECK_SHARE = 0.25  # of the budget: fresh playouts of the pick, for a value without the winner's curse
-SWITCH_MARGIN = 0.05  # the win-rate gain a candidate needs over the greedy plan to be advised instead
 Progress = Callable[[float], None]  # called with the share of the budget spent so far (0..1)
 
 
@@ -149,7 +155,8 @@ def advise(
     """Up to three commands for ``player`` (default: the player to move), best first.
 
     The greedy plan is the default; sequential halving over the candidates (playouts of
-    ``RANK_HORIZON`` actions, then the static evaluation) replaces it only by one clearly better; the
+    ``RANK_HORIZON`` actions, then the static evaluation) replaces it only by one clearly better, and
+    never an obvious step (fulfilling, a loaded truck driving on: ``search.obvious``), as the bots; the
     pick is then re-evaluated on fresh complete playouts (its reported chance, no winner's curse).
     ``earlier``: the states of this turn before ``state`` (``turn_so_far``), to avoid circles.
     Raises ``IllegalAction`` when the player cannot act now, or the face-up offer is not known (OTW-9).
@@ -191,7 +198,7 @@ def advise(
     if not arms:
         return ()
     default = next((a for a in arms if a.action == plan), None)
-    if default is not None and default is not arms[0] and not clearly_better(arms[0], default, SWITCH_MARGIN):
+    if default is not None and not overrules(kernel, plan, arms[0], default):
         arms.remove(default)
         arms.insert(0, default)
     pick = _fresh(kernel, arms[0].action, check, rng)

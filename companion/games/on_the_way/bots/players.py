@@ -20,9 +20,9 @@ from enum import StrEnum
 
 from companion.games.on_the_way.bots.advisor import check_to_move
 from companion.games.on_the_way.bots.budget import work_for
-from companion.games.on_the_way.bots.kernel import FULFIL, MOVE, Action, Kernel
+from companion.games.on_the_way.bots.kernel import Kernel
 from companion.games.on_the_way.bots.policy import policy_action, reveal_action
-from companion.games.on_the_way.bots.search import candidates, clearly_better, search
+from companion.games.on_the_way.bots.search import candidates, obvious, overrules, search
 from companion.games.on_the_way.engine.commands import Command
 from companion.games.on_the_way.engine.state import GameState
 
@@ -34,7 +34,6 @@ class Level(StrEnum):
 
 
 BUDGET_S = {Level.EASY: 0.0, Level.MEDIUM: 0.25, Level.HARD: 1.0}  # seconds of a Pi 4 core per command
-SWITCH_MARGIN = 0.05  # win-rate gain the search needs to overrule the greedy plan
 STALL_ROUND = {2: 160, 3: 125, 4: 100}  # rounds after which a searching bot only plays its plan
 MEDIUM_HORIZON = 40  # kernel actions per short playout (about four turns of each player in a 2-player game)
 # Hard plays longer playouts (about twelve turns each) at four times the budget. Complete playouts to the
@@ -60,7 +59,7 @@ def choose(state: GameState, colour: str, level: Level | str, seed: int, *, budg
     if level is Level.EASY:
         return kernel.to_command(policy_action(kernel, rng))
     plan = policy_action(kernel, rng)
-    if plan[0] == FULFIL or _delivering(kernel, plan):  # no search needed: the obvious step
+    if obvious(kernel, plan):  # no search needed
         return kernel.to_command(plan)
     if kernel.rnd > STALL_ROUND.get(kernel.t.players, 160):
         # Greedy games end by round ~136 (2 players), ~107 (3), ~84 (4): a game this long is stalling
@@ -72,18 +71,7 @@ def choose(state: GameState, colour: str, level: Level | str, seed: int, *, budg
     budget = BUDGET_S[level] if budget_s is None else budget_s
     horizon = MEDIUM_HORIZON if level is Level.MEDIUM else HARD_HORIZON
     arms = search(kernel, actions, work_for(budget), rng, horizon=horizon, protect=plan)
-    # Leave the greedy plan only for a clearly better action: noise between near-equal moves would
-    # otherwise make a transport wander back and forth and a game stall.
     default = next((a for a in arms if a.action == plan), None)  # None: the plan is not legal (a refused pass)
-    best = arms[0]
-    if default is None or (best is not default and clearly_better(best, default, SWITCH_MARGIN)):
-        return kernel.to_command(best.action)
+    if overrules(kernel, plan, arms[0], default):
+        return kernel.to_command(arms[0].action)
     return kernel.to_command(plan)
-
-
-def _delivering(k: Kernel, action: Action) -> bool:
-    """Is ``action`` a loaded transport driving on towards its end city (the policy's obvious step)?"""
-    if action[0] != MOVE or action[3] >= 0:
-        return False
-    tp = k.tr[k.seat][action[1] - 1]
-    return tp is not None and any(tp[2] >> c & 1 for c in k.contracts[k.seat])

@@ -55,6 +55,31 @@ def clearly_better(a: Arm, b: Arm, margin: float = 0.05) -> bool:
     return pa - pb > max(margin, se)
 
 
+def obvious(k: Kernel, action: Action) -> bool:
+    """Is ``action`` the step any player would take, with nothing to weigh: fulfilling a contract, or a
+    loaded transport driving on towards its end city? The bots play it without searching, and the
+    advisor advises it whatever the playouts' noise says."""
+    if action[0] == FULFIL:
+        return True
+    if action[0] != MOVE or action[3] >= 0:
+        return False
+    tp = k.tr[k.seat][action[1] - 1]
+    return tp is not None and any(tp[2] >> c & 1 for c in k.contracts[k.seat])
+
+
+SWITCH_MARGIN = 0.05  # the win-rate gain the search needs to overrule the greedy plan
+
+
+def overrules(k: Kernel, plan: Action, best: Arm, default: Arm | None) -> bool:
+    """Does the search's ``best`` arm replace the greedy ``plan`` (whose arm is ``default``; None when
+    the plan is not a candidate, e.g. a refused pass)? Only when it is clearly better and the plan is
+    not an obvious step: noise between near-equal moves made a transport wander back and forth. One
+    rule for the bots and the advisor, so that following the advice plays as the hard bot does."""
+    if default is None:
+        return True
+    return best is not default and not obvious(k, plan) and clearly_better(best, default, SWITCH_MARGIN)
+
+
 def evaluate(k: Kernel, seat: int) -> float:
     """A win-probability proxy for an unfinished game: VP now, money as the VP it can still buy, held
     contracts already loaded at half their pay; the margin over the best rival through a logistic.
