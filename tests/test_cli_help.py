@@ -56,3 +56,17 @@ def test_the_simulator_options_still_start_the_simulator_parser() -> None:
     """The listed options are the simulator's own: its parser takes them (no second copy to drift)."""
     args = simulator_parser().parse_args(["--players", "red,blue", "--end-at", "3", "--seed", "7"])
     assert (args.players, args.end_at, args.seed, args.size) == ("red,blue", 3, 7, "1280x800")
+
+
+def test_no_command_prints_pygame_s_banner(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """A newcomer's ``companion doctor`` (it imports pygame for the display check) shows the checks, not
+    "pygame-ce 2.5 (SDL ...)" above them, even where the environment does not hide it."""
+    import os
+
+    env = {k: v for k, v in os.environ.items() if k != "PYGAME_HIDE_SUPPORT_PROMPT"}
+    env["COMPANION_STATE_DIR"] = str(tmp_path)
+    done = subprocess.run(
+        [sys.executable, "-m", "companion", "doctor"], capture_output=True, text=True, env=env, timeout=60
+    )
+    assert "platform" in done.stdout  # it ran its checks
+    assert "pygame-ce" not in done.stdout + done.stderr

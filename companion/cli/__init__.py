@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from collections.abc import Iterator, Sequence
 
@@ -49,6 +50,8 @@ def describe_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    # pygame-ce prints its version banner on import: noise in every command's output that draws.
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     arguments = list(sys.argv[1:] if argv is None else argv)
     if arguments and arguments[0].startswith("--") and arguments[0] != "--help":
         # ``companion --players red,blue --end-at 3``: options of the default job (the simulator).
