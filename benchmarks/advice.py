@@ -26,6 +26,7 @@ information, the next advice's win chance lies inside the previous advice's 95 %
 from __future__ import annotations
 
 import argparse
+import json
 import multiprocessing
 import random
 import statistics
@@ -67,6 +68,8 @@ class Result:
     circles: int = 0
     consistent: list[bool] = field(default_factory=list)
     predictions: list[float] = field(default_factory=list)  # the follower's reported chance at each advice
+    playouts: list[int] = field(default_factory=list)  # the fresh playouts behind each of those chances
+    game: int = 0
     capped: bool = False  # a quick run stopped it early on purpose (not a stall)
 
 
@@ -90,7 +93,7 @@ def play(job: tuple[int, int, int, float, int | None]) -> Result:
     state = initial_state(config)
     pile = pile_for(config, random.Random(f"pile:{seed}:{game}"))
     rng = random.Random(f"casual:{seed}:{game}")
-    result = Result(pairing, 0.0, 0, False)
+    result = Result(pairing, 0.0, 0, False, game=game)
     turn: list[GameState] = []  # the follower's states of its current turn, oldest first
     started: dict[int, GameState] = {}  # marker -> the state before the follower started it this turn
     last: tuple[float, float, float, GameState] | None = None  # the previous advice: value, low, high, state after
@@ -106,6 +109,7 @@ def play(job: tuple[int, int, int, float, int | None]) -> Result:
                 turn, started = [], {}
             top = advise(state, budget_s=DEFAULT_BUDGET_S * scale, seed=seed * 100_003 + commands, earlier=turn)[0]
             result.predictions.append(top.win_rate)
+            result.playouts.append(top.playouts)
             if last is not None and last[3] is state and turn:
                 result.consistent.append(last[1] <= top.win_rate <= last[2])
             command = top.command
@@ -165,7 +169,7 @@ def play_aa(job: tuple[int, int, int, float, int | None]) -> Result:
     state = aa_initial(AAConfig(board, deck, COLOURS, AARules(), seed=seed * 1009 + game))
     kinds = {COLOURS[0]: first, COLOURS[1]: second} if game % 2 == 0 else {COLOURS[0]: second, COLOURS[1]: first}
     mine = COLOURS[0] if game % 2 == 0 else COLOURS[1]
-    result = Result(pairing, 0.0, 0, False)
+    result = Result(pairing, 0.0, 0, False, game=game)
     last: tuple[float, float, Any] | None = None  # the previous advice's interval and the state after it
     commands = 0
     cap = MAX_COMMANDS_AA if end_at is None else end_at
@@ -180,6 +184,7 @@ def play_aa(job: tuple[int, int, int, float, int | None]) -> Result:
             if kind == "follower" and state.phase is Phase.PLAY and type(command).__name__ not in AA_CARDS:
                 top = aa_advise(state, colour, budget_s=DEFAULT_BUDGET_S * scale, seed=seed * 100_003 + commands)[0]
                 result.predictions.append(top.win_rate)
+                result.playouts.append(top.playouts)
                 if last is not None and last[2] is state:
                     result.consistent.append(last[0] <= top.win_rate <= last[1])
                 command = top.command
@@ -294,6 +299,13 @@ def regret(positions: int, seeds: int, reference: int, seed: int) -> tuple[float
     return below / picks, total / picks, bias / picks, picks
 
 
+def _append_pairs(path: Path, r: Result, seed: int, scale: float) -> None:
+    with path.open("a", encoding="utf-8") as out:
+        for k, (p, n) in enumerate(zip(r.predictions, r.playouts, strict=True)):
+            row = {"seed": seed, "scale": scale, "pairing": r.pairing, "game": r.game, "advice": k}
+            out.write(json.dumps({**row, "chance": p, "playouts": n, "score": r.score}) + "\n")
+
+
 def _line(name: str, results: list[Result]) -> str:
     games = len(results)
     points = sum(r.score for r in results)
@@ -311,18 +323,27 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--quick", action="store_true", help="a < 20 s smoke run: 1 short game per pairing")
     parser.add_argument("--regret", type=int, default=0, metavar="N", help="also the pick's regret over N positions")
+    parser.add_argument(
+        "--pairs",
+        type=Path,
+        metavar="FILE",
+        help="append each follower advice's chance and its game's result, as JSON lines",
+    )
     parser.add_argument("--reference", type=int, default=300, help="playouts per candidate of the regret's reference")
     args = parser.parse_args(argv)
     aa = args.game == "auf-achse"
     games, scale, end_at = (1, 0.02, 2) if args.quick else (args.games, args.scale, None)
     if aa and args.quick:
         end_at = 60  # no short game in Auf Achse: the first 60 commands (ranked there), few playouts
-    jobs = [(p, g, args.seed, scale, end_at) for p in range(len(PAIRINGS)) for g in range(games)]
+    # Interleaved (a game of each pairing in turn), so that a run stopped early still covers every pairing.
+    jobs = [(p, g, args.seed, scale, end_at) for g in range(games) for p in range(len(PAIRINGS))]
     t0 = time.perf_counter()
     results: list[Result] = []
     with multiprocessing.Pool(max(1, args.jobs)) as pool:
         for r in pool.imap_unordered(play_aa if aa else play, jobs):
             results.append(r)  # progress on stderr: the lines on stdout stay exactly the specified ones
+            if args.pairs is not None:  # per game, so that a run stopped early keeps what it played
+                _append_pairs(args.pairs, r, args.seed, scale)
             first, second = PAIRINGS[r.pairing]
             print(f"{len(results)}/{len(jobs)} {first} vs {second}: {r.score} in {r.rounds} rounds", file=sys.stderr)
     by_pairing = [[r for r in results if r.pairing == p] for p in range(len(PAIRINGS))]
