@@ -22,6 +22,7 @@ the UI model, the LED frame, and which turn it is.
 from __future__ import annotations
 
 import logging
+import threading
 from collections.abc import Callable, Hashable
 from typing import Any, Protocol, runtime_checkable
 
@@ -46,10 +47,57 @@ log = logging.getLogger(__name__)
 
 SETTLE_S = 0.35
 BOT_PAUSE_S = 1.5  # a bot's actions are this far apart, so the people at the table can follow them
-# MENU -> Advice searches for about a second of a Pi 4 without drawing: the table first says it is
-# thinking, and the search starts one frame later (the loops draw between ``handle`` and the deadline).
+# MENU -> Advice searches for about a second of a Pi 4. The table says at once that it is thinking; a
+# frame later the search starts on a worker thread, and while it runs the loop keeps ticking every
+# frame: the screen shows how far it got, and readers and buttons are still served.
 ADVICE_FRAME_S = 0.05
 ADVICE_BUDGET_S = 0.85  # Pi-4 seconds of search: with its overheads an advice takes ~1 s on a Pi 4 (docs/bots.md)
+
+
+Progress = Callable[[float], None]  # told the share of the search done (0..1)
+AdviceSearch = Callable[[Progress], Callable[[], None]]  # runs on the worker; returns what to show
+
+
+class _Cancelled(Exception):
+    """Raised inside a search that is no longer wanted, at its next progress report."""
+
+
+class _Thinking:
+    """A MENU -> Advice search running beside the loop, for the position at ``depth``."""
+
+    def __init__(self, search: AdviceSearch, depth: int) -> None:
+        self.depth = depth
+        self.share = 0.0
+        self.cancelled = False
+        self.show: Callable[[], None] | None = None  # set when the search is done
+        self.thread = threading.Thread(target=self._run, args=(search,), name="companion-advice", daemon=True)
+        self.thread.start()
+
+    def _run(self, search: AdviceSearch) -> None:
+        try:
+            show = search(self._progress)
+        except _Cancelled:
+            show = _nothing
+        except Exception:  # a fault in the advisor must not leave the table thinking for ever
+            log.exception("the advice search failed")
+            show = _nothing
+        self.show = show
+
+    def _progress(self, share: float) -> None:
+        if self.cancelled:  # the players went on: stop at once, the Pi's core is the table's again
+            raise _Cancelled
+        self.share = share
+
+    def cancel(self) -> None:
+        self.cancelled = True
+
+    @property
+    def done(self) -> bool:
+        return self.show is not None
+
+
+def _nothing() -> None:
+    return None
 
 
 class LedSink(Protocol):
@@ -138,6 +186,8 @@ class TableBase:
         self._frame: LedFrame | None = None
         self._now = 0.0
         self._advice_due: tuple[float, int] | None = None  # (when, the game's depth when it was asked)
+        self._thinking: _Thinking | None = None  # the advice search under way
+        self._thinking_line: str | None = None  # the "thinking" message shown meanwhile (cleared after)
 
     # -- what the outside reads ----------------------------------------------------------
     @property
@@ -168,6 +218,8 @@ class TableBase:
             deadlines.append(self._bot_at)  # only while a bot's action is pending: idle otherwise
         if self._advice_due is not None:
             deadlines.append(self._advice_due[0])
+        if self._thinking is not None:  # every frame while the search runs: its progress is drawn
+            deadlines.append(self._now + ADVICE_FRAME_S)
         return min(deadlines, default=None)
 
     # -- the loop's entry points ---------------------------------------------------------
@@ -212,25 +264,58 @@ class TableBase:
         self._play_bot(now)
 
     # -- MENU -> Advice ----------------------------------------------------------------------
+    @property
+    def thinking(self) -> bool:
+        """An advice search is due or under way (the loop ticks every frame meanwhile)."""
+        return self._advice_due is not None or self._thinking is not None
+
+    def wait_for_advice(self, timeout: float = 60.0) -> None:
+        """Block until the search under way (if any) is done: for loops that must not drop it (a script)."""
+        if self._thinking is not None:
+            self._thinking.thread.join(timeout)
+
     def _ask_advice(self) -> None:
-        """Say that the box is thinking now; the search runs at the next tick, after a frame is drawn."""
-        self._message = self._text.text("message.advice_thinking")
+        """Say that the box is thinking now; the search starts at the next tick, after a frame is drawn."""
+        if self._thinking is not None and self._thinking.depth == self.game.depth:
+            return  # asked again while it thinks about this position: the search under way answers
+        self._message = self._thinking_line = self._text.text("message.advice_thinking")
         self._advice_due = (self._now + ADVICE_FRAME_S, self.game.depth)
 
     def _advise(self, now: float) -> None:
         due = self._advice_due
-        if due is None or now < due[0]:
+        if due is not None and now >= due[0]:
+            self._advice_due = None
+            if due[1] == self.game.depth and not self.state.finished:  # the game moved on: that advice is moot
+                self._thinking = _Thinking(self._advice_search(), due[1])
+            else:
+                self._stop_thinking()
+        thinking = self._thinking
+        if thinking is None:
             return
-        self._advice_due = None
-        if due[1] == self.game.depth and not self.state.finished:  # the game moved on: that advice is moot
-            self._give_advice()
-        if self._message == self._text.text("message.advice_thinking"):
-            self._message = ""  # nothing to say after all: never "thinking" for ever
+        if thinking.show is not None:
+            self._thinking = None
+            if thinking.depth == self.game.depth and not self.state.finished:
+                thinking.show()
+            self._stop_thinking()
+        elif thinking.depth != self.game.depth:  # the players went on meanwhile: say nothing about the old position
+            thinking.cancel()  # its worker stops at its next progress report
+            self._thinking = None
+            self._stop_thinking()
+        elif self._message == self._thinking_line:  # (a refusal or a message since stays as it is)
+            percent = round(100 * thinking.share)
+            self._message = self._thinking_line = self._text.text("message.advice_thinking_share", percent=percent)
         self._refresh()
 
-    def _give_advice(self) -> None:
-        """The game's advisor for the player to decide now: one sentence and its chance in ``_message``
-        (a refusal, with its rule, when there is nothing to advise)."""
+    def _stop_thinking(self) -> None:
+        if self._message == self._thinking_line:
+            self._message = ""  # nothing to say after all: never "thinking" for ever
+        self._thinking_line = None
+        self._refresh()
+
+    def _advice_search(self) -> AdviceSearch:
+        """The game's advisor for the player to decide now, as a search to run on the worker thread. It
+        reads the position now (the game may move on meanwhile) and returns what shows its result on the
+        loop's thread: one sentence and its chance in ``_message``, or a refusal with its rule."""
         raise NotImplementedError
 
     def _bot_due(self) -> bool:

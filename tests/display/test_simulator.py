@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import time
 
 import pygame
 import pytest
@@ -305,6 +306,10 @@ def test_back_after_a_take_from_the_tracked_offer_puts_both_cards_back(driver: D
         driver.button(ButtonName.PLUS)
     driver.button(ButtonName.OK)
     sim.pump()
+    while sim.controller.thinking:  # the search runs beside the window's loop, which draws meanwhile
+        driver.clock.advance(0.05)
+        sim.pump()
+        time.sleep(0.005)
     assert "win chance" in sim.controller.ui.message  # the simulated hands laid it out: the advice came
     before = tuple(sim.table.offer)
     assert sim.controller.state.offer == before and len(before) == 3

@@ -209,7 +209,7 @@ def otw_moments(language: str) -> Iterator[tuple[str, Table]]:
     t.scan("B09")
     t.scan("B10")  # the offer is out: the box says it is thinking, and searches one frame later
     yield "otw_advice_thinking", t
-    t.later(0.05)  # the advice, in the table's language (its sentence and chance)
+    t.think()  # the advice, in the table's language (its sentence and chance)
     assert "%" in t.ui.message, t.ui.message
     yield "otw_advice", t
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 
 import pytest
@@ -48,6 +49,18 @@ class Table:
     def later(self, seconds: float = 0.5) -> None:
         self.now += seconds
         self.ctl.tick(self.now)
+
+    def think(self, timeout: float = 60.0) -> list[str]:
+        """Tick frame by frame, as the loops do, until the MENU → Advice search on its worker thread is
+        done (or was dropped): the messages shown on the way."""
+        shown = []
+        give_up = time.monotonic() + timeout
+        while self.ctl.thinking:
+            assert time.monotonic() < give_up, "the advice search never ended"
+            self.later(0.05)
+            shown.append(self.ui.message)
+            time.sleep(0.005)  # real time for the worker: the search runs beside the loop
+        return shown
 
     def place(self, colour: str, n: int, city: str, settle: bool = True) -> None:
         self.ctl.handle(TagPlaced(city, self.uid(colour, n)), self.now)

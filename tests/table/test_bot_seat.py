@@ -4,6 +4,7 @@ and the LEDs show what to move, and it waits until a person has moved its pieces
 from __future__ import annotations
 
 import re
+import threading
 
 from companion import games
 from companion.games.on_the_way.engine import LayOut, Move, Pass, RevealEvent, TakeContract, Undo
@@ -89,9 +90,11 @@ def test_menu_advice_says_the_best_action_and_its_city_blinks() -> None:
     assert "win chance" not in t.ui.message
     offer = lay_out(t, ("B08", "B03", "B10"))  # B08 starts at Poznań, where red's idle truck stands
     assert len(offer) == 3
-    # The search takes about a second: the screen says so first, and the loop wakes a frame later for it.
+    # The search takes about a second: the screen says so first, then it runs beside the loop, which
+    # wakes every frame meanwhile and shows how far it got.
     assert t.ui.message == "Thinking about the best action…" and t.ctl.next_deadline() is not None
-    t.later(0.05)
+    shown = t.think()
+    assert any(re.fullmatch(r"Thinking about the best action… \d+ %", m) for m in shown), shown
     assert "win chance" in t.ui.message and "%" in t.ui.message  # then one sentence and its estimated chance
     assert t.ctl.next_deadline() is None  # nothing more to do: the loop sleeps until the next input
     named = set(re.findall(r"\b[BEPX]\d\d\b", t.ui.message))
@@ -261,3 +264,27 @@ def test_on_the_bots_turn_a_scanned_contract_is_never_its_take() -> None:
     t.scan("B03")
     assert not any(isinstance(c, TakeContract) for c in t.ctl.game.log)  # the box chooses its own contracts
     assert t.ui.refusal is not None and t.ui.refusal.rule == "OTW-10"
+
+
+def test_advice_for_a_position_the_players_left_while_it_thought_is_dropped() -> None:
+    """The search runs beside the loop, so the players may act meanwhile: the advice for the position
+    they left is never shown, the "thinking" line goes, and the table is not left thinking."""
+    from companion.games.on_the_way.table.prompts import MENU, MenuItem
+
+    t = Table("")
+    t.ctl.advice_budget_s = 3.0  # long enough that the players surely act before it ends
+    t.press("menu")
+    for _ in range(MENU.index(MenuItem.ADVICE)):
+        t.press("plus")
+    t.press("ok")
+    offer = lay_out(t, ("B08", "B03", "B10"))  # asked for first (OTW-9)
+    t.later(0.05)  # the search starts on its worker
+    assert t.ctl.thinking and t.ui.message.startswith("Thinking")
+    t.scan(offer[0])  # red takes a card meanwhile
+    assert t.ctl.game.log[-1] == TakeContract("red", offer[0])
+    t.later(0.05)
+    assert not t.ctl.thinking and "Thinking" not in t.ui.message and "win chance" not in t.ui.message
+    assert t.ctl.next_deadline() is None or t.ctl.next_deadline() > t.now  # the loop does not spin for it
+    worker = next(th for th in threading.enumerate() if th.name == "companion-advice")
+    worker.join(5.0)  # cancelled: it stops at its next progress report, not after its whole budget
+    assert not worker.is_alive()

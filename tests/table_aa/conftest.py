@@ -4,6 +4,7 @@ from the emulated 74HC595 chain)."""
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 
 import pytest
@@ -72,6 +73,18 @@ class AATable:
     def later(self, seconds: float = 0.5) -> None:
         self.now += seconds
         self.ctl.tick(self.now)
+
+    def think(self, timeout: float = 60.0) -> list[str]:
+        """Tick frame by frame, as the loops do, until the MENU → Advice search on its worker thread is
+        done (or was dropped): the messages shown on the way."""
+        shown = []
+        give_up = time.monotonic() + timeout
+        while self.ctl.thinking:
+            assert time.monotonic() < give_up, "the advice search never ended"
+            self.later(0.05)
+            shown.append(self.ui.message)
+            time.sleep(0.005)  # real time for the worker: the search runs beside the loop
+        return shown
 
     def uid(self, tag: object) -> str:
         uid = self.tags.uid_of(tag)  # type: ignore[arg-type]

@@ -188,8 +188,9 @@ def test_menu_advice_at_the_auf_achse_table_thinks_then_says_what_to_do() -> Non
     assert t.ui.choice == "Advice"
     t.press("ok")
     assert t.ui.message == "Thinking about the best action…" and t.ctl.next_deadline() is not None
-    t.later(0.05)
-    assert "% of the trial runs" in t.ui.message and t.ui.message != "Thinking about the best action…"
+    shown = t.think()
+    assert any(m.startswith("Thinking about the best action… ") and m.endswith(" %") for m in shown), shown
+    assert "% of the trial runs" in t.ui.message and "Thinking" not in t.ui.message
     assert t.ctl.game.depth == depth and t.ctl.next_deadline() is None
 
 

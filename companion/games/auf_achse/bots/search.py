@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from companion.engine.values import evolve
@@ -204,11 +205,16 @@ def search(
 
 
 def play_out_all(
-    state: GameState, colour: str, options: list[Command], seeds: list[int], horizon: int
+    state: GameState,
+    colour: str,
+    options: list[Command],
+    seeds: list[int],
+    horizon: int,
+    after_option: Callable[[], None] | None = None,
 ) -> tuple[list[list[tuple[float, bool]]], int]:
     """Each option followed by one playout per seed, on common random numbers (the n-th playout of every
     option: the same dealt hands, die and cards): per option, per seed (evaluation in DM, ``colour``
-    leads or won); and the engine commands played."""
+    leads or won); and the engine commands played. ``after_option`` is called as each option is done."""
     worlds = [determinize(state, colour, random.Random(s + 2)) for s in seeds]  # s, s + 1: the playout's
     results: list[list[tuple[float, bool]]] = []
     work = 0
@@ -221,6 +227,8 @@ def play_out_all(
             value = evaluate(end, colour)
             row.append((value, colour in winners(end) if end.finished else value > 0))
         results.append(row)
+        if after_option is not None:
+            after_option()
     return results, work
 
 

@@ -67,7 +67,7 @@ from companion.games.auf_achse.table.step import settle, step
 from companion.games.auf_achse.table.view import prompt_ui
 from companion.intents import ButtonName
 from companion.ledframe import CityLight, LedFrame
-from companion.table.base import SETTLE_S, LedSink, TableBase
+from companion.table.base import SETTLE_S, AdviceSearch, LedSink, Progress, TableBase
 from companion.table.messages.spaces import named
 from companion.table.reconcile import Problem, PutBack, TakeOff, mismatches
 from companion.table.tags import BankCardTag, CardTag, MarkerTag, Tag, TagDirectory
@@ -149,19 +149,26 @@ class AATableController(TableBase):
             case _:
                 self._prompt = following if self._push(action) is not None else prompt
 
-    def _give_advice(self) -> None:
+    def _advice_search(self) -> AdviceSearch:
         """MENU → Advice: the advisor's first suggestion for whoever decides now, with the share of its
         trial runs in which that player leads (a look a few turns ahead, not a chance of winning)."""
         from companion.games.auf_achse.bots.advisor import advise
 
-        try:
-            best = advise(self.state, None, budget_s=self.advice_budget_s, seed=self.game.depth)
-        except IllegalAction as refusal:  # nothing to decide, or a card to draw and scan first (AA-4)
-            self._refuse(refusal.rule, refusal.message)
-            return
-        if best:
-            chance = self._text.text("aa_message.advice_chance", percent=round(best[0].win_rate * 100))
-            self._message = f"{best[0].told(self._text)} ({chance})"  # in the table's language
+        state, seed, budget_s, text = self.state, self.game.depth, self.advice_budget_s, self._text
+
+        def search(progress: Progress) -> Callable[[], None]:
+            try:
+                best = advise(state, None, budget_s=budget_s, seed=seed, progress=progress)
+            except IllegalAction as refusal:  # nothing to decide, or a card to draw and scan first (AA-4)
+                rule, why = refusal.rule, refusal.message  # (the name is unbound after the except clause)
+                return lambda: self._refuse(rule, why)
+            if not best:
+                return lambda: None
+            chance = text.text("aa_message.advice_chance", percent=round(best[0].win_rate * 100))
+            sentence = f"{best[0].told(text)} ({chance})"  # in the table's language
+            return lambda: setattr(self, "_message", sentence)
+
+        return search
 
     def _bot_may_play(self, command: object) -> bool:
         """A bot never draws a card at the table (AA-4, AA-12, AA-21): a person draws the real contract

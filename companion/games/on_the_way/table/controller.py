@@ -62,7 +62,7 @@ from companion.games.on_the_way.table.prompts import (
 from companion.games.on_the_way.table.view import ui_model
 from companion.intents import ButtonName, ButtonPressed, CityTapped
 from companion.ledframe import LedFrame
-from companion.table.base import SETTLE_S, LedSink, TableBase
+from companion.table.base import SETTLE_S, AdviceSearch, LedSink, Progress, TableBase
 from companion.table.reconcile import Problem, mismatches
 from companion.table.tags import MarkerTag, Tag, TagDirectory
 from companion.table.ui import UiModel
@@ -309,26 +309,37 @@ class TableController(TableBase):
             self._advice_pending = False  # nothing left to lay out (the pile is empty): advise now
         super()._ask_advice()  # "thinking", then the search at the next tick (_give_advice)
 
-    def _give_advice(self) -> None:
+    def _advice_search(self) -> AdviceSearch:
         from companion.games.on_the_way.bots import advise
         from companion.games.on_the_way.bots.advisor import turn_so_far
 
-        colour = self.state.current.colour
-        try:
-            earlier = turn_so_far(self.game.initial, self.game.applied(self.game.depth))  # no circles this turn
-            best = advise(self.state, colour, budget_s=self.advice_budget_s, seed=self.game.depth, earlier=earlier)
-        except IllegalAction as refusal:
-            self._refuse(refusal.rule, refusal.message)
-            return
-        except ValueError as exc:  # a house rule the advisor does not model
-            self._message = str(exc)
-            return
-        if not best:
-            return
-        top = best[0]
-        chance = self._text.text("message.advice_chance", percent=round(top.win_rate * 100))
-        self._message = f"{top.told(self._text)} ({chance})"  # in the table's language
-        self._pointed = (self.game.depth, _advised_city(self.state, top.command))
+        state, depth, budget_s, text = self.state, self.game.depth, self.advice_budget_s, self._text
+        colour = state.current.colour
+        earlier = turn_so_far(self.game.initial, self.game.applied(depth))  # no circles this turn
+
+        def search(progress: Progress) -> Callable[[], None]:
+            try:
+                best = advise(state, colour, budget_s=budget_s, seed=depth, earlier=earlier, progress=progress)
+            except IllegalAction as refusal:
+                rule, why = refusal.rule, refusal.message  # (the name is unbound after the except clause)
+                return lambda: self._refuse(rule, why)
+            except ValueError as exc:  # a house rule the advisor does not model
+                said = str(exc)
+                return lambda: setattr(self, "_message", said)
+            if not best:
+                return lambda: None
+            top = best[0]
+            chance = text.text("message.advice_chance", percent=round(top.win_rate * 100))
+            sentence = f"{top.told(text)} ({chance})"  # in the table's language
+            city = _advised_city(state, top.command)
+
+            def show() -> None:
+                self._message = sentence
+                self._pointed = (depth, city)
+
+            return show
+
+        return search
 
     def _compute_ui(self) -> UiModel:
         self._prompt = settle(self._prompt, self.state)
