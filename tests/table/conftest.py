@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass, field
 
 import pytest
@@ -15,6 +14,7 @@ from companion.games.on_the_way.table.controller import TableController
 from companion.intents import ButtonName, ButtonPressed, CardScanned, CityTapped, TagLifted, TagPlaced
 from companion.ledframe import LedFrame
 from companion.table.tags import CardTag, MarkerTag, TagDirectory
+from tests.thinking import think
 
 BOARD, DECK = load_reference()
 
@@ -51,16 +51,7 @@ class Table:
         self.ctl.tick(self.now)
 
     def think(self, timeout: float = 60.0) -> list[str]:
-        """Tick frame by frame, as the loops do, until the MENU → Advice search on its worker thread is
-        done (or was dropped): the messages shown on the way."""
-        shown = []
-        give_up = time.monotonic() + timeout
-        while self.ctl.thinking:
-            assert time.monotonic() < give_up, "the advice search never ended"
-            self.later(0.05)
-            shown.append(self.ui.message)
-            time.sleep(0.005)  # real time for the worker: the search runs beside the loop
-        return shown
+        return think(self, timeout)  # MENU → Advice: until the search beside the loop is done
 
     def place(self, colour: str, n: int, city: str, settle: bool = True) -> None:
         self.ctl.handle(TagPlaced(city, self.uid(colour, n)), self.now)

@@ -4,7 +4,6 @@ from the emulated 74HC595 chain)."""
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass, field
 
 import pytest
@@ -19,6 +18,7 @@ from companion.ledframe import CityLight, LedFrame
 from companion.table.session import TableSession
 from companion.table.tags import BankCardTag, CardTag, MarkerTag, TagDirectory
 from tests.emulated_driver import EmulatedTableDriver
+from tests.thinking import think
 
 BOARD, DECK = load_aa_reference()
 CARD_IDS = [c.id for c in DECK.contracts] + [a.id for a in DECK.actions]
@@ -75,16 +75,7 @@ class AATable:
         self.ctl.tick(self.now)
 
     def think(self, timeout: float = 60.0) -> list[str]:
-        """Tick frame by frame, as the loops do, until the MENU → Advice search on its worker thread is
-        done (or was dropped): the messages shown on the way."""
-        shown = []
-        give_up = time.monotonic() + timeout
-        while self.ctl.thinking:
-            assert time.monotonic() < give_up, "the advice search never ended"
-            self.later(0.05)
-            shown.append(self.ui.message)
-            time.sleep(0.005)  # real time for the worker: the search runs beside the loop
-        return shown
+        return think(self, timeout)  # MENU → Advice: until the search beside the loop is done
 
     def uid(self, tag: object) -> str:
         uid = self.tags.uid_of(tag)  # type: ignore[arg-type]
