@@ -30,7 +30,13 @@ def wait_for_events(timeout_s: float | None, *, active: bool = False) -> list[py
     if events:
         return events
     if native_wait():
-        first = pygame.event.wait(-1 if timeout_s is None else max(0, round(timeout_s * 1000)))
+        if timeout_s is None:
+            first = pygame.event.wait()
+        else:
+            ms = round(timeout_s * 1000)
+            if ms <= 0:  # already due: ``pygame.event.wait(0)`` would wait for the next input instead
+                return []
+            first = pygame.event.wait(ms)
         return [first, *pygame.event.get()] if first.type != pygame.NOEVENT else []
     deadline = None if timeout_s is None else time.monotonic() + timeout_s
     slice_s = ACTIVE_SLICE_S if active else IDLE_SLICE_S
