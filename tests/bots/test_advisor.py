@@ -124,3 +124,23 @@ def test_the_search_never_overrules_an_obvious_step_and_only_a_clearly_better_on
         if game.finished or found >= 5:
             break
     assert found >= 5
+
+
+def test_passing_is_a_candidate_only_when_the_greedy_policy_would_pass() -> None:
+    """For the bots and the advisor alike (``pass_only_if_planned``): a developing plan is never
+    weighed against passing, which the playouts' noise made look better; a plan to pass keeps it."""
+    from companion.games.on_the_way.bots.kernel import PASS
+    from companion.games.on_the_way.bots.policy import policy_action
+    from companion.games.on_the_way.bots.search import candidates, pass_only_if_planned
+
+    start = laid_out(initial_state(config_for(2)), *OFFER)
+    kernel = Kernel.from_state(start)
+    rng = random.Random(1)
+    plan = policy_action(kernel, random.Random(0), take_chance=1.0)
+    actions = candidates(kernel, rng, first=plan)
+    assert plan[0] != PASS and any(a[0] == PASS for a in actions)  # passing was among the candidates
+    kept = pass_only_if_planned(kernel, rng, plan, actions)
+    assert all(a[0] != PASS for a in kept) and set(kept) == {a for a in actions if a[0] != PASS}
+    passing = next(a for a in actions if a[0] == PASS)
+    assert pass_only_if_planned(kernel, rng, passing, actions) == actions  # the plan is to pass
+    assert pass_only_if_planned(kernel, rng, plan, [passing]) == [passing]  # nothing else to do

@@ -38,6 +38,7 @@ from companion.games.on_the_way.bots.search import (
     Arm,
     candidates,
     overrules,
+    pass_only_if_planned,
     rollout,
     search,
 )
@@ -173,12 +174,7 @@ def advise(
     # find a candidate clearly better to replace it. Picking the best of noisy means instead made the
     # follower wander (it lost every one of 8 games to easy at a tenth of the budget).
     plan = policy_action(kernel, random.Random(f"plan:{seed}"), take_chance=1.0)
-    planned = {plan, *(policy_action(kernel, rng, take_chance=1.0) for _ in range(5))}
-    actions = candidates(kernel, rng, first=plan)
-    if (PASS, 0, 0, 0, 0) not in planned and len(actions) > 1:
-        # Passing is advised only when the greedy plan has nothing to do: against a developing step the
-        # playouts' noise alone made it look better (5 of 30 opening positions before).
-        actions = [a for a in actions if a[0] != PASS] or actions
+    actions = pass_only_if_planned(kernel, rng, plan, candidates(kernel, rng, first=plan))
     actions = no_circles(kernel, state, earlier, actions)
     work = work_for(budget_s)
     check = int(work * CHECK_SHARE)

@@ -22,7 +22,7 @@ from companion.games.on_the_way.bots.advisor import check_to_move
 from companion.games.on_the_way.bots.budget import work_for
 from companion.games.on_the_way.bots.kernel import Kernel
 from companion.games.on_the_way.bots.policy import policy_action, reveal_action
-from companion.games.on_the_way.bots.search import candidates, obvious, overrules, search
+from companion.games.on_the_way.bots.search import candidates, obvious, overrules, pass_only_if_planned, search
 from companion.games.on_the_way.engine.commands import Command
 from companion.games.on_the_way.engine.state import GameState
 
@@ -65,7 +65,7 @@ def choose(state: GameState, colour: str, level: Level | str, seed: int, *, budg
         # Greedy games end by round ~136 (2 players), ~107 (3), ~84 (4): a game this long is stalling
         # (the time track only moves when contracts are fulfilled, OTW-28), so play the plan and end it.
         return kernel.to_command(plan)
-    actions = candidates(kernel, rng, first=plan)
+    actions = pass_only_if_planned(kernel, rng, plan, candidates(kernel, rng, first=plan))
     if len(actions) <= 1:
         return kernel.to_command(actions[0] if actions else plan)
     budget = BUDGET_S[level] if budget_s is None else budget_s
