@@ -303,7 +303,8 @@ def _append_pairs(path: Path, r: Result, seed: int, scale: float) -> None:
     with path.open("a", encoding="utf-8") as out:
         for k, (p, n) in enumerate(zip(r.predictions, r.playouts, strict=True)):
             row = {"seed": seed, "scale": scale, "pairing": r.pairing, "game": r.game, "advice": k}
-            out.write(json.dumps({**row, "chance": p, "playouts": n, "score": r.score}) + "\n")
+            end = {"score": r.score, "finished": r.finished, "capped": r.capped}
+            out.write(json.dumps({**row, "chance": p, "playouts": n, **end}) + "\n")
 
 
 def _line(name: str, results: list[Result]) -> str:

@@ -30,7 +30,10 @@ os.environ["COMPANION_STATE_DIR"] = tempfile.mkdtemp(prefix="companion-tests-sta
 # the workers start (see _precompile).
 REPO = Path(__file__).resolve().parents[1]
 os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
-os.environ.setdefault("PYTHONPYCACHEPREFIX", str(REPO / ".pytest_cache" / "pycache"))
+# A prefix the user set is kept (absolute: every child runs in its own directory); an empty one is unset.
+os.environ["PYTHONPYCACHEPREFIX"] = os.path.abspath(
+    os.environ.get("PYTHONPYCACHEPREFIX") or REPO / ".pytest_cache" / "pycache"
+)
 sys.pycache_prefix = os.environ["PYTHONPYCACHEPREFIX"]
 sys.dont_write_bytecode = False
 
@@ -57,6 +60,7 @@ def _precompile(prefix: Path) -> None:
     import sysconfig
     from concurrent.futures import ProcessPoolExecutor
 
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
     paths = sysconfig.get_paths()
     installed = sorted({paths["stdlib"], paths["purelib"], paths["platlib"]})
     stamp = prefix / "installed.stamp"
@@ -66,11 +70,14 @@ def _precompile(prefix: Path) -> None:
     if fresh:
         roots += [Path(d) for d in installed]
     files = [f for root in roots for f in _python_files(root)]
-    with ProcessPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
-        list(pool.map(functools.partial(compileall.compile_file, quiet=2), files, chunksize=64))
-    if fresh:
-        prefix.mkdir(parents=True, exist_ok=True)
-        stamp.write_text(key)
+    try:
+        with ProcessPoolExecutor(max_workers=cores) as pool:
+            list(pool.map(functools.partial(compileall.compile_file, quiet=2), files, chunksize=64))
+        if fresh:
+            prefix.mkdir(parents=True, exist_ok=True)
+            stamp.write_text(key)
+    except OSError as exc:  # a read-only checkout, no room for a process pool: compile as imports go
+        print(f"tests/conftest.py: byte-code not compiled ahead ({exc})", file=sys.stderr)
 
 
 @pytest.fixture(autouse=True)
@@ -96,7 +103,9 @@ def _logging_left_as_found() -> Iterator[None]:
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "allow_error_logs: the test expects ERROR log records")
-    if not hasattr(config, "workerinput") and sys.pycache_prefix is not None:  # the controller, once
+    # The controller, once, and only where xdist starts workers (one process compiles only what it imports).
+    workers = getattr(config.option, "numprocesses", None)
+    if not hasattr(config, "workerinput") and workers not in (None, 0) and sys.pycache_prefix is not None:
         _precompile(Path(sys.pycache_prefix))
 
 

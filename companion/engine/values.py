@@ -5,8 +5,9 @@ changed. ``dataclasses.replace`` does that by calling ``__init__`` again with ev
 measured on a medium Auf Achse bot's game, 15 µs a call and 29 % of the game's time. ``evolve`` copies
 the fields instead (about 3 µs for a 21-field state), so the bots search further in the same budget.
 
-It is exactly ``replace`` for the types it accepts: dataclasses whose ``__init__`` only stores its
-fields (no ``__post_init__``, no ``init=False`` field; others go through ``replace`` itself). A value
+It is exactly ``replace`` for the types it accepts: dataclasses whose ``__init__`` is the one
+``@dataclass`` generated for them (it only stores the fields), with no ``__post_init__``, no
+``init=False`` field and no ``InitVar``; every other type goes through ``replace`` itself. A value
 kept beside the fields in a state's ``__dict__`` (a memo, such as the Auf Achse destinations) is not
 copied: it belongs to the old state. An unknown field name raises ``TypeError``, as ``replace`` does.
 For mypy ``evolve`` *is* ``dataclasses.replace``, so its plug-in checks every call's names and types.
@@ -24,10 +25,20 @@ _Copier = Callable[[Any, dict[str, Any]], Any]
 _COPIERS: dict[type, _Copier] = {}
 
 
+def _generated_init(cls: type) -> bool:
+    """Is ``cls.__init__`` the one ``@dataclass`` wrote for ``cls`` (it only stores the fields)? That
+    one is compiled from a string; an ``__init__`` written in the class body, or inherited from a base,
+    may do more, so ``replace`` must call it."""
+    init = cls.__dict__.get("__init__")
+    code = getattr(init, "__code__", None)
+    return code is not None and code.co_filename == "<string>"
+
+
 def _copier(cls: type) -> _Copier:
     fields = dataclasses.fields(cls)
     names = frozenset(f.name for f in fields)
-    if hasattr(cls, "__post_init__") or any(not f.init for f in fields):
+    pseudo = len(getattr(cls, "__dataclass_fields__", {})) != len(fields)  # InitVar or ClassVar entries
+    if hasattr(cls, "__post_init__") or any(not f.init for f in fields) or pseudo or not _generated_init(cls):
 
         def through_init(obj: Any, changes: dict[str, Any]) -> Any:
             return dataclasses.replace(obj, **changes)
@@ -36,7 +47,7 @@ def _copier(cls: type) -> _Copier:
     new = object.__new__
     store = object.__setattr__
     order = tuple(f.name for f in fields)
-    if "__slots__" in cls.__dict__:
+    if any("__slots__" in c.__dict__ for c in cls.__mro__):  # (some fields may live in a base's slots)
         # One straight-line function per type (as dataclasses itself makes ``__init__``): a loop over
         # the names costs twice as much for a small type.
         lines = [f"    store(made, {n!r}, changes[{n!r}] if {n!r} in changes else obj.{n})" for n in order]

@@ -386,11 +386,18 @@ class Kiosk:
         except Exception:
             log.exception("the leaderboard publisher failed")
 
+    def _put_away(self) -> None:
+        """The table leaves the screen: what it runs beside the loop (an advice search) stops."""
+        if self.playing is not None:
+            self.playing.controller.close()
+        self.playing = None
+
     def _begin(self, game: JournaledGame) -> None:
         plugin = game.plugin
         self.game = game
         bot = bot_player(plugin, game.setup.bots, seed=game.game_id)  # the seats the box plays, if any
         controller = plugin.table(game, self.tags, leds=self.leds, language=self.language, bot=bot)
+        self._put_away()
         self.playing = PlayingTable(controller, plugin.screen(), plugin)
         self._published = -1
         self._go(Screen.PLAYING)
@@ -523,7 +530,7 @@ class Kiosk:
             except Exception:  # the figures are a picture: never let them stop the ranking
                 log.exception("cannot compute the statistics of game %s", self.game.game_id)
         self.game = None
-        self.playing = None
+        self._put_away()
         self._go(Screen.RANKING)
 
     # -- admin -----------------------------------------------------------------------------------

@@ -63,25 +63,28 @@ class _Cancelled(Exception):
 
 
 class _Thinking:
-    """A MENU -> Advice search running beside the loop, for the position at ``depth``."""
+    """A MENU -> Advice search running beside the loop, for the position ``state`` (the state object
+    itself: an undo and another command return to the same depth, not to the same position)."""
 
-    def __init__(self, search: AdviceSearch, depth: int) -> None:
-        self.depth = depth
+    def __init__(self, search: AdviceSearch, state: object, failed: Callable[[], None]) -> None:
+        self.state = state
         self.share = 0.0
         self.cancelled = False
-        self.show: Callable[[], None] | None = None  # set when the search is done
+        self.show: Callable[[], None] | None = None  # set when the search is over, however it ended
+        self._failed = failed
         self.thread = threading.Thread(target=self._run, args=(search,), name="companion-advice", daemon=True)
         self.thread.start()
 
     def _run(self, search: AdviceSearch) -> None:
+        show: Callable[[], None] = self._failed
         try:
             show = search(self._progress)
         except _Cancelled:
             show = _nothing
         except Exception:  # a fault in the advisor must not leave the table thinking for ever
             log.exception("the advice search failed")
-            show = _nothing
-        self.show = show
+        finally:  # (even a BaseException ends the wait: the table never thinks for ever)
+            self.show = show
 
     def _progress(self, share: float) -> None:
         if self.cancelled:  # the players went on: stop at once, the Pi's core is the table's again
@@ -90,10 +93,6 @@ class _Thinking:
 
     def cancel(self) -> None:
         self.cancelled = True
-
-    @property
-    def done(self) -> bool:
-        return self.show is not None
 
 
 def _nothing() -> None:
@@ -130,6 +129,8 @@ class GameTable(Protocol):
     def tick(self, now: float) -> None: ...
 
     def next_deadline(self) -> float | None: ...
+
+    def close(self) -> None: ...  # put away: stops what runs beside the loop (a MENU -> Advice search)
 
 
 @runtime_checkable
@@ -185,7 +186,7 @@ class TableBase:
         self._ui = UiModel()
         self._frame: LedFrame | None = None
         self._now = 0.0
-        self._advice_due: tuple[float, int] | None = None  # (when, the game's depth when it was asked)
+        self._advice_due: tuple[float, object] | None = None  # (when, the position it was asked about)
         self._thinking: _Thinking | None = None  # the advice search under way
         self._thinking_line: str | None = None  # the "thinking" message shown meanwhile (cleared after)
 
@@ -269,42 +270,48 @@ class TableBase:
         """An advice search is due or under way (the loop ticks every frame meanwhile)."""
         return self._advice_due is not None or self._thinking is not None
 
-    def wait_for_advice(self, timeout: float = 60.0) -> None:
-        """Block until the search under way (if any) is done: for loops that must not drop it (a script)."""
+    def close(self) -> None:
+        """The table is put away (the game is over or abandoned): a search under way stops."""
+        self._advice_due = None
         if self._thinking is not None:
-            self._thinking.thread.join(timeout)
+            self._thinking.cancel()
+            self._thinking = None
 
     def _ask_advice(self) -> None:
         """Say that the box is thinking now; the search starts at the next tick, after a frame is drawn."""
-        if self._thinking is not None and self._thinking.depth == self.game.depth:
+        if self._thinking is not None and self._thinking.state is self.state:
             return  # asked again while it thinks about this position: the search under way answers
         self._message = self._thinking_line = self._text.text("message.advice_thinking")
-        self._advice_due = (self._now + ADVICE_FRAME_S, self.game.depth)
+        self._advice_due = (self._now + ADVICE_FRAME_S, self.state)
 
     def _advise(self, now: float) -> None:
         due = self._advice_due
+        state: Any = self.state  # the position now: an advice is for this very state object
         if due is not None and now >= due[0]:
             self._advice_due = None
-            if due[1] == self.game.depth and not self.state.finished:  # the game moved on: that advice is moot
-                self._thinking = _Thinking(self._advice_search(), due[1])
+            if self._thinking is not None:
+                self._thinking.cancel()  # (a search for a position the players left)
+                self._thinking = None
+            if not state.finished and due[1] is state:  # else the game moved on: that advice is moot
+                self._thinking = _Thinking(self._advice_search(), state, self._advice_failed)
             else:
                 self._stop_thinking()
+                return
         thinking = self._thinking
         if thinking is None:
             return
-        if thinking.show is not None:
+        if state.finished or thinking.state is not state:  # the players went on meanwhile
+            thinking.cancel()  # its worker stops at its next progress report; what it found is dropped
             self._thinking = None
-            if thinking.depth == self.game.depth and not self.state.finished:
-                thinking.show()
             self._stop_thinking()
-        elif thinking.depth != self.game.depth:  # the players went on meanwhile: say nothing about the old position
-            thinking.cancel()  # its worker stops at its next progress report
+        elif thinking.show is not None:
             self._thinking = None
+            thinking.show()
             self._stop_thinking()
         elif self._message == self._thinking_line:  # (a refusal or a message since stays as it is)
             percent = round(100 * thinking.share)
             self._message = self._thinking_line = self._text.text("message.advice_thinking_share", percent=percent)
-        self._refresh()
+            self._refresh()
 
     def _stop_thinking(self) -> None:
         if self._message == self._thinking_line:
@@ -312,10 +319,14 @@ class TableBase:
         self._thinking_line = None
         self._refresh()
 
+    def _advice_failed(self) -> None:
+        self._message = self._text.text("message.advice_failed")
+
     def _advice_search(self) -> AdviceSearch:
         """The game's advisor for the player to decide now, as a search to run on the worker thread. It
-        reads the position now (the game may move on meanwhile) and returns what shows its result on the
-        loop's thread: one sentence and its chance in ``_message``, or a refusal with its rule."""
+        takes the position now (immutable values only: the game may move on meanwhile) and returns what
+        shows its result on the loop's thread, in the table's language of then: one sentence and its
+        chance in ``_message``, or a refusal with its rule."""
         raise NotImplementedError
 
     def _bot_due(self) -> bool:

@@ -306,7 +306,9 @@ def test_back_after_a_take_from_the_tracked_offer_puts_both_cards_back(driver: D
         driver.button(ButtonName.PLUS)
     driver.button(ButtonName.OK)
     sim.pump()
+    give_up = time.monotonic() + 60
     while sim.controller.thinking:  # the search runs beside the window's loop, which draws meanwhile
+        assert time.monotonic() < give_up, "the advice search never ended"
         driver.clock.advance(0.05)
         sim.pump()
         time.sleep(0.005)

@@ -139,3 +139,47 @@ def test_a_type_that_checks_its_fields_is_still_checked() -> None:
 def test_only_dataclasses() -> None:
     with pytest.raises(TypeError, match="dataclass"):
         _evolve((1, 2), a=1)
+
+
+@dataclass(frozen=True, slots=True)
+class _Base:
+    a: int
+
+
+@dataclass(frozen=True)
+class _DictOnSlots(_Base):
+    b: int = 0
+
+
+class _PlainSubclass(_Base):  # not decorated: _Base's __init__
+    pass
+
+
+@dataclass(frozen=True)
+class _OwnInit:
+    a: int
+
+    def __init__(self, a: int) -> None:
+        object.__setattr__(self, "a", abs(a))
+
+
+@dataclass(frozen=True)
+class _WithInitVar:
+    a: int
+    scale: dataclasses.InitVar[int] = 1
+
+
+@pytest.mark.parametrize(
+    ("value", "changes"),
+    [
+        (_DictOnSlots(1, 2), {"a": 3}),
+        (_PlainSubclass(1), {"a": 4}),
+        (_OwnInit(1), {"a": -5}),
+        (_WithInitVar(1), {"a": 2, "scale": 3}),
+    ],
+    ids=["dict-on-slots", "plain-subclass", "own-init", "initvar"],
+)
+def test_unusual_dataclasses_give_what_replace_gives(value: Any, changes: dict[str, Any]) -> None:
+    made = _evolve(value, **changes)
+    expected = dataclasses.replace(value, **changes)
+    assert type(made) is type(expected) and made == expected

@@ -4,7 +4,9 @@ and the LEDs show what to move, and it waits until a person has moved its pieces
 from __future__ import annotations
 
 import re
-import threading
+import time
+
+import pytest
 
 from companion import games
 from companion.games.on_the_way.engine import LayOut, Move, Pass, RevealEvent, TakeContract, Undo
@@ -94,7 +96,8 @@ def test_menu_advice_says_the_best_action_and_its_city_blinks() -> None:
     # wakes every frame meanwhile and shows how far it got.
     assert t.ui.message == "Thinking about the best action…" and t.ctl.next_deadline() is not None
     shown = t.think()
-    assert any(re.fullmatch(r"Thinking about the best action… \d+ %", m) for m in shown), shown
+    shares = [int(m.split()[-2]) for m in shown if re.fullmatch(r"Thinking about the best action… \d+ %", m)]
+    assert shares and shares == sorted(shares) and 0 < max(shares) <= 100, shown  # it went on, never back
     assert "win chance" in t.ui.message and "%" in t.ui.message  # then one sentence and its estimated chance
     assert t.ctl.next_deadline() is None  # nothing more to do: the loop sleeps until the next input
     named = set(re.findall(r"\b[BEPX]\d\d\b", t.ui.message))
@@ -266,25 +269,85 @@ def test_on_the_bots_turn_a_scanned_contract_is_never_its_take() -> None:
     assert t.ui.refusal is not None and t.ui.refusal.rule == "OTW-10"
 
 
-def test_advice_for_a_position_the_players_left_while_it_thought_is_dropped() -> None:
-    """The search runs beside the loop, so the players may act meanwhile: the advice for the position
-    they left is never shown, the "thinking" line goes, and the table is not left thinking."""
+def _ask_for_advice(t: Table, budget_s: float) -> list[str]:
     from companion.games.on_the_way.table.prompts import MENU, MenuItem
 
-    t = Table("")
-    t.ctl.advice_budget_s = 3.0  # long enough that the players surely act before it ends
+    t.ctl.advice_budget_s = budget_s
     t.press("menu")
     for _ in range(MENU.index(MenuItem.ADVICE)):
         t.press("plus")
     t.press("ok")
-    offer = lay_out(t, ("B08", "B03", "B10"))  # asked for first (OTW-9)
+    return lay_out(t, ("B08", "B03", "B10"))  # asked for first (OTW-9)
+
+
+def test_advice_for_a_position_the_players_left_while_it_thought_is_dropped_and_its_search_stopped() -> None:
+    """The search runs beside the loop, so the players may act meanwhile: the advice for the position
+    they left is never shown, the "thinking" line goes, the table is not left thinking, and the
+    search stops at once (a Pi core is not burnt for an answer nobody wants)."""
+    t = Table("")
+    offer = _ask_for_advice(t, budget_s=60.0)  # about 30 s of CPU here if it ran to the end
     t.later(0.05)  # the search starts on its worker
     assert t.ctl.thinking and t.ui.message.startswith("Thinking")
+    thinking = t.ctl._thinking
+    assert thinking is not None
     t.scan(offer[0])  # red takes a card meanwhile
     assert t.ctl.game.log[-1] == TakeContract("red", offer[0])
     t.later(0.05)
     assert not t.ctl.thinking and "Thinking" not in t.ui.message and "win chance" not in t.ui.message
     assert t.ctl.next_deadline() is None or t.ctl.next_deadline() > t.now  # the loop does not spin for it
-    worker = next(th for th in threading.enumerate() if th.name == "companion-advice")
-    worker.join(5.0)  # cancelled: it stops at its next progress report, not after its whole budget
-    assert not worker.is_alive()
+    started = time.monotonic()
+    thinking.thread.join(10.0)
+    assert not thinking.thread.is_alive() and time.monotonic() - started < 2.0  # stopped, not run out
+
+
+def test_advice_that_arrives_after_the_players_moved_on_is_not_shown() -> None:
+    """The search is done before the loop looks, but the position changed in between (the loop
+    handles intents before it ticks): the old advice is dropped, not shown for the new position."""
+    t = Table("")
+    offer = _ask_for_advice(t, budget_s=0.02)
+    t.later(0.05)
+    thinking = t.ctl._thinking
+    assert thinking is not None
+    thinking.thread.join(30.0)
+    assert thinking.show is not None  # done, not yet shown
+    t.scan(offer[0])
+    t.later(0.05)
+    assert not t.ctl.thinking and "win chance" not in t.ui.message and "Thinking" not in t.ui.message
+
+
+def test_the_advice_speaks_the_language_the_table_has_when_it_arrives() -> None:
+    """MENU → Language while the box thinks: the advice comes in the new language."""
+    from companion.games.on_the_way.table.prompts import MENU, MenuItem
+
+    t = Table("")
+    _ask_for_advice(t, budget_s=0.3)
+    t.later(0.05)
+    assert t.ctl.thinking
+    t.press("menu")
+    for _ in range(MENU.index(MenuItem.LANGUAGE)):
+        t.press("plus")
+    t.press("ok")
+    assert t.ctl.language != "en"
+    t.think()
+    catalogue_chance = t.ctl._text.text("message.advice_chance", percent=0).split("0")[0].strip()
+    assert catalogue_chance and catalogue_chance in t.ui.message and "win chance" not in t.ui.message
+
+
+@pytest.mark.allow_error_logs
+def test_a_search_that_fails_says_so_and_the_table_plays_on(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    import companion.games.on_the_way.bots as bots
+
+    def broken(*args: object, **kwargs: object) -> object:
+        raise RuntimeError("a fault in the advisor")
+
+    monkeypatch.setattr(bots, "advise", broken)
+    t = Table("")
+    _ask_for_advice(t, budget_s=0.05)
+    t.think()
+    assert t.ui.message.startswith("No advice this time") and not t.ctl.thinking
+    assert any("advice search failed" in r.getMessage() for r in caplog.records)  # the log says why
+    t.press("ok")  # the table plays on: OK ends red's turn
+    t.press("ok")
+    assert t.state.current.colour == "blue"

@@ -189,7 +189,8 @@ def test_menu_advice_at_the_auf_achse_table_thinks_then_says_what_to_do() -> Non
     t.press("ok")
     assert t.ui.message == "Thinking about the best action…" and t.ctl.next_deadline() is not None
     shown = t.think()
-    assert any(m.startswith("Thinking about the best action… ") and m.endswith(" %") for m in shown), shown
+    shares = [int(m.split()[-2]) for m in shown if m.startswith("Thinking about the best action… ")]
+    assert shares and shares == sorted(shares) and 0 < max(shares) <= 100, shown  # it went on, never back
     assert "% of the trial runs" in t.ui.message and "Thinking" not in t.ui.message
     assert t.ctl.game.depth == depth and t.ctl.next_deadline() is None
 

@@ -100,7 +100,7 @@ def advise(
     progress: Callable[[float], None] | None = None,
 ) -> tuple[Advice, ...]:
     """Up to three commands for ``player`` (default: whoever must decide now), best first.
-    ``progress`` is told the share of the search done (0..1) as each candidate's playouts finish."""
+    ``progress`` is told the share of the search done (0..1) after every playout."""
     if state.finished:
         raise IllegalAction("AA-23", "the game is over")
     colour = player if player is not None else deciding(state)
@@ -117,15 +117,15 @@ def advise(
     options = options_for(state, colour, plan)
     playouts = max(2, round(PLAYOUTS_PER_S * budget_s))
     seeds = [rng.getrandbits(32) for _ in range(playouts)]
-    rows = len(options) + (len(options) > 1)  # each candidate's playouts, and the pick's fresh ones
+    total = playouts * (len(options) + (len(options) > 1))  # each candidate's, and the pick's fresh ones
     done = [0]
 
-    def row_done() -> None:
+    def playout_done() -> None:
         done[0] += 1
         if progress is not None:
-            progress(done[0] / rows)
+            progress(done[0] / total)
 
-    results, _ = play_out_all(state, colour, options, seeds, HORIZON, row_done)
+    results, _ = play_out_all(state, colour, options, seeds, HORIZON, playout_done)
     scored = compare(options, [[v for v, _ in row] for row in results])
     # The plan (options[0]) is the default, left only for a candidate clearly better playout by playout
     # (the bots' test, ``search``): ranking by the bare means made a follower lose 6 of 6 games.
@@ -135,7 +135,7 @@ def advise(
     leads = {i: sum(lead for _, lead in results[i]) for i in order[:TOP]}
     if len(options) > 1:  # the pick's share from fresh playouts: the best of noisy means flatters it
         fresh = [rng.getrandbits(32) for _ in range(playouts)]
-        again, _ = play_out_all(state, colour, [options[pick]], fresh, HORIZON, row_done)
+        again, _ = play_out_all(state, colour, [options[pick]], fresh, HORIZON, playout_done)
         leads[pick] = sum(lead for _, lead in again[0])
     out = []
     for i in order[:TOP]:

@@ -210,11 +210,11 @@ def play_out_all(
     options: list[Command],
     seeds: list[int],
     horizon: int,
-    after_option: Callable[[], None] | None = None,
+    after_playout: Callable[[], None] | None = None,
 ) -> tuple[list[list[tuple[float, bool]]], int]:
     """Each option followed by one playout per seed, on common random numbers (the n-th playout of every
     option: the same dealt hands, die and cards): per option, per seed (evaluation in DM, ``colour``
-    leads or won); and the engine commands played. ``after_option`` is called as each option is done."""
+    leads or won); and the engine commands played. ``after_playout`` is called after each playout."""
     worlds = [determinize(state, colour, random.Random(s + 2)) for s in seeds]  # s, s + 1: the playout's
     results: list[list[tuple[float, bool]]] = []
     work = 0
@@ -226,9 +226,9 @@ def play_out_all(
             work += played + 1
             value = evaluate(end, colour)
             row.append((value, colour in winners(end) if end.finished else value > 0))
+            if after_playout is not None:
+                after_playout()
         results.append(row)
-        if after_option is not None:
-            after_option()
     return results, work
 
 

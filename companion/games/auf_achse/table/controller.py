@@ -154,7 +154,7 @@ class AATableController(TableBase):
         trial runs in which that player leads (a look a few turns ahead, not a chance of winning)."""
         from companion.games.auf_achse.bots.advisor import advise
 
-        state, seed, budget_s, text = self.state, self.game.depth, self.advice_budget_s, self._text
+        state, seed, budget_s = self.state, self.game.depth, self.advice_budget_s
 
         def search(progress: Progress) -> Callable[[], None]:
             try:
@@ -164,9 +164,13 @@ class AATableController(TableBase):
                 return lambda: self._refuse(rule, why)
             if not best:
                 return lambda: None
-            chance = text.text("aa_message.advice_chance", percent=round(best[0].win_rate * 100))
-            sentence = f"{best[0].told(text)} ({chance})"  # in the table's language
-            return lambda: setattr(self, "_message", sentence)
+            top = best[0]
+
+            def show() -> None:  # on the loop's thread, in the table's language of now
+                chance = self._text.text("aa_message.advice_chance", percent=round(top.win_rate * 100))
+                self._message = f"{top.told(self._text)} ({chance})"
+
+            return show
 
         return search
 

@@ -197,7 +197,7 @@ def advise(
     if default is not None and not overrules(kernel, plan, arms[0], default):
         arms.remove(default)
         arms.insert(0, default)
-    pick = _fresh(kernel, arms[0].action, check, rng)
+    pick = _fresh(kernel, arms[0].action, check, rng, progress)
     if progress is not None:
         progress(1.0)
     out = []
@@ -210,8 +210,9 @@ def advise(
     return tuple(out)
 
 
-def _fresh(k: Kernel, action: Action, work: int, rng: random.Random) -> Arm:
-    """``action``'s value from new complete playouts only (none of those that made it the pick)."""
+def _fresh(k: Kernel, action: Action, work: int, rng: random.Random, progress: Progress | None = None) -> Arm:
+    """``action``'s value from new complete playouts only (none of those that made it the pick); the
+    last ``CHECK_SHARE`` of the advice's ``progress``."""
     arm = Arm(action)
     start = k.copy()
     start.step(action)
@@ -222,4 +223,6 @@ def _fresh(k: Kernel, action: Action, work: int, rng: random.Random) -> Arm:
         arm.playouts += 1
         arm.wins += value
         used += played + 1
+        if progress is not None:
+            progress(1.0 - CHECK_SHARE + CHECK_SHARE * min(1.0, used / max(1, work)))
     return arm

@@ -198,7 +198,7 @@ def search(
     kernel actions of playouts; returns the arms best first (the survivors of the last round first).
 
     The ``protect``-ed action is never dropped, so it ends with as many playouts as the best.
-    ``progress`` is told the share of ``work`` spent (times ``scale``) after every arm's batch. With
+    ``progress`` is told the share of ``work`` spent (times ``scale``) after every playout. With
     ``common_randomness`` the n-th playout of every arm draws from the same random stream, so the
     arms' difference is less noisy than their values (common random numbers).
     """
@@ -231,11 +231,11 @@ def search(
                 arm.wins += value
                 arm.actions += played + 1
                 used += played + 1
+                if progress is not None:  # after every playout: a table shows it, and may cancel here
+                    progress(scale * min(1.0, (spent + used) / max(1, work)))
                 if used >= share:
                     break
             spent += used
-            if progress is not None:
-                progress(scale * min(1.0, spent / max(1, work)))
         alive.sort(key=lambda i: (-arms[i].mean, i))
         if r < rounds - 1:
             survivors = alive[: max(keep, (len(alive) + 1) // 2)]

@@ -307,17 +307,18 @@ class TableController(TableBase):
             if offer_missing(self.state) > 0:
                 return
             self._advice_pending = False  # nothing left to lay out (the pile is empty): advise now
-        super()._ask_advice()  # "thinking", then the search at the next tick (_give_advice)
+        super()._ask_advice()  # "thinking", then the search beside the loop (_advice_search)
 
     def _advice_search(self) -> AdviceSearch:
         from companion.games.on_the_way.bots import advise
         from companion.games.on_the_way.bots.advisor import turn_so_far
 
-        state, depth, budget_s, text = self.state, self.game.depth, self.advice_budget_s, self._text
+        state, depth, budget_s = self.state, self.game.depth, self.advice_budget_s
+        initial, applied = self.game.initial, self.game.applied(depth)  # immutable: read on the worker
         colour = state.current.colour
-        earlier = turn_so_far(self.game.initial, self.game.applied(depth))  # no circles this turn
 
         def search(progress: Progress) -> Callable[[], None]:
+            earlier = turn_so_far(initial, applied)  # no circles this turn (a replay: not on the loop)
             try:
                 best = advise(state, colour, budget_s=budget_s, seed=depth, earlier=earlier, progress=progress)
             except IllegalAction as refusal:
@@ -329,12 +330,11 @@ class TableController(TableBase):
             if not best:
                 return lambda: None
             top = best[0]
-            chance = text.text("message.advice_chance", percent=round(top.win_rate * 100))
-            sentence = f"{top.told(text)} ({chance})"  # in the table's language
             city = _advised_city(state, top.command)
 
-            def show() -> None:
-                self._message = sentence
+            def show() -> None:  # on the loop's thread, in the table's language of now
+                chance = self._text.text("message.advice_chance", percent=round(top.win_rate * 100))
+                self._message = f"{top.told(self._text)} ({chance})"
                 self._pointed = (depth, city)
 
             return show
