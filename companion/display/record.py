@@ -20,7 +20,7 @@ from functools import lru_cache
 import pygame
 
 from companion.display import fonts
-from companion.display.names import NameFitter
+from companion.display.names import NameFitter, names_one
 from companion.display.theme import RGB, TEXT
 from companion.ledframe import CityLight
 
@@ -154,7 +154,7 @@ class Canvas:
         font = fonts.font(size, bold=bold)
         full = None
         abbreviated: tuple[tuple[str, str], ...] = ()
-        if max_width is not None and font.size(text)[0] > max_width:
+        if max_width is not None and _size(text, int(size), bold)[0] > max_width:
             fitted = _fit_names(self._known, text, int(size), bold, max_width)
             if fitted is not None:
                 text, abbreviated = fitted
@@ -176,20 +176,11 @@ class Canvas:
         """A name alone (a map label) in about ``room`` pixels: its abbreviation and the width to
         draw it in; wider than ``room`` when a shorter one could be read as another known name
         ("…EST": Budapest or Bucharest?)."""
-        width = room
-        shown = self.fit(name, size, width, bold=bold)
-        while not self._names.distinct(name, shown) and width < self.measure(name, size, bold=bold)[0]:
-            width += max(2, size // 2)
-            shown = self.fit(name, size, width, bold=bold)
-        return shown, width
+        return _label(self._known, name, int(size), room, bold)
 
     def fit(self, text: str, size: int, width: int, *, bold: bool = False) -> str:
         """What :meth:`text` draws for ``text`` with ``max_width=width`` (to measure before drawing)."""
-        font = fonts.font(size, bold=bold)
-        if font.size(text)[0] <= width:
-            return text
-        fitted = _fit_names(self._known, text, int(size), bold, width)
-        return fitted[0] if fitted is not None else ellipsize(font, text, width)
+        return _fit(self._known, text, int(size), bold, width)
 
     def paragraph(
         self,
@@ -227,7 +218,7 @@ class Canvas:
         return plain if len(plain) < len(lines) else lines  # keeping parts whole must not cost a line
 
     def measure(self, text: str, size: int, *, bold: bool = False) -> tuple[int, int]:
-        return fonts.font(size, bold=bold).size(text)
+        return _size(text, int(size), bold)
 
     def lines(
         self,
@@ -245,9 +236,8 @@ class Canvas:
         out = self.broken_lines(text, size, width, bold=bold, next_width=next_width)
         if max_lines is None or len(out) <= max_lines:
             return out
-        font = fonts.font(size, bold=bold)
         for part in (2, 3, 4, 6):
-            capped, made = self._names.cap(lambda s: int(font.size(s)[0]), text, width // part)
+            capped, made = self._names.cap(lambda s: _size(s, int(size), bold)[0], text, width // part)
             if not made:
                 break
             self._shown.update((shown, name) for name, shown in made)
@@ -266,10 +256,13 @@ class Canvas:
         room for a short word after them ("Bremerhaven… →")."""
         if self.measure(text, size, bold=bold)[0] <= width:
             return [text] if text else []  # as given, its spacing kept
-        font = fonts.font(size, bold=bold)
+        size, known = int(size), self._known
 
         def width_of(s: str) -> int:
-            return int(font.size(s.replace(_GLUE, " "))[0])
+            return _size(s.replace(_GLUE, " "), size, bold)[0]
+
+        def fit(word: str, room: int) -> tuple[str, tuple[tuple[str, str], ...]] | None:
+            return _fit_names(known, word.replace(_GLUE, " "), size, bold, room)
 
         later = width if next_width is None else next_width
         out: list[str] = []
@@ -288,7 +281,7 @@ class Canvas:
                 if arrow and tail:  # "Hamburg→Bremen" may break after its arrow
                     tokens.extendleft([(tail, False), (head + arrow, spaced)])
                     continue
-                fitted = self._fit_word(word, room, later, current + sep, [t for t, _ in tokens], width_of)
+                fitted = self._fit_word(word, room, later, current + sep, [t for t, _ in tokens], width_of, fit)
                 if fitted is not None:
                     joined, word = fitted
                     if joined:
@@ -302,19 +295,26 @@ class Canvas:
         return out
 
     def _fit_word(
-        self, word: str, room: int, later: int, current: str, after: list[str], width_of: Callable[[str], int]
+        self,
+        word: str,
+        room: int,
+        later: int,
+        current: str,
+        after: list[str],
+        width_of: Callable[[str], int],
+        fit: Callable[[str, int], tuple[str, tuple[tuple[str, str], ...]] | None],
     ) -> tuple[bool, str] | None:
         """A word too wide for any line, its names abbreviated: (True, it) to go on after
         ``current`` when a fair share of this line (``room`` wide) is left, else (False, it) for a
         line of its own (``later`` wide, or ``room`` when ``current`` is empty, less a short next
         word); None when it holds no name."""
         left = room - width_of(current) if current else 0
-        if current and left >= room * 0.4 and (fitted := self._names.fit(width_of, word, left)) is not None:
+        if current and left >= room * 0.4 and (fitted := fit(word, left)) is not None:
             self._shown.update((shown, name) for name, shown in fitted[1])
             return True, fitted[0]
         later_room = later if current else room
         reserve = width_of(" " + after[0]) if after and width_of(after[0]) < later_room // 3 else 0
-        fitted = self._names.fit(width_of, word, later_room - reserve) or self._names.fit(width_of, word, later_room)
+        fitted = fit(word, later_room - reserve) or fit(word, later_room)
         if fitted is None:
             return None
         self._shown.update((shown, name) for name, shown in fitted[1])
@@ -326,14 +326,41 @@ _KEEP_TOGETHER = re.compile(r"(?<=\d) (?=\d{3}\b|R\b|DM\b)")
 _GLUE = "\u2060"  # WORD JOINER: stands for the space while breaking, never drawn
 
 
+@lru_cache(maxsize=65_536)
+def _size(text: str, size: int, bold: bool) -> tuple[int, int]:
+    """The size of ``text`` in the font of ``size`` and ``bold``, remembered: a 200-character name
+    costs 20 µs to measure, and the map measures its labels every frame."""
+    width, height = fonts.font(size, bold=bold).size(text)
+    return int(width), int(height)
+
+
+@lru_cache(maxsize=20_000)
+def _fit(names: tuple[str, ...], text: str, size: int, bold: bool, width: int) -> str:
+    """What :meth:`Canvas.text` draws for ``text`` at most ``width`` wide."""
+    if _size(text, size, bold)[0] <= width:
+        return text
+    fitted = _fit_names(names, text, size, bold, width)
+    return fitted[0] if fitted is not None else ellipsize(fonts.font(size, bold=bold), text, width)
+
+
+@lru_cache(maxsize=20_000)
+def _label(names: tuple[str, ...], name: str, size: int, room: int, bold: bool) -> tuple[str, int]:
+    """:meth:`Canvas.label`, remembered."""
+    width = room
+    shown = _fit(names, name, size, bold, width)
+    while not names_one(name, shown, names) and width < _size(name, size, bold)[0]:
+        width += max(2, size // 2)
+        shown = _fit(names, name, size, bold, width)
+    return shown, width
+
+
 @lru_cache(maxsize=20_000)
 def _fit_names(
     names: tuple[str, ...], text: str, size: int, bold: bool, width: int
 ) -> tuple[str, tuple[tuple[str, str], ...]] | None:
     """:meth:`NameFitter.fit` in the font of ``size`` and ``bold``, remembered: the map tries the
     same names at the same widths every frame."""
-    font = fonts.font(size, bold=bold)
-    return NameFitter(names).fit(lambda s: int(font.size(s)[0]), text, width)
+    return NameFitter(names).fit(lambda s: _size(s, size, bold)[0], text, width)
 
 
 def ellipsize(font: pygame.font.Font, text: str, width: int) -> str:

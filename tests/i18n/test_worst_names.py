@@ -13,6 +13,7 @@ edge, never overlapping. Screenshots at 800×480: tests/output/i18n/worst_<langu
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -23,16 +24,24 @@ import tests.display_aa.scenes as aa_scenes
 import tests.i18n.test_overflow as overflow
 import tests.table.conftest as otw_table
 import tests.table_aa.conftest as aa_table
+from companion.data.fields import MAX_TEXT
+from companion.games.auf_achse.screen.render import render as render_aa
+from companion.games.on_the_way.data import DataFileError, load_board
+from companion.games.on_the_way.screen.render import render as render_otw
 from companion.table.messages import LANGUAGES
 from tests.i18n.conftest import save
 from tests.i18n.test_layout import ADVICE, SIZES, Frame, _aa, _otw, check
 from tests.i18n.worst_names import Names, aa_worst, otw_worst
 
+# The text-heaviest of test_overflow's moments (the others show the same panels and map under a
+# prompt that names no city): the ones whose prompt, refusal or feed names a city or a card.
+OTW_MOMENTS = {"otw_lifted", "otw_refusal", "otw_select_city", "otw_event_due", "otw_advice"}
+
 
 @pytest.fixture(scope="module")
 def worst(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     out: Path = tmp_path_factory.mktemp("worst_names")
-    return {"otw": otw_worst(out / "otw"), "aa": aa_worst(out / "aa")}
+    return {"otw": otw_worst(out / "otw"), "aa": aa_worst(out / "aa"), "otw_dir": out / "otw"}
 
 
 def _renaming(base: type, names: Names) -> type:
@@ -67,21 +76,17 @@ def worst_frames(language: str, worst: dict[str, Any], monkeypatch: pytest.Monke
     table = _renaming(otw_table.Table, names)
     monkeypatch.setattr(overflow, "Table", table)
     for name, t in overflow.otw_moments(language):
-        yield _otw(f"worst_{name}", t)
+        if name in OTW_MOMENTS:
+            yield _otw(f"worst_{name}", t)
     t = table(
         "red 5000R B01,B02,B03,B04,B05 1:Poznań:2:B01 2:Kaunas:1\nblue 2500R B06,B07,B08 1:Warsaw:1\n"
         "green 1200R B09,B10 1:Lviv:1\nyellow 800R B11,B12\ncities Warsaw=W2 Kaunas=L1",
         colours=("red", "blue", "green", "yellow"),
         language=language,
     )
-    yield _otw("worst_otw_4p", t)
-    advice = names.rewrite(ADVICE)
-    frame = _otw("worst_otw_4p_advice", t)
-    from dataclasses import replace
-
-    from companion.games.on_the_way.screen.render import render as render_otw
-
-    yield Frame("otw", frame.state, lambda s: render_otw(s, t.state, replace(t.ui, message=advice), t.ctl.led_frame))
+    advice = names.rewrite(ADVICE)  # 4 players, full hands, transports out, and a long advice naming cities
+    ui = replace(t.ui, message=advice)
+    yield replace(_otw("worst_otw_4p_advice", t), draw=lambda s: render_otw(s, t.state, ui, t.ctl.led_frame), ui=ui)
 
     board, deck, names = worst["aa"]
     monkeypatch.setattr(aa_table, "BOARD", board)
@@ -91,7 +96,7 @@ def worst_frames(language: str, worst: dict[str, Any], monkeypatch: pytest.Monke
     monkeypatch.setattr(aa_scenes, "AATable", lambda *a, **k: aa(*a, language=language, **k))
     for build in (aa_scenes.setup, aa_scenes.move, aa_scenes.auction, aa_scenes.game_over):
         scene = build()
-        yield Frame("aa", f"worst_{scene.name}", lambda s, c=scene: _render_aa(s, c), scene.ui)
+        yield Frame("aa", f"worst_{scene.name}", lambda s, c=scene: render_aa(s, c.state, c.ui, c.leds), scene.ui)
     six = ("red", "blue", "green", "yellow", "black", "white")
     t6 = aa(
         "red @Hamburg-Bremen#1 9000DM hand=C44 loaded=C21,C22 trailers=small debt=bank:500,blue:300 miss=1\n"
@@ -100,16 +105,7 @@ def worst_frames(language: str, worst: dict[str, Any], monkeypatch: pytest.Monke
         colours=six,
         language=language,
     )
-    yield _aa("worst_aa_6p_roll", t6)
-    road = aa("red @Hamburg-Flensburg#1\nblue @Hanover-Berlin#1\npublic C10,C11,C12,C13\nturn red roll=2",
-              language=language)  # fmt: skip
-    yield _aa("worst_aa_road_space", road)
-
-
-def _render_aa(surface: pygame.Surface, scene: aa_scenes.Scene):  # type: ignore[no-untyped-def]
-    from companion.games.auf_achse.screen.render import render as render_aa
-
-    return render_aa(surface, scene.state, scene.ui, scene.leds)
+    yield _aa("worst_aa_6p_roll", t6)  # red on a road space: named by its two cities
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
@@ -124,5 +120,18 @@ def test_the_longest_names_fit_every_table_screen(
             problems += [f"{language} {size[0]}x{size[1]} {frame.state}: {v}" for v in check(frame, surface)]
             if size == SIZES[0]:
                 save(surface, f"worst_{language}_{frame.state}")
-    assert len(frames) >= 20
+    assert len(frames) == len(OTW_MOMENTS) + 6
     assert not problems, f"{len(problems)} problems in {len(frames) * len(SIZES)} frames:\n" + "\n".join(problems[:60])
+
+
+def test_the_worst_names_are_the_longest_the_validator_accepts(worst: dict[str, Any]) -> None:
+    """Loaded by the games' own loaders (they raise on anything the validator refuses), every city
+    and card id as long as allowed, with no space to break at; one character more is refused."""
+    otw_board, otw_deck, _ = worst["otw"]
+    aa_board, aa_deck, _ = worst["aa"]
+    names = [*otw_board.names, *aa_board.cities, *(c.id for c in (*otw_deck.contracts, *aa_deck.contracts))]
+    assert len(names) > 150 and all(len(n) == MAX_TEXT and " " not in n for n in names)
+    path = Path(worst["otw_dir"]) / "on-the-way.board.toml"
+    path.write_text(path.read_text(encoding="utf-8").replace(otw_board.names[0], otw_board.names[0] + "W"), "utf-8")
+    with pytest.raises(DataFileError, match=f"cities\\[1\\].name: must be at most {MAX_TEXT} characters"):
+        load_board(path)
