@@ -89,7 +89,8 @@ def _draw_feed(
             canvas.text(ui.message, (head.right + 2 * pad, inner.y + layout.px(1)), small, colour=theme.ACCENT,
                         role="message")  # fmt: skip
         else:
-            for part in canvas.lines(ui.message, small, inner.w):
+            room = max(1, (inner.bottom - y + line - small) // line)  # a long advice takes the ledger's place
+            for part in canvas.lines(ui.message, small, inner.w, max_lines=room):
                 canvas.text(part, (inner.x, y), small, colour=theme.ACCENT, role="message", max_width=inner.w)
                 y += line
     entries = recent_entries(state, max(1, (inner.bottom - y) // line))
@@ -100,10 +101,7 @@ def _draw_feed(
         text = ledger_line(entry, money, name, reason)
         # A long line wraps (indented) rather than lose its end; an entry that does not fit in full
         # is left for the older ones below it (the feed shows the newest first).
-        parts = canvas.lines(text, small, width)
-        if len(parts) > 1:
-            rest = " ".join(text.split())[len(parts[0]) :].strip()
-            parts = [parts[0], *canvas.lines(rest, small, width - indent)]
+        parts = canvas.lines(text, small, width, next_width=width - indent)
         if y + len(parts) * line > inner.bottom + (line - small) // 2:
             break
         struck = entry.seq in reversed_seqs

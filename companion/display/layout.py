@@ -32,6 +32,13 @@ class Layout:
         return max(10, round(10.5 * self.scale))
 
     @property
+    def map_label_rooms(self) -> tuple[int, ...]:
+        """The widest a city's name may be on the map, tried in turn until the names that must be
+        shown all find a free place (longer names are abbreviated, display.names): at 800×480
+        first 100 px, where "Mönchengladbach" takes 95, then less on a map crowded with long names."""
+        return tuple(self.px(w) for w in (100, 88, 76, 66, 58))
+
+    @property
     def body(self) -> int:
         return max(11, round(13 * self.scale))
 

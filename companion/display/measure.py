@@ -2,7 +2,10 @@
 
 A frame fails when a text's pixels leave its box or the screen, a text or box overlaps a sibling (a
 text or box in the same box), a box leaves its parent, a text was cut (ellipsized), or a text is
-smaller than :data:`MIN_TEXT_PX`. With ``rendered`` (from :func:`companion.display.fonts.traced`)
+smaller than :data:`MIN_TEXT_PX`. A name from the owner's data may be abbreviated
+(:mod:`companion.display.names`), but only with meaning: both of its ends kept (at least
+``MIN_KEEP`` characters each), the ellipsis marking the gap, and no two names of the frame drawn as
+the same text ("ambiguous"). With ``rendered`` (from :func:`companion.display.fonts.traced`)
 it also fails when a string was rendered that the record does not hold: text drawn past the
 recording layer has no known rectangle, so it cannot be checked (the check would be fooled).
 
@@ -22,6 +25,7 @@ from dataclasses import dataclass
 
 import pygame
 
+from companion.display.names import ELLIPSIS, MIN_KEEP
 from companion.display.record import SCREEN, DrawnBox, DrawnText, FrameRecord
 
 MIN_TEXT_PX = 10
@@ -29,7 +33,7 @@ MIN_TEXT_PX = 10
 
 @dataclass(frozen=True, slots=True)
 class Violation:
-    kind: str  # "outside" | "overlap" | "cut" | "small" | "unrecorded"
+    kind: str  # "outside" | "overlap" | "cut" | "small" | "unrecorded" | "abbreviated" | "ambiguous"
     what: str
 
     def __str__(self) -> str:
@@ -72,6 +76,7 @@ def violations(
             out.append(Violation("cut", f"{t.role} {t.full!r} drawn as {t.text!r}"))
         if t.size < min_px:
             out.append(Violation("small", f"{_label(t)} is {t.size} px (< {min_px} px)"))
+    out += _abbreviation_violations(inked)
     for b in record.boxes:
         rect = _r(b.rect)
         if not area_of(b.parent).contains(rect):
@@ -95,6 +100,24 @@ def violations(
         for text, _size in rendered:
             if text.strip() and recorded[text] == 0:
                 out.append(Violation("unrecorded", f"{text!r} was rendered without a recorded rectangle"))
+    return out
+
+
+def _abbreviation_violations(texts: list[DrawnText]) -> list[Violation]:
+    """An abbreviated name keeps both ends and is drawn; two names never look the same."""
+    out = []
+    shown_as: dict[str, set[str]] = {}
+    for t in texts:
+        for name, shown in t.abbreviated:
+            head, gap, tail = shown.partition(ELLIPSIS)
+            kept = gap and name.startswith(head) and name.endswith(tail) and min(len(head), len(tail)) >= MIN_KEEP
+            if not kept or shown not in t.text:
+                out.append(Violation("abbreviated", f"{t.role} {name[:40]!r}… drawn as {shown!r} in {t.text!r}"))
+            shown_as.setdefault(shown, set()).add(name)
+    for shown, names in shown_as.items():
+        if len(names) > 1:
+            listed = sorted(n[:30] for n in names)
+            out.append(Violation("ambiguous", f"{len(names)} names drawn as {shown!r}: {listed}"))
     return out
 
 

@@ -130,11 +130,7 @@ def _wrapped(canvas: Canvas, layout: Layout, head: PanelHeader, items: list[Pane
     indent = layout.px(8)
     out = []
     for item in items:
-        parts = canvas.lines(item.text, head.small, head.inner.w, bold=item.bold)
-        if len(parts) > 1:
-            rest = " ".join(item.text.split())[len(parts[0]) :].strip()
-            parts = [parts[0], *canvas.lines(rest, head.small, head.inner.w - indent, bold=item.bold)]
-        out.append(parts)
+        out.append(canvas.lines(item.text, head.small, head.inner.w, bold=item.bold, next_width=head.inner.w - indent))
     return out
 
 

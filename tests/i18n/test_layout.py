@@ -141,10 +141,12 @@ def check(frame: Frame, surface: pygame.Surface) -> list[Violation]:
 
 
 def held_violations(record: FrameRecord, held: tuple[str, ...]) -> list[Violation]:
-    """Every contract a player holds is named in a panel, or counted in a "+n more" line."""
-    named = " ".join(t.text for t in record.texts)
+    """Every contract a player holds is named in a panel (an id abbreviated with meaning names it,
+    display.names), or counted: a "+n more" line, or "+n more loaded" in a full panel's cargo line."""
+    named = " ".join([*(t.text for t in record.texts), *(name for t in record.texts for name, _ in t.abbreviated)])
     missing = [c for c in held if c not in named]
     counted = sum(int(m.group(1)) for t in record.roles("more") if (m := re.match(r"\+(\d+)", t)))
+    counted += sum(int(n) for t in record.roles("cargo") for n in re.findall(r"(?<!\w)\+(\d+)", t))  # "load: +2 more"
     if len(missing) > counted:
         return [Violation("hidden", f"contracts {missing} are neither named nor counted ({counted} counted)")]
     return []

@@ -171,35 +171,54 @@ def _labels(
     bounds = layout.map
     dot = layout.px(3)
     dots = [pygame.Rect(x - dot, y - dot, 2 * dot, 2 * dot) for s, (x, y) in pos.items() if not board.is_city(s)]
-    placed: list[pygame.Rect] = []
     order = sorted(board.cities, key=lambda c: (c not in important, c))
-    for name in order:
-        x, y = pos[name]
-        w, h = canvas.measure(name, size)
-        options = [
-            pygame.Rect(x + gap, y - h // 2, w, h),
-            pygame.Rect(x - gap - w, y - h // 2, w, h),
-            pygame.Rect(x - w // 2, y - gap - h, w, h),
-            pygame.Rect(x - w // 2, y + gap, w, h),
-            pygame.Rect(x + gap - 2, y - gap - h + 2, w, h),
-            pygame.Rect(x - gap - w + 2, y + gap - 2, w, h),
-            pygame.Rect(x + gap - 2, y + gap - 2, w, h),
-            pygame.Rect(x - gap - w + 2, y - gap - h + 2, w, h),
-        ]
-        blockers = placed + occupied
-        # Best: overlap nothing; else a road's dots may show through the name, nothing else may.
-        free = [c for c in options if bounds.contains(c) and c.collidelist(blockers + dots) < 0]
-        free = free or [c for c in options if bounds.contains(c) and c.collidelist(blockers) < 0]
-        if free:
-            box = free[0]
-        elif name in important:
-            box = place_box(options, blockers, bounds)
+
+    def plan(room: int, must: set[str]) -> tuple[list[tuple[str, pygame.Rect, bool, int]], bool]:
+        """(name, place, drawn over what it overlaps, width) for each label about ``room`` wide;
+        and whether one of ``must`` had to be drawn over something."""
+        placed: list[tuple[str, pygame.Rect, bool, int]] = []
+        for name in order:
+            x, y = pos[name]
+            label, width = canvas.label(name, size, room)  # a long name abbreviated, never like another
+            w, h = canvas.measure(label, size)
+            options = [
+                pygame.Rect(x + gap, y - h // 2, w, h),
+                pygame.Rect(x - gap - w, y - h // 2, w, h),
+                pygame.Rect(x - w // 2, y - gap - h, w, h),
+                pygame.Rect(x - w // 2, y + gap, w, h),
+                pygame.Rect(x + gap - 2, y - gap - h + 2, w, h),
+                pygame.Rect(x - gap - w + 2, y + gap - 2, w, h),
+                pygame.Rect(x + gap - 2, y + gap - 2, w, h),
+                pygame.Rect(x - gap - w + 2, y - gap - h + 2, w, h),
+            ]
+            blockers = [b for _, b, _, _ in placed] + occupied
+            # Best: overlap nothing; else a road's dots may show through the name, nothing else may.
+            free = [c for c in options if bounds.contains(c) and c.collidelist(blockers + dots) < 0]
+            free = free or [c for c in options if bounds.contains(c) and c.collidelist(blockers) < 0]
+            if free:
+                placed.append((name, free[0], False, width))
+            elif name in must:
+                placed.append((name, place_box(options, blockers, bounds), True, width))
+            # else: a city that need not be named stays unlabelled rather than overlap (its dot is still drawn)
+        return placed, any(forced for _, _, forced, _ in placed)
+
+    # The lit cities and those with a truck are always named; the ends of the contracts in play too
+    # when there is room (the cards name them as well); narrower names on a crowded map.
+    essential = {c for c in lights if board.is_city(c)} | {
+        p.space for p in state.players if p.space is not None and board.is_city(p.space)
+    }
+    for must in (important, essential):
+        for room in layout.map_label_rooms:
+            labels, forced = plan(room, must)
+            if not forced:
+                break
+        if not forced:
+            break
+    for name, box, forced, width in labels:
+        if forced:
             pygame.draw.rect(canvas.surface, theme.LAND, box)
-        else:
-            continue  # an unimportant city stays unlabelled rather than overlap (its dot is still drawn)
-        placed.append(box)
         colour = theme.TEXT if name in important else theme.TEXT_DIM
-        canvas.text(name, box.topleft, size, colour=colour, role="city")
+        canvas.text(name, box.topleft, size, colour=colour, role="city", max_width=width)
 
 
 def _legend(canvas: Canvas, layout: Layout, rect: pygame.Rect, texts: Catalogue) -> None:

@@ -181,8 +181,16 @@ def _panel(
     fits = inner.bottom + (line - small) // 2
     need = len(canvas.paragraph_lines(stats, small, inner.w, sep=" · ")) + panel_list_lines(canvas, layout, head, items)
     if items and y + need * line > fits:
-        stats = " · ".join([f"{cargo}: {' '.join(item.short for item in items)}", *rest])
-        items = []
+        short = " · ".join([f"{cargo}: {' '.join(item.short for item in items)}", *rest])
+        if y + len(canvas.paragraph_lines(short, small, inner.w, sep=" · ")) * line <= fits:
+            stats, items = short, []
+        elif y + (len(canvas.paragraph_lines(stats, small, inner.w, sep=" · ")) + 1) * line > fits:
+            # Long ids and no line left for the list: the cargo says how many ("+2 more loaded", "+2").
+            counted = " · ".join([f"{cargo}: {t.text('screen.more_loaded', n=len(items))}", *rest])
+            if y + len(canvas.paragraph_lines(counted, small, inner.w, sep=" · ")) * line > fits:
+                counted = " · ".join([f"{cargo}: +{len(items)}", *rest])
+            stats, items = counted, []
+        # else: the list below shows what fits and counts the rest ("+2 more loaded")
     y = canvas.paragraph(stats, (inner.x, y), small, inner.w, line, role="cargo", sep=" · ")
     draw_panel_list(canvas, layout, head, y, items, lambda n: t.text("screen.more_loaded", n=n))
 

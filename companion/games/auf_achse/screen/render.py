@@ -35,7 +35,9 @@ def render(surface: pygame.Surface, state: GameState, ui: UiModel, leds: LedFram
     slow_on, fast_on = blink_phases(now)
     size = surface.get_size()
     record = FrameRecord(size)
-    canvas = Canvas(surface, record)
+    deck = state.config.deck  # the owner's names, abbreviated with meaning where they do not fit
+    names = (*state.board.cities, *(c.id for c in deck.contracts), *(a.id for a in deck.actions))
+    canvas = Canvas(surface, record, names)
     lay = layout_mod.compute(size, state.config.player_count, top_bar=TOP_BAR)
     t = texts(ui.language)  # every word drawn is in the table's language
     surface.fill(theme.BACKGROUND)

@@ -149,8 +149,13 @@ def _labels(
     occupied: list[pygame.Rect],
     r: int,
 ) -> None:
-    """City names, placed where they overlap nothing; the cities that matter now go first."""
-    important = set(lights) | {t.city for p in state.players for t in p.transports}
+    """City names, placed where they overlap nothing; the cities that matter now go first.
+
+    The lit cities and those with a transport are always named; the ends of the contracts held too
+    when they find a free place (they are named in the panels as well). A long name is abbreviated
+    (display.names), narrower on a crowded map, never so short it could be read as another city."""
+    essential = set(lights) | {t.city for p in state.players for t in p.transports}
+    important = set(essential)
     for p in state.players:
         for cid in p.contracts:
             card = state.config.contract(cid)
@@ -161,40 +166,22 @@ def _labels(
     far = layout.px(10)
     bounds = layout.map
 
-    def candidates_for(name: str) -> list[pygame.Rect]:
-        x, y = pos[name]
-        w, h = canvas.measure(name, size)
-        return [
-            pygame.Rect(x + gap, y - h // 2, w, h),
-            pygame.Rect(x - gap - w, y - h // 2, w, h),
-            pygame.Rect(x - w // 2, y - gap - h, w, h),
-            pygame.Rect(x - w // 2, y + gap, w, h),
-            pygame.Rect(x + gap - 2, y - gap - h + 2, w, h),
-            pygame.Rect(x - gap - w + 2, y + gap - 2, w, h),
-            pygame.Rect(x + gap - 2, y + gap - 2, w, h),
-            pygame.Rect(x - gap - w + 2, y - gap - h + 2, w, h),
-            pygame.Rect(x + gap + far, y - h // 2, w, h),
-            pygame.Rect(x - gap - w - far, y - h // 2, w, h),
-            pygame.Rect(x - w // 2, y - gap - h - far, w, h),
-            pygame.Rect(x - w // 2, y + gap + far, w, h),
-            # Further out, for a crowded corner of the map (a name must never sit on a token).
-            pygame.Rect(x + gap + far, y - gap - h - far // 2, w, h),
-            pygame.Rect(x - gap - w - far, y + gap + far // 2, w, h),
-            pygame.Rect(x + gap + far, y + gap + far // 2, w, h),
-            pygame.Rect(x - gap - w - far, y - gap - h - far // 2, w, h),
-            pygame.Rect(x - w // 2, y - gap - h - 2 * far, w, h),
-            pygame.Rect(x - w // 2, y + gap + 2 * far, w, h),
-        ]
-
-    options = {name: candidates_for(name) for name in pos}
-
-    def freedom(name: str) -> int:
+    def freedom(name: str, options: dict[str, list[pygame.Rect]]) -> int:
         return sum(1 for c in options[name] if bounds.contains(c) and c.collidelist(occupied) < 0)
 
-    # Cities that matter are all named: search for places where none overlaps (a small backtracking
-    # search, most crowded first); the other cities are named greedily where there is room left.
-    must = sorted((n for n in pos if n in important), key=lambda n: (freedom(n), n))
-    chosen = _search(must, options, occupied, bounds)
+    # Cities that must be named: search for places where none overlaps (a small backtracking search,
+    # most crowded first), with narrower names until it succeeds; the other cities are named greedily
+    # where there is room left.
+    for wanted in (important, essential):
+        for room in layout.map_label_rooms:
+            labels = {name: canvas.label(name, size, room) for name in pos}
+            options = {name: _candidates(canvas, pos[name], labels[name][0], size, gap, far) for name in pos}
+            must = sorted((n for n in pos if n in wanted), key=lambda n: (freedom(n, options), n))
+            chosen = _search(must, options, occupied, bounds)
+            if len(chosen) == len(must):
+                break
+        if len(chosen) == len(must):
+            break
     placed: list[pygame.Rect] = []
     for name in must:
         rect = chosen.get(name)
@@ -202,15 +189,19 @@ def _labels(
             rect = place_box(options[name], placed + occupied, bounds)
             pygame.draw.rect(canvas.surface, theme.LAND, rect)
         placed.append(rect)
-        canvas.text(name, rect.topleft, size, colour=theme.TEXT, role="city")
-    rest = sorted((n for n in pos if n not in important), key=lambda n: (state.building_at(n) is None, freedom(n), n))
+        canvas.text(name, rect.topleft, size, colour=theme.TEXT, role="city", max_width=labels[name][1])
+    rest = sorted(
+        (n for n in pos if n not in must),
+        key=lambda n: (n not in important, state.building_at(n) is None, freedom(n, options), n),
+    )
     for name in rest:
         blockers = placed + occupied
         free = [c for c in options[name] if bounds.contains(c) and c.collidelist(blockers) < 0]
         if not free:
             continue  # an unimportant city stays unlabelled rather than overlap (its dot is still drawn)
         placed.append(free[0])
-        canvas.text(name, free[0].topleft, size, colour=theme.TEXT_DIM, role="city")
+        colour = theme.TEXT if name in important else theme.TEXT_DIM
+        canvas.text(name, free[0].topleft, size, colour=colour, role="city", max_width=labels[name][1])
 
 
 def _search(
@@ -261,3 +252,32 @@ def _legend(canvas: Canvas, layout: Layout, rect: pygame.Rect, texts: Catalogue)
     canvas.text(
         texts.text("screen.logistics_centre"), (x + 2 * d + layout.px(3), y), size, colour=theme.TEXT_DIM, role="legend"
     )
+
+
+def _candidates(
+    canvas: Canvas, at: tuple[int, int], label: str, size: int, gap: int, far: int
+) -> list[pygame.Rect]:
+    """Places for a city's label around the city at ``at``, nearest first."""
+    x, y = at
+    w, h = canvas.measure(label, size)
+    return [
+        pygame.Rect(x + gap, y - h // 2, w, h),
+        pygame.Rect(x - gap - w, y - h // 2, w, h),
+        pygame.Rect(x - w // 2, y - gap - h, w, h),
+        pygame.Rect(x - w // 2, y + gap, w, h),
+        pygame.Rect(x + gap - 2, y - gap - h + 2, w, h),
+        pygame.Rect(x - gap - w + 2, y + gap - 2, w, h),
+        pygame.Rect(x + gap - 2, y + gap - 2, w, h),
+        pygame.Rect(x - gap - w + 2, y - gap - h + 2, w, h),
+        pygame.Rect(x + gap + far, y - h // 2, w, h),
+        pygame.Rect(x - gap - w - far, y - h // 2, w, h),
+        pygame.Rect(x - w // 2, y - gap - h - far, w, h),
+        pygame.Rect(x - w // 2, y + gap + far, w, h),
+        # Further out, for a crowded corner of the map (a name must never sit on a token).
+        pygame.Rect(x + gap + far, y - gap - h - far // 2, w, h),
+        pygame.Rect(x - gap - w - far, y + gap + far // 2, w, h),
+        pygame.Rect(x + gap + far, y + gap + far // 2, w, h),
+        pygame.Rect(x - gap - w - far, y - gap - h - far // 2, w, h),
+        pygame.Rect(x - w // 2, y - gap - h - 2 * far, w, h),
+        pygame.Rect(x - w // 2, y + gap + 2 * far, w, h),
+    ]

@@ -34,7 +34,9 @@ def render(surface: pygame.Surface, state: GameState, ui: UiModel, leds: LedFram
     """Draw On The Way's screen into ``surface`` (its size is the layout size); return what was drawn."""
     size = surface.get_size()
     record = FrameRecord(size)
-    canvas = Canvas(surface, record)
+    deck = state.config.deck  # the owner's names, abbreviated with meaning where they do not fit
+    names = (*state.board.names, *(c.id for c in deck.contracts), *(e.id for e in deck.events))
+    canvas = Canvas(surface, record, names)
     lay = layout_mod.compute(size, state.config.player_count)
     slow_on, fast_on = blink_phases(now)
     t = texts(ui.language)  # every word drawn is in the table's language
