@@ -60,6 +60,7 @@ class FrameRecord:
     regions: dict[str, Rect] = field(default_factory=dict)  # "map", "players", "feed", "prompt", ...
     clipped: list[str] = field(default_factory=list)  # texts that had to be shortened to fit
     hidden: list[DrawnText] = field(default_factory=list)  # texts a covering box was drawn over
+    names: tuple[str, ...] = ()  # the owner's names the frame knows (Canvas ``names``), for what is drawn beside it
 
     def find(self, needle: str, role: str | None = None) -> list[DrawnText]:
         return [t for t in self.texts if needle in t.text and (role is None or t.role == role)]
@@ -92,6 +93,8 @@ class Canvas:
         self.record = record
         self._open: list[str] = [SCREEN]
         self._known = tuple(names)
+        if self._known:
+            record.names = self._known
         self._names = NameFitter(self._known)
         self._shown: dict[str, str] = {}  # abbreviation -> name, made while breaking lines (drawn later)
 
@@ -182,6 +185,12 @@ class Canvas:
         """What :meth:`text` draws for ``text`` with ``max_width=width`` (to measure before drawing)."""
         return _fit(self._known, text, int(size), bold, width)
 
+    def fits(self, text: str, size: int, width: int, *, bold: bool = False) -> bool:
+        """Whether :meth:`text` draws ``text`` in ``width`` without cutting it (its names abbreviated
+        with meaning where needed)."""
+        size = int(size)
+        return _size(text, size, bold)[0] <= width or _fit_names(self._known, text, size, bold, width) is not None
+
     def paragraph(
         self,
         text: str,
@@ -236,6 +245,12 @@ class Canvas:
         out = self.broken_lines(text, size, width, bold=bold, next_width=next_width)
         if max_lines is None or len(out) <= max_lines:
             return out
+        fitted = _fit_names(self._known, text, int(size), bold, width) if max_lines == 1 else None
+        if fitted is not None and all(self._names.distinct(name, shown) for name, shown in fitted[1]):
+            # One line, the room shared between its names, none so short it could be another name
+            # ("ŴW…ST": Budapest or Bucharest?): else the caller gets the lines it must make room for.
+            self._shown.update((shown, name) for name, shown in fitted[1])
+            return [fitted[0]]
         for part in (2, 3, 4, 6):
             capped, made = self._names.cap(lambda s: _size(s, int(size), bold)[0], text, width // part)
             if not made:

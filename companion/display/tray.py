@@ -84,7 +84,7 @@ def box(
             y += round(size * 1.2)
         y += round(size * 0.3)
         sub_size = max(10, size - px(1))
-        for word_line in wrap(canvas, sub, sub_size, rect.w - px(8)):
+        for word_line in canvas.lines(sub, sub_size, rect.w - px(8)):  # "4 000 DM" kept on one line
             canvas.text(word_line, (rect.centerx, y), sub_size, colour=theme.TEXT_DIM, anchor="midtop", role="tray",
                         max_width=rect.w - px(4))  # fmt: skip
             y += round(sub_size * 1.2)

@@ -15,6 +15,7 @@ from functools import lru_cache
 import pygame
 
 from companion.display import theme
+from companion.display.labels import place_labels
 from companion.display.record import Canvas, FrameRecord
 from companion.games.digitise.model import CityMoved, FieldTapped, RoadEntry, SpaceTapped, Step, WizardState
 from companion.intents import CityTapped
@@ -58,7 +59,9 @@ def render(
     ``language``: the screen's; ``desk``: the words for a mouse and a keyboard (``view.prompt``)."""
     width, height = surface.get_size()
     record = FrameRecord((width, height))
-    canvas = Canvas(surface, record)
+    # The owner's names (cities, card ids): a line too narrow for one abbreviates it with meaning.
+    names = dict.fromkeys((*state.candidates, *state.cities, *(c.id for c in state.cards if c.id)))
+    canvas = Canvas(surface, record, names)
     surface.fill(theme.BACKGROUND)
     unit = max(1.0, height / 480)
     pad = round(8 * unit)
@@ -116,18 +119,30 @@ def _draw_map(canvas: Canvas, rect: pygame.Rect, state: WizardState, now: float,
             _draw_spaces(canvas, road, at(road.a), at(road.b), unit, road is last and state.editing_road)
     frame = leds(state)
     radius = max(5, round(7 * unit))
+    ring = radius + round(4 * unit)  # a lit city's ring: its name is drawn beside it, not over it
+    dots = []
     for city in state.cities:
         x, y = at(city)
         canvas.record.cities[city] = (x, y, radius)
+        dots.append(pygame.Rect(x - ring, y - ring, 2 * ring, 2 * ring))
         light = frame.city(city)
         pygame.draw.circle(surface, theme.CITY, (x, y), radius)
         if light is not CityLight.OFF:
             canvas.record.rings[city] = light
             if _blink_on(light, now):
-                pygame.draw.circle(
-                    surface, theme.LIGHT_COLOURS[light], (x, y), radius + round(4 * unit), max(2, round(2 * unit))
-                )
-        canvas.text(city, (x, y + radius + 1), round(11 * unit), colour=theme.TEXT_DIM, role="city", anchor="midtop")
+                pygame.draw.circle(surface, theme.LIGHT_COLOURS[light], (x, y), ring, max(2, round(2 * unit)))
+    # The names that matter now are always drawn (the lit cities, the marker's, the road being
+    # traced); the others where there is room: beside their city, never over another name or city.
+    must = {c for c in state.cities if frame.city(c) is not CityLight.OFF} | set(state.flash)
+    must |= {state.head} if state.head else set()
+    must |= {last.a, last.b} if last is not None else set()
+    pos = {city: at(city) for city in state.cities}
+    size = round(11 * unit)
+    rooms = tuple(round(w * unit) for w in (100, 88, 76, 66, 58))  # as the game screens' maps
+    for city, place, width in place_labels(canvas, pos, size, rooms, must=must & set(pos), occupied=dots,
+                                           bounds=rect, gap=ring + 1):  # fmt: skip
+        canvas.text(city, place.topleft, size, colour=theme.TEXT if city in must else theme.TEXT_DIM, role="city",
+                    max_width=width)  # fmt: skip
     if state.head and state.head in where:
         canvas.text("●", at(state.head), round(16 * unit), colour=theme.ACCENT, role="head", anchor="center")
 
@@ -206,11 +221,15 @@ def _draw_side(canvas: Canvas, rect: pygame.Rect, shown: Prompt, state: WizardSt
             name = next((k for k, _ in (state.form.card.values if state.form else ())
                          if _label_of(state, k, w) == label), label)  # fmt: skip
             canvas.record.regions[f"field:{name}"] = (box.x, box.y, box.w, box.h)
-            value_w = min(canvas.measure(value, body, bold=focused)[0], width // 2 - pad)
+            # The value (a road between two 200-character cities: abbreviated) takes what the label leaves.
+            label_w = min(canvas.measure(label, small)[0], width // 2)
+            value_room = max(width // 2, width - label_w - 2 * pad) - pad
+            value_w = min(canvas.measure(canvas.fit(value, body, value_room, bold=focused), body, bold=focused)[0],
+                          value_room)  # fmt: skip
             canvas.text(label, (box.x + pad // 2, box.centery), small, colour=theme.TEXT_DIM, role="label",
                         anchor="midleft", max_width=width - value_w - 2 * pad)  # fmt: skip
             canvas.text(value, (box.right - pad // 2, box.centery), body, role="value", anchor="midright",
-                        bold=focused, max_width=width // 2 - pad)  # fmt: skip
+                        bold=focused, max_width=value_room)  # fmt: skip
             y = box.bottom + 2
     bottom = rect.bottom - pad
     for line in reversed(keys):
@@ -233,16 +252,9 @@ def _label_of(state: WizardState, name: str, w: Words) -> str | None:
 
 
 def _wrap(canvas: Canvas, text: str, size: int, width: int, *, bold: bool = False) -> list[str]:
-    lines: list[str] = []
-    current = ""
-    for word in text.split():
-        trial = f"{current} {word}".strip()
-        if current and canvas.measure(trial, size, bold=bold)[0] > width:
-            lines.append(current)
-            current = word
-        else:
-            current = trial
-    return [*lines, current] if current else lines
+    """``text`` in lines of ``width``: broken at spaces, an amount kept whole, an owner's name too
+    long for a line abbreviated with meaning (``Canvas.lines``)."""
+    return canvas.lines(text, size, width, bold=bold)
 
 
 def hit(record: FrameRecord, pos: tuple[int, int]) -> Intent | None:

@@ -87,6 +87,7 @@ class Simulator:
         self.running = True
         self.notice = ""
         self.record = FrameRecord((0, 0))
+        self.tray_record = FrameRecord((0, 0))
         self.renders = 0  # full screen renders, for the benchmark and the redraw tests
         self._menu_key_at: float | None = None
         self._dirty = True  # the screen must be rendered again (the model changed)
@@ -277,14 +278,20 @@ class Simulator:
         self._dirty = self._recompose = False
         self.window.blit(self.screen, self.screen_rect)
         if full:
-            canvas = Canvas(self.window, FrameRecord(self.window.get_size()))
-            self.edge.draw_tray(canvas, c.state, c.ui)
-            if self.notice:
-                canvas.text(self.notice, self.tray.help.midleft, max(10, self.tray.px(12)), colour=theme.ACCENT,
-                            anchor="midleft", background=(12, 14, 18))  # fmt: skip
-            self.tray_record = canvas.record
+            self.tray_record = self.draw_tray(c.ui)
         self.edge.draw_pawns(self.window, self.record, c.state)
         if full:
             pygame.display.flip()
         else:
             pygame.display.update(self.screen_rect)
+
+    def draw_tray(self, ui: Any) -> FrameRecord:
+        """Draw the tray for ``ui`` and return what it drew. Its cards and piles name the owner's cities
+        and cards as the game's screen does: with the names the screen's last frame knew (abbreviated
+        with meaning where they do not fit, never cut)."""
+        canvas = Canvas(self.window, FrameRecord(self.window.get_size()), self.record.names)
+        self.edge.draw_tray(canvas, self.controller.state, ui)
+        if self.notice:
+            canvas.text(self.notice, self.tray.help.midleft, max(10, self.tray.px(12)), colour=theme.ACCENT,
+                        anchor="midleft", background=(12, 14, 18), role="help", max_width=self.tray.help.w)  # fmt: skip
+        return canvas.record

@@ -98,3 +98,16 @@ def aa_worst(out: Path):  # type: ignore[no-untyped-def]
     names, written = _rename(files, out, extra_text="")
     board = load_aa_board(written["board"])
     return board, load_aa_deck(written["contracts"], written["actions"], board=board), names
+
+
+def worst_files(game: str, out: Path) -> tuple[dict[str, str | None], Names]:
+    """The data files of ``game`` with the longest names (``new_game``'s ``files``: board, contracts,
+    events), as :func:`otw_worst` / :func:`aa_worst` write them, and the names' mapping."""
+    out.mkdir(parents=True, exist_ok=True)
+    if game == "on-the-way":
+        names, written = _rename({"board": REFERENCE_BOARD, "contracts": REFERENCE_CONTRACTS,
+                                  "events": REFERENCE_EVENTS}, out)  # fmt: skip
+        return {key: str(path) for key, path in written.items()}, names
+    names, written = _rename({"board": AA_BOARD, "contracts": AA_CONTRACTS, "actions": AA_ACTIONS}, out, extra_text="")
+    return {"board": str(written["board"]), "contracts": str(written["contracts"]),
+            "events": str(written["actions"])}, names  # fmt: skip

@@ -11,9 +11,10 @@ import pygame
 
 from companion.display import theme
 from companion.display.record import Canvas
+from companion.display.theme import RGB
 from companion.display.tokens import marker as draw_marker
 from companion.display.tray import box, button_row, draw_buttons, draw_help
-from companion.games.on_the_way.engine.cards import Tier
+from companion.games.on_the_way.engine.cards import ContractCard, Tier
 from companion.games.on_the_way.engine.state import MARKERS_PER_PLAYER, GameState
 from companion.games.on_the_way.simulator.table import SimTable
 from companion.intents import ButtonName
@@ -181,20 +182,20 @@ def _contract(
     w = rect.w - px(12)
     y = stripe.bottom + px(3)
     pay = theme.money(card.pay) + (" " + t.text("screen.contract_vp", vp=card.vp) if card.vp else "")
-    full_h = px(9) + round(small * 1.3) + round(body * 1.25) + round(body * 1.35) + canvas.measure("Hg", small)[1]
-    if rect.h < full_h:  # a card in a two-row tray: id, trucks and pay, then the route
-        small = max(10, small)
-        canvas.text(f"{card.id} · ×{card.trucks} · {pay}", (x, y), small, colour=(70, 70, 80), role="card",
-                    max_width=w)  # fmt: skip
-        y += round(small * 1.2)
-        route = f"{card.origin} → {card.destination}"
-        for line in canvas.lines(route, small, w, bold=True):
-            canvas.text(line, (x, y), small, colour=ink, bold=True, role="card", max_width=w)
-            y += round(small * 1.15)
-        return
     tier = t.text(f"wizard.choice_tier_{card.tier.value}")  # as the set-up wizard names it
-    canvas.text(f"{card.id}  {tier}", (x, y), small, colour=(70, 70, 80), role="card", max_width=w)
-    y += round(small * 1.3)
+    head = f"{card.id}  {tier}"
+    split = not canvas.fits(head, small, w)  # a long id: the tier on a line of its own
+    full_h = px(9) + round(small * 1.3) * (2 if split else 1) + round(body * 1.25) + round(body * 1.35)
+    full_h += canvas.measure("Hg", small)[1]
+    if rect.h < full_h:  # a card in a two-row tray (or a long id): id, trucks and pay, then the route
+        # The text closer to the card's edges (3 px instead of 6): the route's two names at their
+        # shortest ("ŴW…CA → ŴW…ST") then fit one line, and the id, route, trucks and pay all fit.
+        room = pygame.Rect(rect.x + px(3), y, rect.w - px(6), rect.bottom - y)
+        _compact_contract(canvas, card, pay, room, small, ink)
+        return
+    for line in (card.id, tier) if split else (head,):
+        canvas.text(line, (x, y), small, colour=(70, 70, 80), role="card", max_width=w)
+        y += round(small * 1.3)
     # Long city names ("Cluj-Napoca") step down to the small size rather than lose their end.
     wide = max(canvas.measure(name, body, bold=True)[0] for name in (card.origin, f"→ {card.destination}"))
     name_size = body if wide <= w else max(10, small)
@@ -203,3 +204,35 @@ def _contract(
     canvas.text(f"→ {card.destination}", (x, y), name_size, colour=ink, bold=True, role="card", max_width=w)
     y += round(body * 1.35)
     canvas.text(f"×{card.trucks} · {pay}", (x, y), small, colour=ink, role="card", max_width=w)
+
+
+def _compact_contract(canvas: Canvas, card: ContractCard, pay: str, room: pygame.Rect, small: int, ink: RGB) -> None:
+    """A contract in a low card: "id · ×trucks · pay" and the route below. When the id is too long
+    for that line (an owner's 200-character id): the id alone, the route (its names abbreviated with
+    meaning), then trucks and pay; when the route's names cannot be told apart on one line, the id
+    gives way (scanning the card names it on the screen) so that trucks and pay stay on the card."""
+    size = max(10, small)
+    step = round(size * 1.2)
+    rows = max(1, (room.h - canvas.measure("Hg", size)[1]) // step + 1)
+    head = f"{card.id} · ×{card.trucks} · {pay}"
+    heads = [head] if canvas.fits(head, size, room.w) else [card.id, f"×{card.trucks} · {pay}"]
+    text = f"{card.origin} → {card.destination}"
+    route, bold = _route(canvas, text, size, room.w, rows - len(heads))
+    if len(heads) > 1 and len(heads) + len(route) > rows:
+        heads = heads[1:]
+        route, bold = _route(canvas, text, size, room.w, rows - 1)
+    y = room.y
+    for line, strong in [(heads[0], False), *((r, bold) for r in route), *((h, False) for h in heads[1:])]:
+        canvas.text(line, (room.x, y), size, colour=ink if strong else (70, 70, 80), bold=strong, role="card",
+                    max_width=room.w)  # fmt: skip
+        y += step
+
+
+def _route(canvas: Canvas, text: str, size: int, width: int, rows: int) -> tuple[list[str], bool]:
+    """The route's lines (in at most ``rows`` when its names can be abbreviated to that) and whether
+    they are bold: the regular weight, a tenth narrower, when bold takes a line more."""
+    rows = max(1, rows)
+    lines = canvas.lines(text, size, width, bold=True, max_lines=rows)
+    if len(lines) <= rows:
+        return lines, True
+    return canvas.lines(text, size, width, max_lines=rows), False
