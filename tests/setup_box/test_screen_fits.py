@@ -11,6 +11,7 @@ from dataclasses import replace
 import pygame
 import pytest
 
+from companion.display.measure import violations
 from companion.games.digitise.model import Step
 from companion.games.digitise.profile import profile
 from companion.setup_box.machine import enter
@@ -82,6 +83,8 @@ def test_every_step_fits_in_every_language_and_size(game: str, language: str) ->
                         assert not overlap(a.rect, b.rect), (where, a, b)
                 x, y, w, h = record.regions["leave"]
                 assert hit(record, (x + w // 2, y + h // 2)) == LeaveTapped()  # the way out is on the screen
+                # The whole frame measured too: the map's city names overlapped each other before.
+                assert not violations(record), (where, [str(v) for v in violations(record)][:10])
                 checked += 1
     assert checked == len(moments(game)) * len(SIZES) * 2
 
