@@ -20,6 +20,7 @@ from datetime import datetime
 
 import pygame
 
+from companion.display.names import NameFitter
 from companion.leaderboard.model import BoardModel, GameRanking, LiveTable, RankEntry
 from companion.leaderboard.topics import PlayerLine
 from companion.table.messages import Catalogue
@@ -329,7 +330,8 @@ def _live(
             break
         card = pygame.Rect(inner.left, y, inner.width, needed - z.px(12))
         _guarded(surface, t, fonts, card, t.text("board.table", table=_clean(table.table)),
-                 functools.partial(_card, surface, table, t, fonts, z, card, compact=compact))  # fmt: skip
+                 functools.partial(_card, surface, table, t, fonts, z, card, compact=compact,
+                                   known=tuple(k.table for k in tables)))  # fmt: skip
         y += needed
 
 
@@ -374,7 +376,10 @@ def _card(
     rect: pygame.Rect,
     *,
     compact: bool,
+    known: tuple[str, ...] = (),
 ) -> None:
+    """A live table's card; ``known``: every table's id on the board (a long id is abbreviated so
+    that it names its table only)."""
     pygame.draw.rect(surface, BACKGROUND, rect, border_radius=10)
     pygame.draw.rect(surface, PANEL_EDGE, rect, width=2, border_radius=10)
     pad = z.px(16)
@@ -392,7 +397,11 @@ def _card(
     else:
         surface.blit(img, (rect.right - pad - img.get_width(), y + name_font.get_linesize() - line.get_linesize()))
         name_room = rect.right - pad - img.get_width() - z.px(16) - name_x
-    _text(surface, t.text("board.table", table=table.table), name_font, TEXT, (name_x, y), name_room)
+    title = _clean(t.text("board.table", table=table.table))
+    if name_font.size(title)[0] > name_room:  # "Table WWWW…WW1": both ends of the id kept (display.names)
+        fitted = NameFitter(known).fit(lambda s: int(name_font.size(s)[0]), title, name_room)
+        title = title if fitted is None else fitted[0]
+    _text(surface, title, name_font, TEXT, (name_x, y), name_room)
     if game is None:
         return
     y += name_font.get_linesize() + z.px(8) + (line.get_linesize() if below else 0)
