@@ -76,15 +76,18 @@ class DeskTable:
                 self.bar = ButtonBar(pygame.Rect(0, h - bar, w, bar))
         return self.screen_rect
 
-    def draw(self, surface: pygame.Surface, record: FrameRecord, playing: PlayingTable | None) -> None:
-        canvas = Canvas(surface, FrameRecord(surface.get_size()))
+    def draw(self, surface: pygame.Surface, record: FrameRecord, playing: PlayingTable | None) -> FrameRecord:
+        """Draw the tray (or the bar) under the kiosk's screen, whose frame is ``record``; return what
+        was drawn. The tray names the owner's cities and cards as the screen does (its names)."""
+        canvas = Canvas(surface, FrameRecord(surface.get_size()), record.names)
         if playing is not None and self.edge is not None:
             c = playing.controller
             self.edge.draw_tray(canvas, c.state, c.ui)
             self.edge.draw_pawns(surface, record, c.state)
-            return
+            return canvas.record
         pygame.draw.rect(surface, (12, 14, 18), self.bar.rect)
         draw_buttons(canvas, self.bar, None if self.bar.pressed is None else self.bar.pressed[0])
+        return canvas.record
 
     @property
     def changed(self) -> bool:
