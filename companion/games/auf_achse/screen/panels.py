@@ -104,8 +104,10 @@ def _card(
     x, w = rect.x + layout.px(4), rect.w - layout.px(8)
     y = rect.y + layout.px(2)
     step = canvas.measure("Hg", small)[1]
-    # Two long city names break after the arrow rather than lose their end.
-    rows = canvas.lines(f"{card.start} → {card.end}", small, w, bold=True)
+    # Two long city names break after the arrow rather than lose their end, as far as the card has
+    # room: its last line is the id and the payout (a small card, e.g. 800×480, has room for two).
+    room = max(1, (rect.bottom - y) // step - 1)
+    rows = canvas.lines(f"{card.start} → {card.end}", small, w, bold=True, max_lines=room)
     for row in rows:
         canvas.text(row, (x, y), small, colour=CARD_INK, bold=True, role="public", max_width=w)
         y += step
