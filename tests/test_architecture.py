@@ -43,7 +43,9 @@ PLATFORM_ALLOWED: dict[str, set[str]] = {
         *("engine", "intents", "ledframe", "table", "display", "hardware", "games", "journal", "kiosk"),
         *("leaderboard", "setup_box", "simulator", "text"),  # a windowed kiosk: the simulator's table edge
     },
-    "leaderboard": {"leaderboard", "table.messages", "text"},  # needs no game: every message carries what it shows
+    # Needs no game: every message carries what it shows. display.names: the one rule for shortening a
+    # name with meaning (both ends kept, never like another name), pure text over a width function.
+    "leaderboard": {"leaderboard", "table.messages", "display.names", "text"},
     "setup_box": {"engine", "intents", "ledframe", "table.messages", "display", "games", "setup_box", "text"},
     # Reads the kiosk's settings, hardware and journal through their own code (read-only).
     "doctor": {"intents", "ledframe", "hardware", "journal", "kiosk", "leaderboard", "doctor", "text"},
