@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import time
@@ -124,6 +125,7 @@ def test_companion_leaderboard_on_a_headless_screen_and_its_idle_cpu(broker: Tes
     png = OUTPUT / "leaderboard-cli.png"
     png.unlink(missing_ok=True)
     env = {"SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy", "PATH": "/usr/bin:/bin"}
+    env["PYTHONPYCACHEPREFIX"] = os.environ.get("PYTHONPYCACHEPREFIX", "")  # the suite's byte-code (conftest)
     proc = subprocess.run(
         [sys.executable, "-m", "companion", "leaderboard", "--broker", broker.url, "--event", "Test night",
          "--seconds", "5", "--windowed", "1920x1080", "--screenshot", str(png), "--stats"],
