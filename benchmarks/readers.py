@@ -200,7 +200,7 @@ def firmware_on_the_vm(groups: list[list[int]], quick: bool) -> None:
     standin_us = vm_standins(groups, 44)
     figure("firmware vm: sweep scripts alone on C stand-ins, 44 tags (a cross-check)", standin_us, "us", 0)
     figure("rp2040 cross-check: sweep scripts on C stand-ins x factor, 44 tags", standin_us * factor / 1000, "ms")
-    wraps = 3 if quick else 40
+    wraps = 1 if quick else 40  # --quick: one wrap, a smoke run (tests/firmware test the wraps themselves)
     with FirmwareVM(config={"GROUPS": groups, "LED_BITS": 104}, start_us=TICKS_PERIOD - 1_000_000) as vm:
         for i, channel in enumerate(tag_channels(8)):
             vm.place(channel, f"04A1B2C3D4E5{i:02X}")
