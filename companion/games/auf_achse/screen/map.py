@@ -11,6 +11,7 @@ from __future__ import annotations
 import pygame
 
 from companion.display import theme
+from companion.display.labels import around
 from companion.display.layout import Layout
 from companion.display.lights import board_to_pixels, city_lights, draw_light_ring, draw_map_ground, place_box
 from companion.display.record import Canvas
@@ -181,16 +182,7 @@ def _labels(
             x, y = pos[name]
             label, width = canvas.label(name, size, room)  # a long name abbreviated, never like another
             w, h = canvas.measure(label, size)
-            options = [
-                pygame.Rect(x + gap, y - h // 2, w, h),
-                pygame.Rect(x - gap - w, y - h // 2, w, h),
-                pygame.Rect(x - w // 2, y - gap - h, w, h),
-                pygame.Rect(x - w // 2, y + gap, w, h),
-                pygame.Rect(x + gap - 2, y - gap - h + 2, w, h),
-                pygame.Rect(x - gap - w + 2, y + gap - 2, w, h),
-                pygame.Rect(x + gap - 2, y + gap - 2, w, h),
-                pygame.Rect(x - gap - w + 2, y - gap - h + 2, w, h),
-            ]
+            options = around((x, y), w, h, gap)  # beside the city, nearest first (display.labels)
             blockers = [b for _, b, _, _ in placed] + occupied
             # Best: overlap nothing; else a road's dots may show through the name, nothing else may.
             free = [c for c in options if bounds.contains(c) and c.collidelist(blockers + dots) < 0]
