@@ -70,3 +70,16 @@ def test_no_command_prints_pygame_s_banner(tmp_path) -> None:  # type: ignore[no
     )
     assert "platform" in done.stdout  # it ran its checks
     assert "pygame-ce" not in done.stdout + done.stderr
+
+
+def test_a_sub_command_does_not_build_the_simulator_s_help() -> None:
+    """Only ``companion --help`` (or no command) lists the simulator's options: a sub-command does not
+    import the simulator to build a text it never shows (every command started 70 ms later)."""
+    code = (
+        "import sys; from companion.cli import main; code = main(['board', 'check']); "
+        "print('companion.simulator.app' in sys.modules, code)"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.stdout.strip().splitlines()[-1] == "False 0", done.stdout + done.stderr
+    shown = subprocess.run([sys.executable, "-m", "companion", "--help"], capture_output=True, text=True, timeout=60)
+    assert "--players" in shown.stdout and "--emulated-readers" in shown.stdout  # still listed where people look
