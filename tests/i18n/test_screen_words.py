@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import replace
 from typing import Any, cast
 
@@ -54,25 +54,30 @@ CATALOGUES = (None, "companion.games.on_the_way", "companion.games.auf_achse", "
 
 
 @functools.cache
-def allowed_words(language: str) -> frozenset[str]:
-    """English words that are also this language's own: its translations of the screen's words
-    (read once per language: the catalogues do not change while the tests run)."""
+def own_words(language: str, packages: tuple[str | None, ...], prefixes: tuple[str, ...]) -> frozenset[str]:
+    """English words that are also this language's own: its translations of the keys starting with
+    ``prefixes`` in ``packages`` (read once: the catalogues do not change while the tests run)."""
     own: set[str] = set()
-    for package in CATALOGUES:
+    for package in packages:
         t = Catalogue(language, package)
         for key in t.all_keys():
-            if key.startswith(("screen.", "stats.", "player_names.", "advice.")) or key == "attract.sample_game":
+            if key.startswith(prefixes):
                 own.update(re.findall(r"\w+", re.sub(r"{\w*}", "", t.get(key) or "")))
     return frozenset(own)
 
 
-def english_in(text: str, language: str) -> list[str]:
-    own = allowed_words(language)
+def english_found(text: str, words: Iterable[str], own: frozenset[str]) -> list[str]:
+    """The ``words`` that ``text`` shows as whole words, unless they are also the language's ``own``."""
     return [
         word
-        for word in ENGLISH
+        for word in words
         if re.search(rf"(?<!\w){re.escape(word)}(?!\w)", text) and not set(re.findall(r"\w+", word)) <= own
     ]
+
+
+def english_in(text: str, language: str) -> list[str]:
+    prefixes = ("screen.", "stats.", "player_names.", "advice.", "attract.sample_game")
+    return english_found(text, ENGLISH, own_words(language, tuple(CATALOGUES), prefixes))
 
 
 class Words:
@@ -200,17 +205,9 @@ SIM_ENGLISH = (
 
 
 def sim_english_in(text: str, language: str) -> list[str]:
-    own: set[str] = set()
-    for package in (None, "companion.games.on_the_way", "companion.games.auf_achse"):
-        t = Catalogue(language, package)
-        for key in t.all_keys():
-            if key.startswith(("tray.", "simulator.", "player_names.", "screen.contract_vp", "wizard.choice_")):
-                own.update(re.findall(r"\w+", re.sub(r"{\w*}", "", t.get(key) or "")))
-    return [
-        word
-        for word in SIM_ENGLISH
-        if re.search(rf"(?<!\w){re.escape(word)}(?!\w)", text) and not set(re.findall(r"\w+", word)) <= own
-    ]
+    packages = (None, "companion.games.on_the_way", "companion.games.auf_achse")
+    prefixes = ("tray.", "simulator.", "player_names.", "screen.contract_vp", "wizard.choice_")
+    return english_found(text, SIM_ENGLISH, own_words(language, packages, prefixes))
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
@@ -267,17 +264,8 @@ WIZARD_ENGLISH = (
 
 
 def wizard_english_in(text: str, language: str) -> list[str]:
-    own: set[str] = set()
-    for package in ("companion.setup_box", "companion.games.on_the_way", "companion.games.auf_achse"):
-        t = Catalogue(language, package)
-        for key in t.all_keys():
-            if key.startswith("wizard."):
-                own.update(re.findall(r"\w+", re.sub(r"{\w*}", "", t.get(key) or "")))
-    return [
-        word
-        for word in WIZARD_ENGLISH
-        if re.search(rf"(?<!\w){re.escape(word)}(?!\w)", text) and not set(re.findall(r"\w+", word)) <= own
-    ]
+    packages = ("companion.setup_box", "companion.games.on_the_way", "companion.games.auf_achse")
+    return english_found(text, WIZARD_ENGLISH, own_words(language, packages, ("wizard.",)))
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
