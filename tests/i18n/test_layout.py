@@ -80,20 +80,26 @@ def _otw(name: str, t: Table) -> Frame:
     return Frame("otw", name, lambda s: render_otw(s, state, ui, t.ctl.led_frame), ui, held)
 
 
-def aa_frames(language: str, monkeypatch: pytest.MonkeyPatch) -> Iterator[Frame]:
-    monkeypatch.setattr(aa_scenes, "AATable", lambda *a, **k: AATable(*a, language=language, **k))
+def aa_frames(
+    language: str, monkeypatch: pytest.MonkeyPatch, table: type = AATable, prefix: str = "", menu: bool = True
+) -> Iterator[Frame]:
+    """The Auf Achse moments at ``table`` (a test table; the worst-names test passes one on its own
+    data), named with ``prefix``; ``menu``: also the 6-player menu stepped through and the set-up."""
+    monkeypatch.setattr(aa_scenes, "AATable", lambda *a, **k: table(*a, language=language, **k))
     for build in (aa_scenes.setup, aa_scenes.move, aa_scenes.auction, aa_scenes.game_over):
         scene = build()
-        yield Frame("aa", scene.name, lambda s, c=scene: render_aa(s, c.state, c.ui, c.leds), scene.ui)
+        yield Frame("aa", f"{prefix}{scene.name}", lambda s, c=scene: render_aa(s, c.state, c.ui, c.leds), scene.ui)
     six = ("red", "blue", "green", "yellow", "black", "white")
-    t = AATable(
+    t = table(
         "red @Hamburg-Bremen#1 9000DM hand=C44 loaded=C21,C22 trailers=small debt=bank:500,blue:300 miss=1\n"
         "blue @Berlin loaded=C23\ngreen @Munich\nyellow @Cologne\nblack @Dresden\nwhite @Hanover\n"
         "public C10,C11,C12,C13\nturn red",
         colours=six,
         language=language,
     )
-    yield _aa("aa_6p_roll", t)
+    yield _aa(f"{prefix}aa_6p_roll", t)  # red on a road space: named by its two cities
+    if not menu:
+        return
     t.press("menu")
     for step in range(len(t.ui.choices)):
         yield _aa(f"aa_6p_menu_{step}", t)

@@ -20,17 +20,15 @@ from typing import Any
 import pygame
 import pytest
 
-import tests.display_aa.scenes as aa_scenes
 import tests.i18n.test_overflow as overflow
 import tests.table.conftest as otw_table
 import tests.table_aa.conftest as aa_table
 from companion.data.fields import MAX_TEXT
-from companion.games.auf_achse.screen.render import render as render_aa
 from companion.games.on_the_way.data import DataFileError, load_board
 from companion.games.on_the_way.screen.render import render as render_otw
 from companion.table.messages import LANGUAGES
 from tests.i18n.conftest import save
-from tests.i18n.test_layout import ADVICE, SIZES, Frame, _aa, _otw, check
+from tests.i18n.test_layout import ADVICE, SIZES, Frame, _otw, aa_frames, check
 from tests.i18n.worst_names import Names, aa_worst, otw_worst
 
 # The text-heaviest of test_overflow's moments (the others show the same panels and map under a
@@ -93,19 +91,7 @@ def worst_frames(language: str, worst: dict[str, Any], monkeypatch: pytest.Monke
     monkeypatch.setattr(aa_table, "DECK", deck)
     monkeypatch.setattr(aa_table, "CARD_IDS", [c.id for c in deck.contracts] + [a.id for a in deck.actions])
     aa = _renaming(aa_table.AATable, names)
-    monkeypatch.setattr(aa_scenes, "AATable", lambda *a, **k: aa(*a, language=language, **k))
-    for build in (aa_scenes.setup, aa_scenes.move, aa_scenes.auction, aa_scenes.game_over):
-        scene = build()
-        yield Frame("aa", f"worst_{scene.name}", lambda s, c=scene: render_aa(s, c.state, c.ui, c.leds), scene.ui)
-    six = ("red", "blue", "green", "yellow", "black", "white")
-    t6 = aa(
-        "red @Hamburg-Bremen#1 9000DM hand=C44 loaded=C21,C22 trailers=small debt=bank:500,blue:300 miss=1\n"
-        "blue @Berlin loaded=C23\ngreen @Munich\nyellow @Cologne\nblack @Dresden\nwhite @Hanover\n"
-        "public C10,C11,C12,C13\nturn red",
-        colours=six,
-        language=language,
-    )
-    yield _aa("worst_aa_6p_roll", t6)  # red on a road space: named by its two cities
+    yield from aa_frames(language, monkeypatch, table=aa, prefix="worst_", menu=False)
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
