@@ -101,7 +101,7 @@ def main(argv: Sequence[str] = ()) -> int:
         return code
     import pygame
 
-    from companion.simulator.start_dialog import GameOption, run_dialog
+    from companion.simulator.start_dialog import game_options, run_dialog
     from companion.simulator.window import Simulator
 
     pygame.display.init()
@@ -119,11 +119,7 @@ def main(argv: Sequence[str] = ()) -> int:
     else:
         window = pygame.display.set_mode((w, h), pygame.RESIZABLE)
         pygame.display.set_caption(Catalogue(language).text("simulator.title"))
-        options = tuple(
-            GameOption(g.name, g.title, any(n is not None for n in g.lengths), g.player_counts, g.colours, g.bot_levels)
-            for g in games.all_games()
-        )
-        choice = run_dialog(window, options, game=name, language=language)
+        choice = run_dialog(window, game_options(), game=name, language=language)
         if choice is None:
             return 0
         colours, name, bots = choice.colours, choice.game, choice.bots

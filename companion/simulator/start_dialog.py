@@ -31,6 +31,16 @@ class GameOption:
     bot_levels: tuple[str, ...] = ()  # the levels the box can play a seat at (none: people only)
 
 
+def game_options() -> tuple[GameOption, ...]:
+    """What the dialog offers: every registered game, as its plug-in describes it."""
+    from companion import games
+
+    return tuple(
+        GameOption(g.name, g.title, any(n is not None for n in g.lengths), g.player_counts, g.colours, g.bot_levels)
+        for g in games.all_games()
+    )
+
+
 @dataclass
 class Choice:
     games: tuple[GameOption, ...]

@@ -29,7 +29,7 @@ from companion.games.setup import GameSetup
 from companion.games.stats import stats_of_game
 from companion.intents import ButtonName, ButtonPressed
 from companion.simulator.app import new_game
-from companion.simulator.start_dialog import Choice, GameOption, draw_dialog
+from companion.simulator.start_dialog import Choice, draw_dialog, game_options
 from companion.simulator.window import Simulator
 from companion.table.messages import LANGUAGES, Catalogue
 from companion.table.ui import UiModel
@@ -117,10 +117,7 @@ def _aa(name: str, t: AATable) -> Frame:
 
 
 def dialog_frames(language: str = "en") -> Iterator[Frame]:
-    options = tuple(
-        GameOption(g.name, g.title, any(n is not None for n in g.lengths), g.player_counts, g.colours, g.bot_levels)
-        for g in games.all_games()
-    )
+    options = game_options()
     for game in options:
         for box in (None, *game.bot_levels):
             for short in (False, True):

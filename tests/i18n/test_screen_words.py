@@ -216,7 +216,7 @@ def test_the_simulator_draws_no_english_word(language: str) -> None:
     notice) and its start dialog (every game, people and each level, full and short), in the
     language it is started in (``--language``)."""
     from companion.simulator.app import new_game
-    from companion.simulator.start_dialog import Choice, GameOption, draw_dialog
+    from companion.simulator.start_dialog import Choice, draw_dialog, game_options
     from companion.simulator.window import Simulator
 
     found: list[str] = []
@@ -233,10 +233,7 @@ def test_the_simulator_draws_no_english_word(language: str) -> None:
         drawn += len(texts)
         found += [f"{game} tray: {text!r} has English {w}" for text in texts
                   if language != "en" and (w := sim_english_in(text, language))]  # fmt: skip
-    options = tuple(
-        GameOption(g.name, g.title, any(n is not None for n in g.lengths), g.player_counts, g.colours, g.bot_levels)
-        for g in games.all_games()
-    )
+    options = game_options()
     for option in options:
         for box in (None, *option.bot_levels):
             for short in (False, True):

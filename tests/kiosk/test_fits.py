@@ -140,13 +140,11 @@ def test_a_long_option_list_pages_around_the_selection(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("size", SIZES)
 def test_the_simulators_start_dialog_keeps_every_label_in_its_button(size: tuple[int, int]) -> None:
-    from companion import games
     from companion.display.record import Canvas
     from companion.simulator import start_dialog
-    from companion.simulator.start_dialog import Choice, GameOption, draw_dialog
+    from companion.simulator.start_dialog import Choice, draw_dialog, game_options
 
-    options = tuple(GameOption(g.name, g.title, any(n is not None for n in g.lengths), g.player_counts, g.colours,
-                               g.bot_levels) for g in games.all_games())  # fmt: skip
+    options = game_options()
     drawn: list[tuple[str, Rect]] = []
     original = Canvas.text
 
