@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 from collections import deque
 from collections.abc import Iterable, Mapping, Sequence
+from functools import lru_cache
 
 MARGIN = 0.05
 
@@ -33,7 +34,20 @@ def stress_layout(
     iterations: int = 120,
 ) -> dict[str, tuple[float, float]]:
     """Positions for ``cities`` so that map distances follow road distances; ``fixed`` ones stay."""
-    fixed = dict(fixed or {})
+    # Deterministic, and the wizard asks again for the same map at every step that does not change it
+    # (about 0.15 s for 60 cities here, ~0.6 s on a Pi 4): remembered, a fresh dict for every caller.
+    pinned = tuple(sorted((c, (float(x), float(y))) for c, (x, y) in (fixed or {}).items()))
+    return dict(_layout(tuple(cities), tuple((a, b) for a, b in roads), pinned, iterations))
+
+
+@lru_cache(maxsize=32)
+def _layout(
+    cities: tuple[str, ...],
+    roads: tuple[tuple[str, str], ...],
+    pinned: tuple[tuple[str, tuple[float, float]], ...],
+    iterations: int,
+) -> dict[str, tuple[float, float]]:
+    fixed = dict(pinned)
     names = list(dict.fromkeys(cities))
     if not names:
         return {}

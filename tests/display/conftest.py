@@ -7,6 +7,8 @@ from pathlib import Path
 import pygame
 import pytest
 
+from tests.screenshots import save_png
+
 OUTPUT = Path(__file__).resolve().parents[1] / "output"
 SIZES = [(800, 480), (1920, 1080)]
 
@@ -22,5 +24,5 @@ def _pygame() -> object:
 def save(surface: pygame.Surface, name: str) -> Path:
     OUTPUT.mkdir(parents=True, exist_ok=True)
     path = OUTPUT / f"{name}.png"
-    pygame.image.save(surface, str(path))
+    save_png(surface, str(path))
     return path

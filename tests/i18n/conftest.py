@@ -9,6 +9,8 @@ from pathlib import Path
 import pygame
 import pytest
 
+from tests.screenshots import save_png
+
 OUTPUT = Path(__file__).resolve().parents[1] / "output" / "i18n"
 
 
@@ -24,5 +26,5 @@ def _pygame() -> Iterator[None]:
 def save(surface: pygame.Surface, name: str) -> Path:
     OUTPUT.mkdir(parents=True, exist_ok=True)
     path = OUTPUT / f"{name}.png"
-    pygame.image.save(surface, str(path))
+    save_png(surface, str(path))
     return path

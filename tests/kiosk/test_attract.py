@@ -16,6 +16,7 @@ from companion.kiosk.screen import KioskScreen, draw_view
 from companion.kiosk.view import ScreenTapped
 from tests.kiosk.conftest import SETTINGS, TAGS, Box
 from tests.kiosk.test_kiosk import GOLDEN_COMMANDS, start_golden_game
+from tests.screenshots import save_png
 
 OUT = Path("tests/output")
 BOTH = KioskSettings(pin="2468", games=("on-the-way", "auf-achse"), replay_step_s=1.0)
@@ -80,7 +81,7 @@ def test_the_band_never_moves_and_nothing_covers_the_replay(tmp_path: Path) -> N
             assert record.find("Tap the screen or press OK to play", role="call"), size
             assert not record.clipped, (size, record.clipped)
         assert len(bands) == 1 and len(calls) == 1, size  # no layout jump while the games and pages change
-        pygame.image.save(surface, str(OUT / f"kiosk_attract_{size[0]}x{size[1]}.png"))
+        save_png(surface, str(OUT / f"kiosk_attract_{size[0]}x{size[1]}.png"))
     box.close()
 
 
@@ -137,6 +138,6 @@ def test_the_band_speaks_the_language_and_fits(tmp_path: Path, language: str) ->
         assert not record.clipped, (language, record.clipped)
         call = record.find("OK", role="call")
         assert call and call[0].text != "Tap the screen or press OK to play"
-    pygame.image.save(surface, str(OUT / f"kiosk_attract_{language}_800x480.png"))
+    save_png(surface, str(OUT / f"kiosk_attract_{language}_800x480.png"))
     assert {games.get("auf-achse").title, games.get("on-the-way").title} <= shown  # both games take turns
     box.close()

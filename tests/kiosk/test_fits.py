@@ -18,6 +18,7 @@ from companion.kiosk import KioskSettings, Screen
 from companion.kiosk.screen import draw_view
 from companion.table.messages import LANGUAGES
 from tests.kiosk.conftest import SETTINGS, Box
+from tests.screenshots import save_png
 
 SIZES = ((800, 480), (1280, 800), (1920, 1080))
 FLAT = {"title", "line", "option", "position", "notice", "hint"}
@@ -62,7 +63,7 @@ def measure(box: Box, name: str, language: str) -> int:
             assert not any(overlap(button, f) for f in footer), (where, button)
         if size == (800, 480):
             (OUT / "kiosk-fit").mkdir(parents=True, exist_ok=True)
-            pygame.image.save(surface, str(OUT / "kiosk-fit" / f"{language}_{name}.png"))
+            save_png(surface, str(OUT / "kiosk-fit" / f"{language}_{name}.png"))
     return len(SIZES)
 
 

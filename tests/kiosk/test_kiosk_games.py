@@ -16,6 +16,7 @@ from companion.kiosk import KioskSettings, Screen
 from companion.kiosk.app import KioskLoop
 from companion.kiosk.screen import KioskScreen
 from companion.table.ui import Mode
+from tests.screenshots import save_png
 
 from .conftest import Box
 from .test_kiosk_screen import OUT, FakeClock, NoNotify
@@ -87,7 +88,7 @@ def test_the_kiosk_screen_draws_the_auf_achse_table(tmp_path: Path) -> None:
     start_auf_achse(box)
     loop._render()
     OUT.mkdir(parents=True, exist_ok=True)
-    pygame.image.save(screen.surface, str(OUT / "kiosk-auf-achse-playing.png"))
+    save_png(screen.surface, str(OUT / "kiosk-auf-achse-playing.png"))
     assert "Red" in {t.text for t in screen.record.texts}  # the Auf Achse panels are drawn
     assert any("DM" in t.text for t in screen.record.texts)
     box.close()
@@ -138,7 +139,7 @@ def test_the_ranking_shows_the_game_in_figures(tmp_path: Path) -> None:
     assert [p.colour for p in stats.players] == ["red", "blue"] and len(stats.rounds) > 3
     assert sum(p.delivered for p in stats.players) > 0  # the sample game fulfilled contracts (OTW-22)
     loop._render()
-    pygame.image.save(screen.surface, str(OUT / "kiosk-ranking-figures.png"))
+    save_png(screen.surface, str(OUT / "kiosk-ranking-figures.png"))
     assert "chart" in screen.record.regions
     assert {"delivered", "earned", "spent", "biggest payout"} <= {t.text for t in screen.record.texts}
     box.close()
@@ -176,7 +177,7 @@ def test_the_attract_screen_replays_a_sample_game_and_the_leds_follow_calmly(tmp
     assert len({id(s) for s in states}) >= 10  # the map is alive: a new position each step
     assert len(leds.frames) >= 10 and all(f.cities == () for f in leds.frames)  # type: ignore[attr-defined]
     screen.render(kiosk.view, None)
-    pygame.image.save(screen.surface, str(OUT / "kiosk-attract-replay.png"))
+    save_png(screen.surface, str(OUT / "kiosk-attract-replay.png"))
     texts = {t.text for t in screen.record.texts}
     assert "Tap the screen or press OK to play" in texts and scene.plugin.title in texts
     assert screen.record.cities  # the game's own screen drew the map behind
@@ -265,7 +266,7 @@ def test_the_rules_in_sixty_seconds_are_pictures_drawn_by_the_games_own_table_an
         seen.append(scene.tutorial)
         if scene.tutorial and scene.ui.hints and not any(seen[:-1]):
             screen.render(kiosk.view, None)
-            pygame.image.save(screen.surface, str(OUT / "kiosk-attract-tutorial.png"))
+            save_png(screen.surface, str(OUT / "kiosk-attract-tutorial.png"))
             assert screen.record.regions.get("map") and scene.ui.prompt.startswith("Lift a marker")
         now += 1.0
     assert seen.count(True) == 3 * PAGE_STEPS  # three pictures, each for PAGE_STEPS steps

@@ -11,6 +11,7 @@ from companion.intents import ButtonName, ButtonPressed
 from companion.kiosk import OptionTapped, Screen
 from companion.kiosk.app import KioskLoop
 from companion.kiosk.screen import KioskScreen
+from tests.screenshots import save_png
 
 from .conftest import Box
 
@@ -54,7 +55,7 @@ def post_key(key: int, up: bool = False) -> None:
 def test_attract_and_setup_views_are_drawn_and_tappable(box: Box, screen: KioskScreen) -> None:
     screen.render(box.view, None)
     assert screen.record.has("press OK") or screen.record.roles("title")
-    pygame.image.save(screen.surface, str(OUT / "kiosk_attract_800x480.png"))
+    save_png(screen.surface, str(OUT / "kiosk_attract_800x480.png"))
     box.press("ok")
     assert box.screen is Screen.SETUP_PLAYERS
     screen.render(box.view, None)
@@ -63,7 +64,7 @@ def test_attract_and_setup_views_are_drawn_and_tappable(box: Box, screen: KioskS
     x, y, w, h = screen.record.regions["option:1"]
     pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=(x + w // 2, y + h // 2), button=1, touch=False))
     assert screen.poll() == [OptionTapped(1)]
-    pygame.image.save(screen.surface, str(OUT / "kiosk_setup_800x480.png"))
+    save_png(screen.surface, str(OUT / "kiosk_setup_800x480.png"))
 
 
 def test_keys_are_the_five_buttons_and_quit_is_ignored(screen: KioskScreen) -> None:
@@ -93,7 +94,7 @@ def test_a_game_started_in_the_kiosk_shows_the_table(box: Box, screen: KioskScre
     box.place("red", 1, "Bremen")
     loop.step()
     assert screen.record.rings  # the forming transport's hints are drawn as LED rings
-    pygame.image.save(screen.surface, str(OUT / "kiosk_playing_800x480.png"))
+    save_png(screen.surface, str(OUT / "kiosk_playing_800x480.png"))
 
 
 def test_a_window_closes_with_its_close_button_or_ctrl_q_and_the_loop_ends(box: Box) -> None:

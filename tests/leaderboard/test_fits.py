@@ -40,6 +40,7 @@ from companion.leaderboard.topics import (
 from companion.table.messages import LANGUAGES
 from tests.leaderboard.helpers import AA, OTW, ROOT, live, result
 from tests.leaderboard.test_screen import busy_model
+from tests.screenshots import save_png
 
 OUTPUT = Path(__file__).resolve().parents[1] / "output" / "leaderboard"
 SIZES = ((1920, 1080), (1280, 720), (1024, 768), (800, 480))
@@ -218,7 +219,7 @@ def test_every_state_fits_at_every_size(language: str) -> None:
         for size in SIZES:
             view = BoardView(EVENT, name != "empty", "mqtt://laptop.local:1883", NOW, language)
             surface, drawn = draw(model, view, size)
-            pygame.image.save(surface, str(OUTPUT / f"fits_{language}_{size[0]}x{size[1]}_{name}.png"))
+            save_png(surface, str(OUTPUT / f"fits_{language}_{size[0]}x{size[1]}_{name}.png"))
             parts = layout(size, lambda px, bold: font(px, bold=bold))
             found += [f"{language} {size} {name}: {f}" for f in faults(drawn, size, parts, DATA)]
             broken = board_texts(language).text("board.cannot_show", part="")  # a part that raised

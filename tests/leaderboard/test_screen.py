@@ -20,6 +20,7 @@ from companion.leaderboard.screen import SIZE, BoardView, render
 from companion.leaderboard.topics import TableOnline, encode, online_topic
 from tests.leaderboard.broker import TestBroker
 from tests.leaderboard.helpers import AA, ROOT, FakeGame, live, result
+from tests.screenshots import save_png
 
 OUTPUT = Path(__file__).resolve().parents[1] / "output"
 REPO = Path(__file__).resolve().parents[2]
@@ -54,7 +55,7 @@ def shot(name: str, model: BoardModel, view: BoardView, size: tuple[int, int] = 
     surface = pygame.Surface(size)
     render(surface, model, view, fonts)
     OUTPUT.mkdir(parents=True, exist_ok=True)
-    pygame.image.save(surface, str(OUTPUT / f"leaderboard-{name}.png"))
+    save_png(surface, str(OUTPUT / f"leaderboard-{name}.png"))
     return surface
 
 

@@ -4,6 +4,7 @@ to the wizard's intents."""
 from __future__ import annotations
 
 import os
+from functools import cache
 from pathlib import Path
 
 import pygame
@@ -15,6 +16,7 @@ from companion.intents import ButtonName, ButtonPressed, CityTapped, TagPlaced
 from companion.setup_box.machine import start, step
 from companion.setup_box.screen import drag, hit, render
 from companion.setup_box.trace import owner_script
+from tests.screenshots import save_png
 from tests.setup_box.conftest import reference
 
 OUTPUT = Path(__file__).resolve().parents[1] / "output"
@@ -32,6 +34,11 @@ def _pygame() -> object:
 
 def states(game: str) -> dict[str, WizardState]:
     """The wizard at a moment of each step, from the owner's script of the reference box."""
+    return dict(_states(game))  # the states are immutable; the dict is the caller's
+
+
+@cache  # a replay of the whole script (about 1 s): the same moments for every language and size
+def _states(game: str) -> dict[str, WizardState]:
     script, _ = owner_script(game, reference(game), drag=False)
     seen: dict[str, WizardState] = {}
     cities = tuple(c["name"] for c in read_toml(reference(game)["board"])["cities"])
@@ -56,7 +63,7 @@ def test_every_step_renders(game: str, size: tuple[int, int]) -> None:
         record = render(surface, state, now=0.1)
         assert record.roles("title") and record.roles("doing"), name
         assert len(record.cities) == len(state.cities)
-        pygame.image.save(surface, str(OUTPUT / f"setup-box-{game}-{name.replace(':', '-')}-{size[0]}.png"))
+        save_png(surface, str(OUTPUT / f"setup-box-{game}-{name.replace(':', '-')}-{size[0]}.png"))
 
 
 def test_touch_and_drag_become_intents() -> None:

@@ -11,12 +11,32 @@ from companion.games.digitise.model import RoadEntry
 
 def road_distance(roads: Iterable[RoadEntry], a: str, b: str) -> int | None:
     """Fewest roads from ``a`` to ``b`` (None: not connected)."""
-    return _dijkstra(roads, a, b, lambda road: 1)
+    return _distances(roads, a, by_steps=False).get(b)
 
 
 def step_distance(roads: Iterable[RoadEntry], a: str, b: str) -> int | None:
     """Fewest steps from ``a`` to ``b`` when a road of n spaces takes n + 1 steps."""
-    return _dijkstra(roads, a, b, lambda road: (road.spaces or 0) + 1)
+    return _distances(roads, a, by_steps=True).get(b)
+
+
+# The wizard's review asks for thousands of distances on the same roads (every contract, every start
+# city, at every step): one Dijkstra per origin, kept while the same (immutable) tuple of roads is asked
+# about. Keyed by the tuple's identity, which is safe because the cache holds the tuple itself.
+_CACHE_SIZE = 4
+_cache: list[tuple[tuple[RoadEntry, ...], dict[tuple[str, bool], dict[str, int]]]] = []
+
+
+def _distances(roads: Iterable[RoadEntry], a: str, by_steps: bool) -> dict[str, int]:
+    if not isinstance(roads, tuple):
+        return _dijkstra(roads, a, by_steps)
+    table = next((t for r, t in _cache if r is roads), None)
+    if table is None:
+        table = {}
+        _cache.insert(0, (roads, table))
+        del _cache[_CACHE_SIZE:]
+    if (a, by_steps) not in table:
+        table[(a, by_steps)] = _dijkstra(roads, a, by_steps)
+    return table[(a, by_steps)]
 
 
 def connected(cities: Iterable[str], roads: Iterable[RoadEntry]) -> tuple[str, ...]:
@@ -43,20 +63,20 @@ def _adjacency(roads: Iterable[RoadEntry]) -> dict[str, list[tuple[str, RoadEntr
     return adjacency
 
 
-def _dijkstra(roads: Iterable[RoadEntry], a: str, b: str, weight: object) -> int | None:
-    assert callable(weight)
+def _dijkstra(roads: Iterable[RoadEntry], a: str, by_steps: bool) -> dict[str, int]:
+    """The shortest distance from ``a`` to every city it reaches (``a`` itself at 0)."""
     adjacency = _adjacency(roads)
     best = {a: 0}
+    done: set[str] = set()
     queue = [(0, a)]
     while queue:
         dist, city = heapq.heappop(queue)
-        if city == b:
-            return dist
-        if dist > best.get(city, dist):
+        if city in done:
             continue
+        done.add(city)
         for nxt, road in adjacency.get(city, ()):
-            nd = dist + int(weight(road))
+            nd = dist + ((road.spaces or 0) + 1 if by_steps else 1)
             if nd < best.get(nxt, nd + 1):
                 best[nxt] = nd
                 heapq.heappush(queue, (nd, nxt))
-    return None
+    return best
