@@ -7,6 +7,7 @@ systemd's answers. A healthy box passes; each fault injected alone makes exactly
 from __future__ import annotations
 
 import os
+import time
 import re
 import socket
 import subprocess
@@ -93,8 +94,12 @@ class PiRoot:
         return HardwareRig(readers=table.readers, card_reader=table.readers, extra_close=table.close)
 
     def sleep(self, seconds: float) -> None:
+        # The bridge runs while the doctor waits, and the wait lasts as long as a real one: a peer that
+        # is dead or absent must not turn the doctor's loop into a busy one (as no Pi would).
+        until = time.monotonic() + seconds
         if self.peer is not None:
             self.peer.pump(min(seconds, 0.02))
+        time.sleep(max(0.0, until - time.monotonic()))
 
     def box(self, **overrides: object) -> Box:
         settings: dict[str, object] = {
