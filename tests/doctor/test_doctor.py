@@ -7,11 +7,11 @@ systemd's answers. A healthy box passes; each fault injected alone makes exactly
 from __future__ import annotations
 
 import os
-import time
 import re
 import socket
 import subprocess
 import sys
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
