@@ -6,7 +6,7 @@ import re
 import subprocess
 import sys
 
-from companion.cli import build_parser, commands
+from companion.cli import COMMANDS, build_parser, commands
 from companion.simulator.app import build_parser as simulator_parser
 
 # A help text that stops on one of these has lost its end (``--ca-file``: "... signed the broker's").
@@ -83,3 +83,15 @@ def test_a_sub_command_does_not_build_the_simulator_s_help() -> None:
     assert done.stdout.strip().splitlines()[-1] == "False 0", done.stdout + done.stderr
     shown = subprocess.run([sys.executable, "-m", "companion", "--help"], capture_output=True, text=True, timeout=60)
     assert "--players" in shown.stdout and "--emulated-readers" in shown.stdout  # still listed where people look
+
+
+def test_each_command_builds_from_its_own_module_alone() -> None:
+    # ``companion CMD`` registers only COMMANDS[CMD]'s module: the map is what the modules really add,
+    # and a command's parser built alone is the one in the whole list (same options, same help).
+    whole = {name: parser for name, parser, _ in commands(_subparsers()) if " " not in name}
+    assert set(COMMANDS) == set(whole)
+    for name, module in COMMANDS.items():
+        alone = build_parser(simulator_help=False, only=module)
+        sub = next(a for a in alone._actions if a.__class__.__name__ == "_SubParsersAction")
+        assert name in sub.choices and set(COMMANDS[n] for n in sub.choices) == {module}
+        assert sub.choices[name].format_help() == whole[name].format_help()
