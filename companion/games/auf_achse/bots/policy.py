@@ -63,6 +63,7 @@ from companion.games.auf_achse.engine.queries import (
 from companion.games.auf_achse.engine.state import TRAILERS, GameState, Phase, PlayerState, Sign, Stage, Waiting
 
 STEP_DISCOUNT = 0.9  # a target's worth falls by a tenth per space still to drive
+_DISCOUNT = [STEP_DISCOUNT**d for d in range(100)]  # by distance (99: unreachable, as ``between``)
 SPACE_DM = 150  # what a space of approach costs in DM (the reference payouts pay ~180 DM a space)
 BID_SHARE = 0.5  # bid up to this share of a contract's worth (the Kosten column goes to 50 %, AA-19)
 TRAILER_MARGIN = 1000  # buy a trailer for a contract only if it pays this much more than the trailer
@@ -96,6 +97,9 @@ def distances(board: AABoard) -> Distances:
     if found is not None and found.board is board:
         return found
     to_city = {city: board.distances_from(city) for city in board.cities}
+    longest = max((d for table in to_city.values() for d in table.values()), default=0)
+    while len(_DISCOUNT) <= longest:  # an owner's board bigger than any printed one
+        _DISCOUNT.append(STEP_DISCOUNT ** len(_DISCOUNT))
     plain = [s.id for s in board.spaces if not s.city]
     central = tuple(sorted(plain, key=lambda s: (sum(d.get(s, 99) for d in to_city.values()), s)))
     found = Distances(board, to_city, central)
@@ -144,11 +148,12 @@ def destination_scores(state: GameState, colour: str) -> list[tuple[float, str]]
     p = state.player(colour)
     assert p is not None
     dist = distances(state.board)
-    goals = targets(state, p)
+    # Each goal's distance table and worth, looked up once (this runs for every move of every playout).
+    goals = [(dist.to_city[city], worth) for city, worth in targets(state, p)]
     board = state.board
     scored: list[tuple[float, str]] = []
     for space, dest in legal_destinations(state, colour).items():
-        value = max(worth * STEP_DISCOUNT ** dist.between(space, city) for city, worth in goals)
+        value = max(worth * _DISCOUNT[table.get(space, 99)] for table, worth in goals)
         value /= 1000.0
         if dest.exact and board.is_city(space) and state.public:
             value += EXACT_CITY_BONUS
