@@ -300,7 +300,13 @@ def regret(positions: int, seeds: int, reference: int, seed: int) -> tuple[float
 
 
 def _append_pairs(path: Path, r: Result, seed: int, scale: float) -> None:
+    """One line per follower advice, and one per game with ``"advice": null`` (every pairing, hard vs
+    medium included): a run stopped early still gives each pairing's games, rounds and circles."""
     with path.open("a", encoding="utf-8") as out:
+        game = {"seed": seed, "scale": scale, "pairing": r.pairing, "game": r.game, "advice": None}
+        outcome = {"score": r.score, "rounds": r.rounds, "finished": r.finished, "capped": r.capped}
+        checks = {"circles": r.circles, "inconsistent": r.consistent.count(False), "checked": len(r.consistent)}
+        out.write(json.dumps({**game, **outcome, **checks}) + "\n")
         for k, (p, n) in enumerate(zip(r.predictions, r.playouts, strict=True)):
             row = {"seed": seed, "scale": scale, "pairing": r.pairing, "game": r.game, "advice": k}
             end = {"score": r.score, "finished": r.finished, "capped": r.capped}
