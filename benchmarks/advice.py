@@ -300,15 +300,16 @@ def regret(positions: int, seeds: int, reference: int, seed: int) -> tuple[float
 
 
 def _append_pairs(path: Path, r: Result, seed: int, scale: float) -> None:
-    """One line per follower advice, and one per game with ``"advice": null`` (every pairing, hard vs
-    medium included): a run stopped early still gives each pairing's games, rounds and circles."""
+    """One ``"kind": "game"`` line per game (every pairing, hard vs medium included: a run stopped early
+    still gives each pairing's games, rounds and circles), then one ``"kind": "advice"`` line per
+    follower advice (its chance, playouts and the game's result)."""
     with path.open("a", encoding="utf-8") as out:
-        game = {"seed": seed, "scale": scale, "pairing": r.pairing, "game": r.game, "advice": None}
+        game = {"kind": "game", "seed": seed, "scale": scale, "pairing": r.pairing, "game": r.game, "advice": None}
         outcome = {"score": r.score, "rounds": r.rounds, "finished": r.finished, "capped": r.capped}
         checks = {"circles": r.circles, "inconsistent": r.consistent.count(False), "checked": len(r.consistent)}
         out.write(json.dumps({**game, **outcome, **checks}) + "\n")
         for k, (p, n) in enumerate(zip(r.predictions, r.playouts, strict=True)):
-            row = {"seed": seed, "scale": scale, "pairing": r.pairing, "game": r.game, "advice": k}
+            row = {"kind": "advice", "seed": seed, "scale": scale, "pairing": r.pairing, "game": r.game, "advice": k}
             end = {"score": r.score, "finished": r.finished, "capped": r.capped}
             out.write(json.dumps({**row, "chance": p, "playouts": n, **end}) + "\n")
 
@@ -334,7 +335,7 @@ def main(argv: list[str] | None = None) -> int:
         "--pairs",
         type=Path,
         metavar="FILE",
-        help="append each follower advice's chance and its game's result, as JSON lines",
+        help="append a line per game and per follower advice (its chance and the game's result), as JSON lines",
     )
     parser.add_argument("--reference", type=int, default=300, help="playouts per candidate of the regret's reference")
     args = parser.parse_args(argv)

@@ -5,6 +5,7 @@ and prints its figures is."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import subprocess
@@ -44,10 +45,10 @@ ADVICE_LINES = tuple(
 FIGURE = re.compile(r"^(?P<name>.+): (?P<number>-?[0-9][0-9.]*) (?P<unit>\S.*)$")
 
 
-def run_quick(path: Path) -> subprocess.CompletedProcess[str]:
+def run_quick(path: Path, *extra: str) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy", "PYTHONPATH": str(ROOT)}
     return subprocess.run(
-        [sys.executable, str(path), "--quick"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=600
+        [sys.executable, str(path), "--quick", *extra], cwd=ROOT, env=env, capture_output=True, text=True, timeout=600
     )
 
 
@@ -61,8 +62,9 @@ def test_every_part_is_run_by_its_benchmark() -> None:
 
 
 @pytest.mark.parametrize("path", [p for p in BENCHMARKS if p.name not in PARTS], ids=lambda p: p.name)
-def test_benchmark_runs_in_quick_mode(path: Path) -> None:
-    result = run_quick(path)
+def test_benchmark_runs_in_quick_mode(path: Path, tmp_path: Path) -> None:
+    pairs = tmp_path / "pairs.jsonl"
+    result = run_quick(path, "--pairs", str(pairs)) if path.name == "advice.py" else run_quick(path)
     assert result.returncode == 0 and "Traceback" not in result.stderr, (
         f"{path.name} --quick failed:\n{result.stdout[-2000:]}\n{result.stderr[-3000:]}"
     )
@@ -70,6 +72,13 @@ def test_benchmark_runs_in_quick_mode(path: Path) -> None:
     if path.name == "advice.py":
         for pattern in ADVICE_LINES:
             assert pattern.search(result.stdout), f"advice.py no longer prints {pattern.pattern!r}"
+        # --pairs: a line per game of each of the four pairings, and one per follower advice
+        rows = [json.loads(line) for line in pairs.read_text("utf-8").splitlines()]
+        games = [r for r in rows if r["kind"] == "game"]
+        assert sorted(r["pairing"] for r in games) == [0, 1, 2, 3]
+        advices = [r for r in rows if r["kind"] == "advice"]
+        assert advices and all(0.0 <= r["chance"] <= 1.0 and r["pairing"] != 3 for r in advices)
+        assert len(rows) == len(games) + len(advices)
     if path.name == "readers.py":
         figures = {m["name"]: m for line in result.stdout.splitlines() if (m := FIGURE.match(line))}
         for name in READERS_LINES:

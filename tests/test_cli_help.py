@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import re
 import subprocess
 import sys
@@ -15,7 +16,7 @@ DANGLING = re.compile(r"(\b(the|a|an|of|and|or|that|its|their)|'s|,|:)$", re.IGN
 
 def _subparsers():  # type: ignore[no-untyped-def]
     parser = build_parser()
-    return next(a for a in parser._actions if a.__class__.__name__ == "_SubParsersAction")
+    return next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
 
 
 def test_every_command_has_a_line_in_the_list_and_a_description() -> None:
@@ -92,6 +93,6 @@ def test_each_command_builds_from_its_own_module_alone() -> None:
     assert set(COMMANDS) == set(whole)
     for name, module in COMMANDS.items():
         alone = build_parser(simulator_help=False, only=module)
-        sub = next(a for a in alone._actions if a.__class__.__name__ == "_SubParsersAction")
+        sub = next(a for a in alone._actions if isinstance(a, argparse._SubParsersAction))
         assert name in sub.choices and set(COMMANDS[n] for n in sub.choices) == {module}
         assert sub.choices[name].format_help() == whole[name].format_help()

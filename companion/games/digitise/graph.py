@@ -29,11 +29,11 @@ _cache: list[tuple[tuple[RoadEntry, ...], dict[tuple[str, bool], dict[str, int]]
 def _distances(roads: Iterable[RoadEntry], a: str, by_steps: bool) -> dict[str, int]:
     if not isinstance(roads, tuple):
         return _dijkstra(roads, a, by_steps)
-    table = next((t for r, t in _cache if r is roads), None)
-    if table is None:
-        table = {}
-        _cache.insert(0, (roads, table))
-        del _cache[_CACHE_SIZE:]
+    at = next((i for i, (r, _) in enumerate(_cache) if r is roads), None)
+    entry = (roads, {}) if at is None else _cache.pop(at)
+    _cache.insert(0, entry)  # the most recently asked first: the least recently asked is dropped
+    del _cache[_CACHE_SIZE:]
+    table = entry[1]
     if (a, by_steps) not in table:
         table[(a, by_steps)] = _dijkstra(roads, a, by_steps)
     return table[(a, by_steps)]
