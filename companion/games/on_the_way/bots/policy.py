@@ -290,19 +290,21 @@ def _build_when_affordable(k: Kernel, rng: random.Random) -> Action | None:
     beat building the biggest affordable at once 62 % of kernel games), next to the player's trucks."""
     t = k.t
     money = k.money[k.seat]
+    if money < k.cost(t.lc_cost) and money < k.cost(t.ex_cost) and money < k.cost(t.wh_cost):
+        return None  # nothing affordable (most calls): every branch below would say None too
     limited = t.limited
     trucks = k.sup_trucks if limited else 10**9
-    free = [c for c, b in enumerate(k.bld) if b == NONE]
-    warehouses = [c for c, b in enumerate(k.bld) if b == WH]
-    centre_ok = bool(free) and (not limited or (k.sup_lc > 0 and trucks >= 2))
+    bld = k.bld
+    any_free = NONE in bld  # the city lists only for the building chosen: this runs at every step
+    centre_ok = any_free and (not limited or (k.sup_lc > 0 and trucks >= 2))
     if centre_ok and money >= k.cost(t.lc_cost):
-        return _near_own_trucks(k, BUILD_LC, free, rng)
+        return _near_own_trucks(k, BUILD_LC, [c for c, b in enumerate(bld) if b == NONE], rng)
     if centre_ok and k.time < t.time_end - 1:
         return None  # save up for the centre
-    if warehouses and money >= k.cost(t.ex_cost) and (not limited or (k.sup_lc > 0 and trucks >= 1)):
-        return _near_own_trucks(k, EXPAND, warehouses, rng)
-    if free and money >= k.cost(t.wh_cost) and (not limited or (k.sup_wh > 0 and trucks >= 1)):
-        return _near_own_trucks(k, BUILD_WH, free, rng)
+    if WH in bld and money >= k.cost(t.ex_cost) and (not limited or (k.sup_lc > 0 and trucks >= 1)):
+        return _near_own_trucks(k, EXPAND, [c for c, b in enumerate(bld) if b == WH], rng)
+    if any_free and money >= k.cost(t.wh_cost) and (not limited or (k.sup_wh > 0 and trucks >= 1)):
+        return _near_own_trucks(k, BUILD_WH, [c for c, b in enumerate(bld) if b == NONE], rng)
     return None
 
 
