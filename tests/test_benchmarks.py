@@ -95,3 +95,27 @@ def test_benchmark_runs_in_quick_mode(path: Path, tmp_path: Path) -> None:
 def test_the_figure_pattern_is_the_house_format() -> None:
     assert FIGURE.match("wrap soak, longest step: 31.5 ms")
     assert not FIGURE.match("wrap soak, longest step 31.5 ms")
+
+
+def test_the_consistency_checks_noise_floor_is_the_difference_of_two_estimates() -> None:
+    # benchmarks/advice.py: two estimates of the same value from n playouts each differ by more than
+    # the first's 95 % half-width 2 (1 - Φ(1.96 / √2)) ≈ 16.6 % of the time (not 5 %); fewer playouts
+    # behind the second estimate make it noisier, more make it steadier.
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("advice_benchmark", ROOT / "benchmarks" / "advice.py")
+    assert spec is not None and spec.loader is not None
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    try:
+        advice = importlib.util.module_from_spec(spec)
+        sys.modules[spec.name] = advice  # its dataclasses look their module up
+        spec.loader.exec_module(advice)
+    finally:
+        sys.path.remove(str(ROOT / "benchmarks"))
+    from companion.engine.stats import wilson
+
+    low, high = wilson(0.5 * 2000, 2000)
+    assert abs(advice._noise(0.5, low, high, 2000, 0.5, 2000) - 0.166) < 0.005
+    low, high = wilson(60, 100)
+    floor = [advice._noise(0.6, low, high, 100, 0.6, n) for n in (25, 100, 400)]
+    assert floor[0] > floor[1] > floor[2] > 0.05
