@@ -49,7 +49,7 @@ from companion.games.on_the_way.engine.state import GameState
 
 DEFAULT_BUDGET_S = 0.85  # Pi-4 seconds of search: ~1 s per advice on a Pi 4 with the overheads (benchmarks/advice.py)
 TOP = 3
-RANK_HORIZON = 120  # kernel actions per ranking playout (about twelve turns each, 2 players): hard's
+RANK_HORIZON = 120  # kernel actions per ranking playout (about twelve turns each, 2 players); hard now plays 40
 CHECK_SHARE = 0.25  # of the budget: fresh playouts of the pick, for a value without the winner's curse
 Progress = Callable[[float], None]  # called with the share of the budget spent so far (0..1)
 

@@ -2,7 +2,7 @@
 
 - easy: the greedy playout policy itself (no search);
 - medium: Monte-Carlo search with short playouts (a few rounds, then a static evaluation), 0.25 s of a Pi 4;
-- hard: Monte-Carlo search with longer playouts (about twelve turns each, then a static evaluation), 1 s of a Pi 4.
+- hard: the same search with four times the playouts, 1 s of a Pi 4.
 
 A searching bot fulfils and delivers without searching, and otherwise keeps the greedy policy's step
 unless the search finds one clearly better (beyond a margin and one standard error).
@@ -36,12 +36,12 @@ class Level(StrEnum):
 BUDGET_S = {Level.EASY: 0.0, Level.MEDIUM: 0.25, Level.HARD: 1.0}  # seconds of a Pi 4 core per command
 STALL_ROUND = {2: 160, 3: 125, 4: 100}  # rounds after which a searching bot only plays its plan
 MEDIUM_HORIZON = 40  # kernel actions per short playout (about four turns of each player in a 2-player game)
-# Hard plays longer playouts (about twelve turns each) at four times the budget. Complete playouts to the
-# end were weaker: hard then won 76.5 % against medium, with these 97.0 % (100 games each, the levels'
-# budgets × 0.1, benchmarks/bots.py --scale): an evaluated position twelve turns on is less noisy than
-# one random end of the game. At the full budgets the two levels are level (docs/bots.md): medium's
-# search is near saturation there. The advisor keeps complete playouts: its win chance is a real chance.
-HARD_HORIZON = 120
+# Hard plays medium's short playouts at four times the budget. At the levels' real budgets (what the
+# product always plays: a budget is kernel actions, so a loaded Pi is slower, never shallower) longer
+# playouts lost: hard vs medium 41.2 % [27.4, 56.6] with 120 actions, 56.2 % [41.0, 70.4] with 40 (40 games
+# each, the same seeds, benchmarks/bots.py --pair hard:medium --offer --offset 7000). 120 actions won
+# only at budgets × 0.1 (97 %, docs/bots.md), where medium's few playouts are noisy.
+HARD_HORIZON = MEDIUM_HORIZON
 
 
 def choose(state: GameState, colour: str, level: Level | str, seed: int, *, budget_s: float | None = None) -> Command:
