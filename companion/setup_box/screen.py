@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from functools import lru_cache
 
 import pygame
 
@@ -33,17 +32,12 @@ class LeaveTapped:
 Intent = CityTapped | FieldTapped | SpaceTapped | LeaveTapped
 
 
-@lru_cache(maxsize=8)
-def _auto(cities: tuple[str, ...], roads: tuple[tuple[str, str], ...]) -> dict[str, tuple[float, float]]:
-    return stress_layout(cities, roads, iterations=60)
-
-
 def map_positions(state: WizardState) -> dict[str, tuple[float, float]]:
     """The layout step's positions once there are any; before that, the map as traced so far."""
     known = {c: (x, y) for c, x, y in state.positions}
     if known and all(c in known for c in state.cities):
         return {c: known[c] for c in state.cities}
-    return _auto(state.cities, tuple((r.a, r.b) for r in state.roads))
+    return stress_layout(state.cities, [(r.a, r.b) for r in state.roads], iterations=60)  # remembered there
 
 
 def render(

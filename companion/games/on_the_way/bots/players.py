@@ -35,13 +35,12 @@ class Level(StrEnum):
 
 BUDGET_S = {Level.EASY: 0.0, Level.MEDIUM: 0.25, Level.HARD: 1.0}  # seconds of a Pi 4 core per command
 STALL_ROUND = {2: 160, 3: 125, 4: 100}  # rounds after which a searching bot only plays its plan
-MEDIUM_HORIZON = 40  # kernel actions per short playout (about four turns of each player in a 2-player game)
-# Hard plays medium's short playouts at four times the budget. At the levels' real budgets (what the
+HORIZON = 40  # kernel actions per short playout, both levels (about four turns of each player in a 2-player game)
+# Hard plays the same short playouts at four times the budget. At the levels' real budgets (what the
 # product always plays: a budget is kernel actions, so a loaded Pi is slower, never shallower) longer
 # playouts lost: hard vs medium 41.2 % [27.4, 56.6] with 120 actions, 56.2 % [41.0, 70.4] with 40 (40 games
 # each, the same seeds, benchmarks/bots.py --pair hard:medium --offer --offset 7000). 120 actions won
 # only at budgets × 0.1 (97 %, docs/bots.md), where medium's few playouts are noisy.
-HARD_HORIZON = MEDIUM_HORIZON
 
 
 def choose(state: GameState, colour: str, level: Level | str, seed: int, *, budget_s: float | None = None) -> Command:
@@ -69,8 +68,7 @@ def choose(state: GameState, colour: str, level: Level | str, seed: int, *, budg
     if len(actions) <= 1:
         return kernel.to_command(actions[0] if actions else plan)
     budget = BUDGET_S[level] if budget_s is None else budget_s
-    horizon = MEDIUM_HORIZON if level is Level.MEDIUM else HARD_HORIZON
-    arms = search(kernel, actions, work_for(budget), rng, horizon=horizon, protect=plan)
+    arms = search(kernel, actions, work_for(budget), rng, horizon=HORIZON, protect=plan)
     default = next((a for a in arms if a.action == plan), None)  # None: the plan is not legal (a refused pass)
     if overrules(kernel, plan, arms[0], default):
         return kernel.to_command(arms[0].action)
