@@ -313,6 +313,28 @@ def regret(positions: int, seeds: int, reference: int, seed: int) -> tuple[float
     return below / picks, total / picks, bias / picks, picks
 
 
+def deciles(pairs: list[tuple[float, float]]) -> list[tuple[int, float, float, int]]:
+    """(decile, mean predicted chance, share won, advices) for each decile of the predicted chance that has advices."""
+    out = []
+    for d in range(10):
+        cell = [(p, o) for p, o in pairs if min(9, int(p * 10)) == d]
+        if cell:
+            out.append((d, statistics.fmean(p for p, _ in cell), statistics.fmean(o for _, o in cell), len(cell)))
+    return out
+
+
+def calibration_line(name: str, pairs: list[tuple[float, float]], least: int = 50) -> str:
+    """``name: predicted N %, won N %, brier N, largest decile gap N points (deciles of >= least advices)``."""
+    brier = statistics.fmean((p - o) ** 2 for p, o in pairs)
+    gaps = [abs(p - o) for _, p, o, n in deciles(pairs) if n >= least]
+    gap = f"{max(gaps) * 100:.1f} points" if gaps else "none"
+    return (
+        f"{name}: predicted {statistics.fmean(p for p, _ in pairs) * 100:.1f} %, "
+        f"won {statistics.fmean(o for _, o in pairs) * 100:.1f} %, brier {brier:.3f}, "
+        f"largest decile gap {gap} (deciles of >= {least} advices), {len(pairs)} advices"
+    )
+
+
 def _append_pairs(path: Path, r: Result, seed: int, scale: float) -> None:
     """One ``"kind": "game"`` line per game (every pairing, hard vs medium included: a run stopped early
     still gives each pairing's games, rounds and circles), then one ``"kind": "advice"`` line per
@@ -382,15 +404,17 @@ def main(argv: list[str] | None = None) -> int:
     brier = statistics.fmean((p - o) ** 2 for p, o in pairs) if pairs else 0.0
     print(f"brier score: {brier:.3f}")
     # More than the lines above (for the notes): calibration per decile, game lengths, the run.
-    for d in range(10):
-        cell = [(p, o) for p, o in pairs if min(9, int(p * 10)) == d]
-        if cell:
-            mean_p = statistics.fmean(p for p, _ in cell)
-            mean_o = statistics.fmean(o for _, o in cell)
-            print(
-                f"calibration decile {d * 10}-{d * 10 + 10} %: predicted {mean_p * 100:.1f} %, "
-                f"won {mean_o * 100:.1f} % over {len(cell)} advices"
-            )
+    for d, mean_p, mean_o, n in deciles(pairs):
+        print(
+            f"calibration decile {d * 10}-{d * 10 + 10} %: predicted {mean_p * 100:.1f} %, "
+            f"won {mean_o * 100:.1f} % over {n} advices"
+        )
+    # Per opponent: the playouts model every seat with the same greedy policy, so the chance is the
+    # chance against an opponent who plays as well as the follower (see advisor.py); a weaker one loses more.
+    for p, (_, second) in enumerate(PAIRINGS):
+        mine = [(x, r.score) for r in results if r.pairing == p for x in r.predictions]
+        if mine:
+            print(calibration_line(f"calibration vs {second}", mine))
     rounds = sorted(r.rounds for r in results if r.finished)
     if rounds:
         print(

@@ -11,6 +11,7 @@ import re
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -97,10 +98,7 @@ def test_the_figure_pattern_is_the_house_format() -> None:
     assert not FIGURE.match("wrap soak, longest step 31.5 ms")
 
 
-def test_the_consistency_checks_noise_floor_is_the_difference_of_two_estimates() -> None:
-    # benchmarks/advice.py: two estimates of the same value from n playouts each differ by more than
-    # the first's 95 % half-width 2 (1 - Φ(1.96 / √2)) ≈ 16.6 % of the time (not 5 %); fewer playouts
-    # behind the second estimate make it noisier, more make it steadier.
+def _advice_benchmark() -> Any:
     import importlib.util
 
     spec = importlib.util.spec_from_file_location("advice_benchmark", ROOT / "benchmarks" / "advice.py")
@@ -112,6 +110,14 @@ def test_the_consistency_checks_noise_floor_is_the_difference_of_two_estimates()
         spec.loader.exec_module(advice)
     finally:
         sys.path.remove(str(ROOT / "benchmarks"))
+    return advice
+
+
+def test_the_consistency_checks_noise_floor_is_the_difference_of_two_estimates() -> None:
+    # benchmarks/advice.py: two estimates of the same value from n playouts each differ by more than
+    # the first's 95 % half-width 2 (1 - Φ(1.96 / √2)) ≈ 16.6 % of the time (not 5 %); fewer playouts
+    # behind the second estimate make it noisier, more make it steadier.
+    advice = _advice_benchmark()
     from companion.engine.stats import wilson
 
     low, high = wilson(0.5 * 2000, 2000)
@@ -119,3 +125,22 @@ def test_the_consistency_checks_noise_floor_is_the_difference_of_two_estimates()
     low, high = wilson(60, 100)
     floor = [advice._noise(0.6, low, high, 100, 0.6, n) for n in (25, 100, 400)]
     assert floor[0] > floor[1] > floor[2] > 0.05
+
+
+def test_the_calibration_line_measures_the_gap_between_chance_and_outcome() -> None:
+    # Outcomes drawn with exactly the predicted chance: every decile within a few points; the same
+    # predictions against outcomes 25 points likelier: the largest gap is about 25 points.
+    import random
+
+    advice = _advice_benchmark()
+    rng = random.Random(5)
+    chances = [rng.random() * 0.7 for _ in range(20_000)]
+    fair = [(p, float(rng.random() < p)) for p in chances]
+    low = [(p, float(rng.random() < p + 0.25)) for p in chances]
+    gap = re.compile(r"largest decile gap ([0-9.]+) points")
+    fair_gap = gap.search(advice.calibration_line("fair", fair))
+    low_gap = gap.search(advice.calibration_line("low", low))
+    assert fair_gap is not None and low_gap is not None
+    assert float(fair_gap.group(1)) < 3.0
+    assert 22.0 < float(low_gap.group(1)) < 28.0
+    assert "largest decile gap none" in advice.calibration_line("few", fair[:40])  # no decile of 50
