@@ -37,7 +37,6 @@ from companion.games.on_the_way.bots.search import (
     FULL_HORIZON,
     Arm,
     candidates,
-    obvious,
     pass_only_if_planned,
     rollout,
     search,
@@ -159,9 +158,8 @@ def advise(
     """Up to three commands for ``player`` (default: the player to move), best first.
 
     Sequential halving over the candidates (playouts of ``RANK_HORIZON`` actions, then the static
-    evaluation) ranks them; an obvious step of the greedy plan (fulfilling, a loaded truck driving on:
-    ``search.obvious``) comes first whatever the ranking. The pick is then re-evaluated on fresh complete
-    playouts (its reported chance, no winner's curse).
+    evaluation) ranks them, the greedy plan among them; the best-ranked is the pick, re-evaluated on
+    fresh complete playouts (its reported chance, no winner's curse).
     ``earlier``: the states of this turn before ``state`` (``turn_so_far``), to avoid circles.
     Raises ``IllegalAction`` when the player cannot act now, or the face-up offer is not known (OTW-9).
     """
@@ -173,11 +171,12 @@ def advise(
     check_offer_known(state)
     kernel = Kernel.from_state(state)
     rng = random.Random(f"advise:{seed}")
-    # The greedy plan (the step the playouts themselves would take) is always a candidate, and first
-    # when it is obvious. Keeping it unless another was clearly better (as the bots do) left the
-    # advice 5-16 points below the best candidate in 4 of 10 positions: at the advice's budget a
-    # better step is rarely *clearly* better, and the best-ranked one is the better guess. What
-    # made a follower wander at a tenth of the budget (returning, cancelling) ``no_circles`` forbids.
+    # The greedy plan (the step the playouts themselves would take) is always a candidate. Keeping it
+    # unless another was clearly better, and always when it was "obvious" (as the bots do), left the
+    # advice 5-16 points below the best candidate in 4 of 10 positions: at the advice's budget a better
+    # step is rarely *clearly* better, and even fulfilling can wait (expanding first was 11 points
+    # better in one position: the fulfilment filled the strip). What made a follower wander at a
+    # tenth of the budget (returning, cancelling) ``no_circles`` forbids.
     plan = policy_action(kernel, random.Random(f"plan:{seed}"), take_chance=1.0)
     actions = pass_only_if_planned(kernel, rng, plan, candidates(kernel, rng, first=plan))
     actions = no_circles(kernel, state, earlier, actions)
@@ -198,10 +197,6 @@ def advise(
     )
     if not arms:
         return ()
-    default = next((a for a in arms if a.action == plan), None)
-    if default is not None and obvious(kernel, plan):
-        arms.remove(default)
-        arms.insert(0, default)
     pick = _fresh(kernel, arms[0].action, check, rng, progress)
     if progress is not None:
         progress(1.0)
