@@ -280,13 +280,27 @@ def greedy_positions(count: int, seed: int) -> list[GameState]:
     return out
 
 
-def regret(positions: int, seeds: int, reference: int, seed: int) -> tuple[float, float, float, int]:
+def reference_noise(values: list[float], playouts: int, draws: int = 4000, seed: int = 0) -> float:
+    """How often the regret's reference, by its own noise alone, puts the truly best candidate more than
+    5 points below its best: ``values`` taken as the truth, each re-estimated from ``playouts`` playouts
+    (normal approximation of a share). The floor under the regret a perfect advisor would be given."""
+    rng = random.Random(seed)
+    top = max(range(len(values)), key=lambda i: values[i])
+    sd = [math.sqrt(max(v * (1 - v), 1e-6) / playouts) for v in values]
+    below = 0
+    for _ in range(draws):
+        noisy = [v + rng.gauss(0.0, s) for v, s in zip(values, sd, strict=True)]
+        below += max(noisy) - noisy[top] > 0.05
+    return below / draws
+
+
+def regret(positions: int, seeds: int, reference: int, seed: int) -> tuple[float, float, float, int, float]:
     """The advisor's pick against a reference of ``reference`` complete playouts per candidate (its own
     model): (share of picks more than 5 points below the best, mean regret, mean reported − reference
-    value of the pick, picks)."""
+    value of the pick, picks, the share a perfect advisor would get from the reference's noise alone)."""
     from companion.games.on_the_way.bots.search import FULL_HORIZON, candidates, rollout
 
-    below = total = bias = 0.0
+    below = total = bias = floor = 0.0
     picks = 0
     for state in greedy_positions(positions, seed):
         kernel = Kernel.from_state(state)
@@ -310,7 +324,8 @@ def regret(positions: int, seeds: int, reference: int, seed: int) -> tuple[float
             total += best - mine
             bias += top.win_rate - mine
             picks += 1
-    return below / picks, total / picks, bias / picks, picks
+        floor += seeds * reference_noise(list(values.values()), reference)
+    return below / picks, total / picks, bias / picks, picks, floor / picks
 
 
 def deciles(pairs: list[tuple[float, float]]) -> list[tuple[int, float, float, int]]:
@@ -373,7 +388,7 @@ def main(argv: list[str] | None = None) -> int:
         metavar="FILE",
         help="append a line per game and per follower advice (its chance and the game's result), as JSON lines",
     )
-    parser.add_argument("--reference", type=int, default=300, help="playouts per candidate of the regret's reference")
+    parser.add_argument("--reference", type=int, default=1000, help="playouts per candidate of the regret's reference")
     args = parser.parse_args(argv)
     aa = args.game == "auf-achse"
     games, scale, end_at = (1, 0.02, 2) if args.quick else (args.games, args.scale, None)
@@ -431,12 +446,13 @@ def main(argv: list[str] | None = None) -> int:
             f"about {pi4:.2f} s on a Pi 4 (n-body factor: {PI4_NBODY_US:.1f} µs/step there, docs/bots.md)"
         )
     if args.regret and not aa:
-        share, mean, bias, picks = regret(args.regret, 4, args.reference, args.seed)
+        share, mean, bias, picks, floor = regret(args.regret, 4, args.reference, args.seed)
         print(
             f"regret: {share * 100:.1f} % of picks more than 5 points below the best candidate, mean "
             f"{mean * 100:.1f} points; reported minus reference value of the pick {bias * 100:+.1f} points "
             f"({picks} picks: {args.regret} positions x 4 seeds, {args.reference} playouts per candidate)"
         )
+        print(f"regret expected from the reference's noise alone (a perfect advisor): {floor * 100:.1f} %")
     print(
         f"run: {games} games per pairing, seed {args.seed}, budgets × {scale}, "
         f"{time.perf_counter() - t0:.0f} s wall, {args.jobs} job(s)"

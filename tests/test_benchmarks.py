@@ -144,3 +144,15 @@ def test_the_calibration_line_measures_the_gap_between_chance_and_outcome() -> N
     assert float(fair_gap.group(1)) < 3.0
     assert 22.0 < float(low_gap.group(1)) < 28.0
     assert "largest decile gap none" in advice.calibration_line("few", fair[:40])  # no decile of 50
+
+
+def test_the_regret_references_noise_floor_falls_with_its_playouts() -> None:
+    # Ten equal candidates: a reference of 300 playouts each often calls the true best (any of them)
+    # 5 points below its noisy maximum; 100 000 playouts almost never; a candidate 20 points ahead never.
+    advice = _advice_benchmark()
+    equal = [0.5] * 10
+    assert advice.reference_noise(equal, 300) > 0.2
+    floors = [advice.reference_noise(equal, n) for n in (300, 3000, 100_000)]
+    assert floors[0] > floors[1] > floors[2]
+    assert floors[2] < 0.01
+    assert advice.reference_noise([0.7, *[0.5] * 9], 300) < 0.01
