@@ -37,6 +37,7 @@ from companion.games.on_the_way.bots.search import (
     FULL_HORIZON,
     Arm,
     candidates,
+    obvious,
     pass_only_if_planned,
     rollout,
     search,
@@ -52,6 +53,9 @@ TOP = 3
 # evaluation: as the bots. Over 12 positions x 4 seeds (benchmarks/advice.py --regret, reference 1 000
 # complete playouts per candidate) the picks ranked on 40 actions were the closest to the best.
 RANK_HORIZON = 40
+# The win-rate gain (mean of the ranking playouts, on common random numbers) by which the best-ranked
+# candidate must beat the greedy plan to replace it.
+SWITCH_GAIN = 0.03
 CHECK_SHARE = 0.25  # of the budget: fresh playouts of the pick, for a value without the winner's curse
 Progress = Callable[[float], None]  # called with the share of the budget spent so far (0..1)
 
@@ -158,8 +162,10 @@ def advise(
     """Up to three commands for ``player`` (default: the player to move), best first.
 
     Sequential halving over the candidates (playouts of ``RANK_HORIZON`` actions, then the static
-    evaluation) ranks them, the greedy plan among them; the best-ranked is the pick, re-evaluated on
-    fresh complete playouts (its reported chance, no winner's curse).
+    evaluation) ranks them, the greedy plan among them; the best-ranked replaces the plan when it is
+    ``SWITCH_GAIN`` better and the plan is not obvious (fulfilling, a loaded truck driving on:
+    ``search.obvious``). The pick is re-evaluated on fresh complete playouts (its reported chance, no
+    winner's curse).
     ``earlier``: the states of this turn before ``state`` (``turn_so_far``), to avoid circles.
     Raises ``IllegalAction`` when the player cannot act now, or the face-up offer is not known (OTW-9).
     """
@@ -172,11 +178,11 @@ def advise(
     kernel = Kernel.from_state(state)
     rng = random.Random(f"advise:{seed}")
     # The greedy plan (the step the playouts themselves would take) is always a candidate. Keeping it
-    # unless another was clearly better, and always when it was "obvious" (as the bots do), left the
-    # advice 5-16 points below the best candidate in 4 of 10 positions: at the advice's budget a better
-    # step is rarely *clearly* better, and even fulfilling can wait (expanding first was 11 points
-    # better in one position: the fulfilment filled the strip). What made a follower wander at a
-    # tenth of the budget (returning, cancelling) ``no_circles`` forbids.
+    # unless another was clearly better (5 points and one standard error, as the bots) left the advice
+    # 5-16 points below the best candidate in 4 of 10 positions: at the advice's budget a better step
+    # is rarely *clearly* better. Always taking the best-ranked instead lost whole games: a follower
+    # that postpones fulfilling stalls the time track, one that re-decides every step wanders. So the
+    # plan stays when it is obvious or within SWITCH_GAIN of the best.
     plan = policy_action(kernel, random.Random(f"plan:{seed}"), take_chance=1.0)
     actions = pass_only_if_planned(kernel, rng, plan, candidates(kernel, rng, first=plan))
     actions = no_circles(kernel, state, earlier, actions)
@@ -197,6 +203,10 @@ def advise(
     )
     if not arms:
         return ()
+    default = next((a for a in arms if a.action == plan), None)
+    if default is not None and (obvious(kernel, plan) or arms[0].mean - default.mean <= SWITCH_GAIN):
+        arms.remove(default)
+        arms.insert(0, default)
     pick = _fresh(kernel, arms[0].action, check, rng, progress)
     if progress is not None:
         progress(1.0)
