@@ -10,7 +10,7 @@ import pytest
 from companion.engine.errors import IllegalAction
 from companion.games.on_the_way.bots import Kernel, advise
 from companion.games.on_the_way.bots.advisor import no_circles, turn_so_far
-from companion.games.on_the_way.bots.kernel import CANCEL, MOVE
+from companion.games.on_the_way.bots.kernel import CANCEL, FULFIL, MOVE
 from companion.games.on_the_way.engine import LayOut, Move, TakeContract, apply
 from companion.games.on_the_way.engine.notation import position
 from companion.games.on_the_way.engine.state import initial_state
@@ -124,6 +124,29 @@ def test_the_search_never_overrules_an_obvious_step_and_only_a_clearly_better_on
         if game.finished or found >= 5:
             break
     assert found >= 5
+
+
+def test_the_advice_leaves_the_plan_for_a_better_ranked_step_but_not_an_obvious_plan() -> None:
+    """``keeps_plan``: the best-ranked candidate replaces a plan it beats by more than SWITCH_GAIN, even
+    within one standard error (the bots would keep the plan); never an obvious plan."""
+    from companion.games.on_the_way.bots.advisor import SWITCH_GAIN, keeps_plan
+    from companion.games.on_the_way.bots.policy import policy_action
+    from companion.games.on_the_way.bots.search import Arm, obvious, overrules
+
+    kernel = Kernel.from_state(laid_out(initial_state(config_for(2)), *OFFER))
+    plan = policy_action(kernel, random.Random(0), take_chance=1.0)
+    assert not obvious(kernel, plan)
+    default = Arm(plan, 40, 20.0)  # 50 %
+    ahead = Arm((MOVE, 2, 0, 0, 0), 40, 20.0 + 40 * (SWITCH_GAIN + 0.02))  # 5 points ahead, within noise
+    level = Arm((MOVE, 2, 0, 0, 0), 40, 20.0 + 40 * (SWITCH_GAIN - 0.01))
+    assert not keeps_plan(kernel, plan, ahead, default)
+    assert not overrules(kernel, plan, ahead, default)  # the bots' stricter rule keeps it
+    assert keeps_plan(kernel, plan, level, default)
+    assert keeps_plan(kernel, plan, default, default)
+    # An obvious plan: fulfilling (a kernel action of kind FULFIL), whatever the ranking.
+    fulfil = (FULFIL, 0, 0, 0, 0)
+    assert obvious(kernel, fulfil)
+    assert keeps_plan(kernel, fulfil, Arm((MOVE, 2, 0, 0, 0), 40, 40.0), Arm(fulfil, 40, 0.0))
 
 
 def test_passing_is_a_candidate_only_when_the_greedy_policy_would_pass() -> None:

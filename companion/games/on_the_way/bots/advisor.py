@@ -16,6 +16,11 @@ Judged the way a person uses it (ask, do what it says, ask again), three rules h
   since (an event card, a card laid out);
 - **the pick's value is unbiased**: the best of noisy estimates overstates its value (the winner's
   curse), so the pick is re-evaluated on fresh playouts and that is the win chance it reports.
+
+What the chance means: the share of complete playouts won with every seat playing the greedy policy
+from here. The model treats the player and the opponents alike, so it is the chance against opponents
+who play as well as the player will by following the advice; weaker opponents lose more often than
+it says (``benchmarks/advice.py`` prints the calibration per opponent).
 """
 
 from __future__ import annotations
@@ -150,6 +155,15 @@ def no_circles(k: Kernel, state: GameState, earlier: Sequence[GameState], action
     return out or actions[-1:]
 
 
+def keeps_plan(k: Kernel, plan: Action, best: Arm, default: Arm) -> bool:
+    """Does the advice stay with the greedy ``plan`` (whose ranking arm is ``default``) rather than the
+    best-ranked ``best``? When the plan is obvious (fulfilling, a loaded truck driving on), or ``best``
+    is not ``SWITCH_GAIN`` above it on the ranking's means (common random numbers: their difference
+    is steadier than either). Looser than the bots' ``overrules`` (5 points and one standard error),
+    which almost never let the advice leave the plan; never looser than this: see ``advise``."""
+    return best is default or obvious(k, plan) or best.mean - default.mean <= SWITCH_GAIN
+
+
 def advise(
     state: GameState,
     player: str | None = None,
@@ -204,7 +218,7 @@ def advise(
     if not arms:
         return ()
     default = next((a for a in arms if a.action == plan), None)
-    if default is not None and (obvious(kernel, plan) or arms[0].mean - default.mean <= SWITCH_GAIN):
+    if default is not None and keeps_plan(kernel, plan, arms[0], default):
         arms.remove(default)
         arms.insert(0, default)
     pick = _fresh(kernel, arms[0].action, check, rng, progress)
