@@ -242,3 +242,39 @@ def test_advice_sentences_are_told_in_every_language_with_the_counted_form_of_ea
                 seen.add(form)
     assert not [r for r in caplog.records if "missing" in r.getMessage()], caplog.text
     assert {"one", "many" if language in ("en", "de") else "few"} <= seen, seen
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_greedy_games_never_fall_behind_the_pace_that_marks_a_stalling_game(players: int) -> None:
+    """``behind_pace`` (the bots and the advisor then play the plan) must never fire in a normal game:
+    complete greedy kernel games on seeds other than those its constants were measured on (10 000+)."""
+    import random
+
+    from companion.games.on_the_way.bots.kernel import Kernel
+    from companion.games.on_the_way.bots.policy import policy_action
+    from companion.games.on_the_way.bots.search import behind_pace
+
+    start = Kernel.from_state(initial_state(config_for(players)))
+    for game in range(60):
+        k, rng = start.copy(), random.Random(game)
+        while not k.finished:
+            assert not behind_pace(k), (game, k.rnd, k.time)
+            k.step(policy_action(k, rng))
+
+
+def test_a_game_whose_time_track_stands_still_is_stalling_and_the_search_keeps_the_plan() -> None:
+    """Round 80 with the time track still at 3 (searching players kept a transport wandering, issue 22):
+    the game is behind pace, and the advice keeps the greedy plan whatever the ranking says."""
+    from companion.games.on_the_way.bots.advisor import keeps_plan
+    from companion.games.on_the_way.bots.kernel import MOVE, Kernel
+    from companion.games.on_the_way.bots.search import Arm, behind_pace
+
+    k = Kernel.from_state(laid_out(initial_state(config_for(2)), "B01", "B02", "B03"))
+    plan = (MOVE, 1, 3, -1, -1)
+    better = Arm((MOVE, 1, 4, -1, -1), 40, 30.0)
+    default = Arm(plan, 40, 10.0)
+    assert not behind_pace(k) and not keeps_plan(k, plan, better, default)
+    k.time, k.rnd = 3, 80
+    assert behind_pace(k) and keeps_plan(k, plan, better, default)
+    k.time = 9  # the same round with the track where greedy games have it by then: not stalling
+    assert not behind_pace(k)

@@ -41,6 +41,7 @@ from companion.games.on_the_way.bots.policy import policy_action
 from companion.games.on_the_way.bots.search import (
     FULL_HORIZON,
     Arm,
+    behind_pace,
     candidates,
     obvious,
     pass_only_if_planned,
@@ -157,11 +158,12 @@ def no_circles(k: Kernel, state: GameState, earlier: Sequence[GameState], action
 
 def keeps_plan(k: Kernel, plan: Action, best: Arm, default: Arm) -> bool:
     """Does the advice stay with the greedy ``plan`` (whose ranking arm is ``default``) rather than the
-    best-ranked ``best``? When the plan is obvious (fulfilling, a loaded truck driving on), or ``best``
+    best-ranked ``best``? When the plan is obvious (fulfilling, a loaded truck driving on), the game is
+    stalling (``search.behind_pace``: the plan moves the time track on), or ``best``
     is not ``SWITCH_GAIN`` above it on the ranking's means (common random numbers: their difference
     is steadier than either). Looser than the bots' ``overrules`` (5 points and one standard error),
     which almost never let the advice leave the plan; never looser than this: see ``advise``."""
-    return best is default or obvious(k, plan) or best.mean - default.mean <= SWITCH_GAIN
+    return best is default or obvious(k, plan) or behind_pace(k) or best.mean - default.mean <= SWITCH_GAIN
 
 
 def advise(

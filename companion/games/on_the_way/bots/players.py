@@ -22,7 +22,14 @@ from companion.games.on_the_way.bots.advisor import check_to_move
 from companion.games.on_the_way.bots.budget import work_for
 from companion.games.on_the_way.bots.kernel import Kernel
 from companion.games.on_the_way.bots.policy import policy_action, reveal_action
-from companion.games.on_the_way.bots.search import candidates, obvious, overrules, pass_only_if_planned, search
+from companion.games.on_the_way.bots.search import (
+    behind_pace,
+    candidates,
+    obvious,
+    overrules,
+    pass_only_if_planned,
+    search,
+)
 from companion.games.on_the_way.engine.commands import Command
 from companion.games.on_the_way.engine.state import GameState
 
@@ -34,7 +41,6 @@ class Level(StrEnum):
 
 
 BUDGET_S = {Level.EASY: 0.0, Level.MEDIUM: 0.25, Level.HARD: 1.0}  # seconds of a Pi 4 core per command
-STALL_ROUND = {2: 160, 3: 125, 4: 100}  # rounds after which a searching bot only plays its plan
 HORIZON = 40  # kernel actions per short playout, both levels (about four turns of each player in a 2-player game)
 # Hard plays the same short playouts at four times the budget. At the levels' real budgets (what the
 # product always plays: a budget is kernel actions, so a loaded Pi is slower, never shallower) longer
@@ -60,9 +66,7 @@ def choose(state: GameState, colour: str, level: Level | str, seed: int, *, budg
     plan = policy_action(kernel, rng)
     if obvious(kernel, plan):  # no search needed
         return kernel.to_command(plan)
-    if kernel.rnd > STALL_ROUND.get(kernel.t.players, 160):
-        # Greedy games end by round ~136 (2 players), ~107 (3), ~84 (4): a game this long is stalling
-        # (the time track only moves when contracts are fulfilled, OTW-28), so play the plan and end it.
+    if behind_pace(kernel):  # a stalling game (the time track stands still, OTW-28): the plan moves it on
         return kernel.to_command(plan)
     actions = pass_only_if_planned(kernel, rng, plan, candidates(kernel, rng, first=plan))
     if len(actions) <= 1:

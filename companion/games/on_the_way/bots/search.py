@@ -81,6 +81,20 @@ def pass_only_if_planned(k: Kernel, rng: random.Random, plan: Action, actions: l
     return [a for a in actions if a[0] != PASS] or actions
 
 
+# The time track moves only when contracts are fulfilled (OTW-28). In 2 000 greedy kernel games per player
+# count (2, 3, 4) the round never exceeded 28 + 8 x the track's position (the most rounds at one
+# position: 27 at the start, 18 later); a game 12 rounds behind that is stalling.
+PACE_ROUNDS = 8
+PACE_SLACK = 40
+
+
+def behind_pace(k: Kernel) -> bool:
+    """Is the game stalling: the round far past where greedy games have the time track? Then the bots
+    and the advisor play the greedy plan, which moves it on: searching players that each found it
+    better to keep a transport wandering held one game at time 3 from round 30 to 160."""
+    return k.rnd > PACE_SLACK + PACE_ROUNDS * k.time
+
+
 SWITCH_MARGIN = 0.05  # the win-rate gain the search needs to overrule the greedy plan
 
 
