@@ -283,7 +283,8 @@ def greedy_positions(count: int, seed: int) -> list[GameState]:
 def reference_noise(values: list[float], playouts: int, draws: int = 4000, seed: int = 0) -> float:
     """How often the regret's reference, by its own noise alone, puts the truly best candidate more than
     5 points below its best: ``values`` taken as the truth, each re-estimated from ``playouts`` playouts
-    (normal approximation of a share). The floor under the regret a perfect advisor would be given."""
+    (normal approximation of a share). The floor under the regret a perfect advisor would be given;
+    approximate: the reference's own noise spreads near-equal candidates apart, so it is a little low."""
     rng = random.Random(seed)
     top = max(range(len(values)), key=lambda i: values[i])
     sd = [math.sqrt(max(v * (1 - v), 1e-6) / playouts) for v in values]
@@ -452,7 +453,7 @@ def main(argv: list[str] | None = None) -> int:
             f"{mean * 100:.1f} points; reported minus reference value of the pick {bias * 100:+.1f} points "
             f"({picks} picks: {args.regret} positions x 4 seeds, {args.reference} playouts per candidate)"
         )
-        print(f"regret expected from the reference's noise alone (a perfect advisor): {floor * 100:.1f} %")
+        print(f"regret expected from the reference's noise alone (a perfect advisor, about): {floor * 100:.1f} %")
     print(
         f"run: {games} games per pairing, seed {args.seed}, budgets × {scale}, "
         f"{time.perf_counter() - t0:.0f} s wall, {args.jobs} job(s)"

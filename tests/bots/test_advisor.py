@@ -9,7 +9,7 @@ import pytest
 
 from companion.engine.errors import IllegalAction
 from companion.games.on_the_way.bots import Kernel, advise
-from companion.games.on_the_way.bots.advisor import no_circles, turn_so_far
+from companion.games.on_the_way.bots.advisor import keeps_plan, no_circles, turn_so_far
 from companion.games.on_the_way.bots.kernel import CANCEL, FULFIL, MOVE
 from companion.games.on_the_way.engine import LayOut, Move, TakeContract, apply
 from companion.games.on_the_way.engine.notation import position
@@ -87,7 +87,8 @@ def test_advice_is_for_the_player_to_move_names_only_open_cards_and_ignores_hidd
 
 def test_the_search_never_overrules_an_obvious_step_and_only_a_clearly_better_one() -> None:
     """Fulfilling, or driving a loaded truck on, is played and advised whatever the playouts' noise says;
-    any other plan yields only to an arm clearly better (one rule, ``overrules``, for bots and advisor)."""
+    any other plan yields only to an arm clearly better (``overrules``, the bots'; the advisor's
+    ``keeps_plan`` also keeps an obvious plan: checked on the same real positions)."""
     from companion.games.on_the_way.bots.policy import policy_action
     from companion.games.on_the_way.bots.search import Arm, obvious, overrules
 
@@ -120,6 +121,7 @@ def test_the_search_never_overrules_an_obvious_step_and_only_a_clearly_better_on
             if obvious(k, step_plan):
                 found += 1
                 assert not overrules(k, step_plan, Arm((MOVE, 2, 0, 0, 0), 100, 99.0), Arm(step_plan, 100, 1.0))
+                assert keeps_plan(k, step_plan, Arm((MOVE, 2, 0, 0, 0), 100, 99.0), Arm(step_plan, 100, 1.0))
         game, _ = apply(game, choose(game, game.current.colour, "easy", seed=step))
         if game.finished or found >= 5:
             break

@@ -278,3 +278,29 @@ def test_a_game_whose_time_track_stands_still_is_stalling_and_the_search_keeps_t
     assert behind_pace(k) and keeps_plan(k, plan, better, default)
     k.time = 9  # the same round with the track where greedy games have it by then: not stalling
     assert not behind_pace(k)
+
+
+def test_behind_pace_the_advice_and_a_searching_bot_play_the_greedy_plan(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Round 80 with the time track at 3: the advice is the greedy plan (``advise`` seeds it with
+    ``plan:<seed>``) and hard does not search (its command is the same at any budget). With the guard
+    switched off the same position gets other steps: the guard is what makes them play the plan."""
+    import random
+
+    import companion.games.on_the_way.bots.advisor as advisor_module
+    import companion.games.on_the_way.bots.players as players_module
+    from companion.games.on_the_way.bots.kernel import Kernel
+    from companion.games.on_the_way.bots.policy import policy_action
+
+    state = position(
+        config_for(2), "red 3000R B01,B02 1:Oss:1\nblue 3000R B03\nturn red round=80\ntime 3 offer=B04,B05,B06"
+    )
+    k = Kernel.from_state(state)
+    seeds = range(3)
+    plans = [k.to_command(policy_action(k, random.Random(f"plan:{s}"), take_chance=1.0)) for s in seeds]
+    assert [advise(state, seed=s, budget_s=0.3)[0].command for s in seeds] == plans
+    hard = [choose(state, "red", "hard", seed=s, budget_s=0.05) for s in seeds]
+    assert [choose(state, "red", "hard", seed=s, budget_s=1.0) for s in seeds] == hard
+    monkeypatch.setattr(advisor_module, "behind_pace", lambda k: False)
+    monkeypatch.setattr(players_module, "behind_pace", lambda k: False)
+    assert [advise(state, seed=s, budget_s=0.3)[0].command for s in seeds] != plans
+    assert [choose(state, "red", "hard", seed=s, budget_s=1.0) for s in seeds] != hard
