@@ -339,14 +339,18 @@ def deciles(pairs: list[tuple[float, float]]) -> list[tuple[int, float, float, i
     return out
 
 
+def brier(pairs: list[tuple[float, float]]) -> float:
+    """The mean squared difference between the predicted chance and the outcome (1 won, 0.5 tied, 0 lost)."""
+    return statistics.fmean((p - o) ** 2 for p, o in pairs)
+
+
 def calibration_line(name: str, pairs: list[tuple[float, float]], least: int = 50) -> str:
     """``name: predicted N %, won N %, brier N, largest decile gap N points (deciles of >= least advices)``."""
-    brier = statistics.fmean((p - o) ** 2 for p, o in pairs)
     gaps = [abs(p - o) for _, p, o, n in deciles(pairs) if n >= least]
     gap = f"{max(gaps) * 100:.1f} points" if gaps else "none"
     return (
         f"{name}: predicted {statistics.fmean(p for p, _ in pairs) * 100:.1f} %, "
-        f"won {statistics.fmean(o for _, o in pairs) * 100:.1f} %, brier {brier:.3f}, "
+        f"won {statistics.fmean(o for _, o in pairs) * 100:.1f} %, brier {brier(pairs):.3f}, "
         f"largest decile gap {gap} (deciles of >= {least} advices), {len(pairs)} advices"
     )
 
@@ -417,8 +421,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"inconsistent successive advices: {bad:.1f} %")
     noise = [x for r in results for x in r.by_noise]
     pairs = [(p, r.score) for r in results for p in r.predictions]
-    brier = statistics.fmean((p - o) ** 2 for p, o in pairs) if pairs else 0.0
-    print(f"brier score: {brier:.3f}")
+    print(f"brier score: {brier(pairs) if pairs else 0.0:.3f}")
     # More than the lines above (for the notes): calibration per decile, game lengths, the run.
     for d, mean_p, mean_o, n in deciles(pairs):
         print(

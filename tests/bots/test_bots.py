@@ -246,7 +246,8 @@ def test_advice_sentences_are_told_in_every_language_with_the_counted_form_of_ea
 
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_greedy_games_never_fall_behind_the_pace_that_marks_a_stalling_game(players: int) -> None:
-    """``behind_pace`` (the bots and the advisor then play the plan) must never fire in a normal game:
+    """``behind_pace`` (OTW-28: the time track moves only with fulfilled contracts; the bots and the
+    advisor then play the plan) must never fire in a normal game:
     complete greedy kernel games on seeds other than those its constants were measured on (10 000+)."""
     import random
 
@@ -263,7 +264,7 @@ def test_greedy_games_never_fall_behind_the_pace_that_marks_a_stalling_game(play
 
 
 def test_a_game_whose_time_track_stands_still_is_stalling_and_the_search_keeps_the_plan() -> None:
-    """Round 80 with the time track still at 3 (searching players kept a transport wandering, issue 22):
+    """Round 80 with the time track still at 3 (OTW-28; searching players kept a transport wandering):
     the game is behind pace, and the advice keeps the greedy plan whatever the ranking says."""
     from companion.games.on_the_way.bots.advisor import keeps_plan
     from companion.games.on_the_way.bots.kernel import MOVE, Kernel
@@ -281,7 +282,7 @@ def test_a_game_whose_time_track_stands_still_is_stalling_and_the_search_keeps_t
 
 
 def test_behind_pace_the_advice_and_a_searching_bot_play_the_greedy_plan(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Round 80 with the time track at 3: the advice is the greedy plan (``advise`` seeds it with
+    """Round 80 with the time track at 3 (OTW-28): the advice is the greedy plan (``advise`` seeds it with
     ``plan:<seed>``) and hard does not search (its command is the same at any budget). With the guard
     switched off the same position gets other steps: the guard is what makes them play the plan."""
     import random

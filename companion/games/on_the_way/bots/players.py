@@ -64,9 +64,9 @@ def choose(state: GameState, colour: str, level: Level | str, seed: int, *, budg
     if level is Level.EASY:
         return kernel.to_command(policy_action(kernel, rng))
     plan = policy_action(kernel, rng)
-    if obvious(kernel, plan):  # no search needed
-        return kernel.to_command(plan)
-    if behind_pace(kernel):  # a stalling game (the time track stands still, OTW-28): the plan moves it on
+    # No search for an obvious step, nor in a stalling game (the time track stands still, OTW-28): the
+    # plan moves it on.
+    if obvious(kernel, plan) or behind_pace(kernel):
         return kernel.to_command(plan)
     actions = pass_only_if_planned(kernel, rng, plan, candidates(kernel, rng, first=plan))
     if len(actions) <= 1:
