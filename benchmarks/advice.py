@@ -44,6 +44,7 @@ from casual_policy import casual_action
 
 from companion.engine.stats import wilson
 from companion.games.on_the_way.bots import BUDGET_S, DEFAULT_BUDGET_S, Kernel, Level, advise, choose
+from companion.games.on_the_way.bots.advisor import same_turn
 from companion.games.on_the_way.bots.kernel import Action
 from companion.games.on_the_way.bots.policy import reveal_action
 from companion.games.on_the_way.data import load_reference
@@ -110,6 +111,7 @@ def play(job: tuple[int, int, int, float, int | None]) -> Result:
     turn: list[GameState] = []  # the follower's states of its current turn, oldest first
     started: dict[int, GameState] = {}  # marker -> the state before the follower started it this turn
     last: tuple[float, float, float, GameState, int] | None = None  # previous advice: value, low, high, after, playouts
+    asked: list[GameState] = []  # the states a bot seat was asked in this turn (as a table's seat remembers)
     commands = 0
     while not state.finished and commands < MAX_COMMANDS:
         while pile and offer_missing(state):
@@ -140,8 +142,8 @@ def play(job: tuple[int, int, int, float, int | None]) -> Result:
             for t in after.transports:
                 if t.marker in free:
                     started[t.marker] = before
-            same_turn = (state.turn.round, state.turn.seat) == (before.turn.round, before.turn.seat)
-            if same_turn and not state.finished and any(_position(s, colour) == _position(state, colour) for s in turn):
+            in_turn = (state.turn.round, state.turn.seat) == (before.turn.round, before.turn.seat)
+            if in_turn and not state.finished and any(_position(s, colour) == _position(state, colour) for s in turn):
                 result.circles += 1
             last = (top.win_rate, top.low, top.high, state, top.playouts)
         else:
@@ -151,7 +153,10 @@ def play(job: tuple[int, int, int, float, int | None]) -> Result:
                 command = k.to_command(action)
             else:
                 level = Level("easy" if kind == "follower" else kind)  # a follower's event reveal: random
-                command = choose(state, colour, level, seed=seed * 7919 + game, budget_s=BUDGET_S[level] * scale)
+                earlier = same_turn(asked, state)
+                asked = [*earlier, state]
+                spend = BUDGET_S[level] * scale
+                command = choose(state, colour, level, seed=seed * 7919 + game, budget_s=spend, earlier=earlier)
             state, _ = apply(state, command)
         if isinstance(command, TakeContract) and command.card in pile:
             pile.remove(command.card)

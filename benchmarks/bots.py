@@ -22,6 +22,7 @@ from pathlib import Path
 from companion.engine.errors import IllegalAction
 from companion.engine.stats import wilson
 from companion.games.on_the_way.bots import BUDGET_S, Kernel, Level, choose
+from companion.games.on_the_way.bots.advisor import same_turn
 from companion.games.on_the_way.bots.policy import reveal_action
 from companion.games.on_the_way.data import load_reference
 from companion.games.on_the_way.engine import Command, GameConfig, GameState, LayOut, TakeContract, apply
@@ -49,14 +50,22 @@ def pile_for(config: GameConfig, rng: random.Random) -> list[str]:
 
 
 def _command(
-    state: GameState, colour: str, level: str, game: int, budget: float | None, scale: float | None, rng: random.Random
+    state: GameState,
+    colour: str,
+    level: str,
+    game: int,
+    budget: float | None,
+    scale: float | None,
+    rng: random.Random,
+    earlier: tuple[GameState, ...] = (),
 ) -> Command:
-    """The seat's command: a bot level's, or the fixed casual baseline's (``casual_policy.py``)."""
+    """The seat's command: a bot level's, or the fixed casual baseline's (``casual_policy.py``).
+    ``earlier``: the states of this turn the seat was asked in (as a table's bot seat remembers them)."""
     if level == CASUAL:
         k = Kernel.from_state(state)
         return k.to_command(reveal_action(k, rng) if k.awaiting else casual_action(k, rng))
     spend = budget if budget is not None else (BUDGET_S[Level(level)] * scale if scale is not None else None)
-    return choose(state, colour, level, seed=game, budget_s=spend)
+    return choose(state, colour, level, seed=game, budget_s=spend, earlier=earlier)
 
 
 def play(args: tuple[int, str, str, float | None, bool, float | None]) -> tuple[int, float, int, int, int, int]:
@@ -74,11 +83,13 @@ def play(args: tuple[int, str, str, float | None, bool, float | None]) -> tuple[
     pile = pile_for(config, random.Random(f"pile:{game}")) if offer else []
     refused = commands = 0
     rng = random.Random(f"casual:{game}")
+    asked: list[GameState] = []  # the states the seats were asked in, oldest first
     while not state.finished and commands < 3000:
         while offer and pile and offer_missing(state):
             state, _ = apply(state, LayOut(pile.pop(0)))
         colour = state.current.colour
-        command = _command(state, colour, levels[colour], game, budget, scale, rng)
+        command = _command(state, colour, levels[colour], game, budget, scale, rng, same_turn(asked, state))
+        asked = [*same_turn(asked, state), state]
         try:
             state, _ = apply(state, command)
         except IllegalAction:

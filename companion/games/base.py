@@ -26,7 +26,7 @@ import os
 import stat
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from companion.engine.errors import GameError
@@ -173,7 +173,7 @@ class PluginBase:
     # -- bots and advice: a game with bots overrides these ----------------------------------------
     bot_levels: tuple[str, ...] = ()
 
-    def bot_command(self, state: Any, colour: str, level: str, seed: int) -> object | None:
+    def bot_command(self, state: Any, colour: str, level: str, seed: int, *, seen: Sequence[Any] = ()) -> object | None:
         raise NoBots(f"{self.title} has no bot players yet")
 
     def advise(

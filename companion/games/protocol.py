@@ -140,9 +140,11 @@ class GamePlugin(Protocol):
     # -- bots and advice ------------------------------------------------------------------------
     bot_levels: tuple[str, ...]  # the levels a bot seat can play at ("easy", "medium", "hard"); () : none
 
-    def bot_command(self, state: Any, colour: str, level: str, seed: int) -> object | None:
+    def bot_command(self, state: Any, colour: str, level: str, seed: int, *, seen: Sequence[Any] = ()) -> object | None:
         """The command the bot in seat ``colour`` plays now (None: it is not the bot's to act).
-        Deterministic given the seed; raises ``GameError`` if the game has no bots."""
+        ``seen``: the states this seat was asked in before and answered, oldest first (the bot's memory
+        of the game, as a person's: a searching bot uses it not to go round in circles within a turn).
+        Deterministic given the seed and ``seen``; raises ``GameError`` if the game has no bots."""
         ...
 
     def advise(

@@ -6,6 +6,7 @@ is asked whenever it may be its turn and answers with a command (pushed like a p
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -58,20 +59,28 @@ def check_bots(plugin: GamePlugin, bots: Mapping[str, str]) -> None:
             raise ValueError(f"{colour}:bot-{level}: {plugin.title} bot levels are {known}")
 
 
+MEMORY = 64  # states a bot seat remembers: more than the steps of one turn (OTW-12) and the reveals in it
+
+
 class BotSeats:
     """The seats the box plays (colour -> level): called with the state, it answers the command a bot
-    plays now, or None. ``seats`` tells a table whose turn is the box's."""
+    plays now, or None. ``seats`` tells a table whose turn is the box's. Each seat remembers the last
+    ``MEMORY`` states it answered in (``bot_command``'s ``seen``), as a player remembers the turn;
+    a box that restarts starts with none, which only lets a bot retrace a step of the turn it resumes."""
 
     def __init__(self, plugin: GamePlugin, bots: Mapping[str, str], seed: int) -> None:
         self._plugin = plugin
         self._levels = dict(bots)
         self._seed = seed
+        self._seen: dict[str, deque[Any]] = {colour: deque(maxlen=MEMORY) for colour in self._levels}
         self.seats = frozenset(self._levels)
 
     def __call__(self, state: Any) -> object | None:
         for colour, level in self._levels.items():
-            command = self._plugin.bot_command(state, colour, level, self._seed)
+            seen = self._seen[colour]
+            command = self._plugin.bot_command(state, colour, level, self._seed, seen=tuple(seen))
             if command is not None:
+                seen.append(state)
                 return command
         return None
 

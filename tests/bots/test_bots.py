@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import json
+import random
+from collections.abc import Sequence
 
 import pytest
 
 from companion.engine.errors import IllegalAction
 from companion.engine.stats import wilson
 from companion.games.on_the_way.bots import Advice, Level, advise, choose
-from companion.games.on_the_way.engine import Build, Building, Command, Fulfil, Pass, RevealEvent, apply
+from companion.games.on_the_way.engine import Build, Building, Command, Fulfil, LayOut, Pass, RevealEvent, apply
 from companion.games.on_the_way.engine.notation import position
+from companion.games.on_the_way.engine.queries import offer_missing
 from companion.games.on_the_way.engine.scoring import winners
 from companion.games.on_the_way.engine.serialize import command_from_json
 from companion.games.on_the_way.engine.state import GameState, initial_state
@@ -305,3 +308,92 @@ def test_behind_pace_the_advice_and_a_searching_bot_play_the_greedy_plan(monkeyp
     monkeypatch.setattr(players_module, "behind_pace", lambda k: False)
     assert [advise(state, seed=s, budget_s=0.3)[0].command for s in seeds] != plans
     assert [choose(state, "red", "hard", seed=s, budget_s=1.0) for s in seeds] != hard
+
+
+def _seen_position(state: GameState, colour: str) -> tuple[object, ...]:
+    """What a circle returns to, from the engine's state (not the kernel's ``_position``): the
+    player's transports, contracts and money, the board's idle trucks and buildings."""
+    player = state.player(colour)
+    assert player is not None
+    transports = tuple(sorted((t.marker, t.city, t.trucks, t.loaded) for t in player.transports))
+    return (transports, player.contracts, player.money, state.idle, state.buildings)
+
+
+def _fill_offer(state: GameState, pile: list[str]) -> GameState:
+    """The offer filled from ``pile`` as a person lays it out (OTW-9); a card the game cannot have
+    (taken, or of a tier whose cards are all out, OTW-4) goes back to the box."""
+    while pile and offer_missing(state):
+        card = pile.pop()
+        try:
+            state, _ = apply(state, LayOut(card))
+        except IllegalAction:
+            continue
+    return state
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_hard_never_steps_back_to_a_position_of_the_same_turn(seed: int) -> None:
+    """Hard, remembering the states of the turn it was asked in (as a bot seat does), never plays a
+    step (OTW-12) that returns its transports, cards and money to where they were earlier in the turn.
+    At a tiny budget its ranking is at its noisiest. (Without the memory seed 2 went round twice.)"""
+    from companion.games.on_the_way.bots.advisor import same_turn
+
+    pile = sorted(c.id for c in config_for(2).deck.contracts)
+    random.Random(seed).shuffle(pile)
+    state = initial_state(config_for(2, None, 3))
+    asked: list[GameState] = []
+    steps = 0
+    while not state.finished and steps < 1500:
+        state = _fill_offer(state, pile)
+        colour = state.current.colour
+        earlier = same_turn(asked, state)
+        command = choose(state, colour, Level.HARD, seed, budget_s=TINY, earlier=earlier)
+        asked = [*earlier, state]
+        before = state
+        state, _ = apply(state, command)
+        steps += 1
+        if isinstance(command, RevealEvent) or (state.turn.round, state.turn.seat) != (
+            before.turn.round,
+            before.turn.seat,
+        ):
+            continue
+        back = [e for e in asked if _seen_position(e, colour) == _seen_position(state, colour)]
+        assert not back, (seed, state.turn, command)
+    assert state.finished
+
+
+def test_a_bot_seat_remembers_the_states_it_answered_in() -> None:
+    """``BotSeats`` hands each seat the states it answered in before, oldest first, at most ``MEMORY``:
+    the hard bot's memory of the turn. A spy on the real plugin records what it is given."""
+    from companion import games
+    from companion.games.seats import MEMORY, BotSeats
+
+    plugin = games.get("on-the-way")
+    given: list[tuple[str, tuple[object, ...]]] = []
+    answered: dict[str, list[GameState]] = {"red": [], "blue": []}
+
+    class Spy(type(plugin)):  # type: ignore[misc]
+        def bot_command(
+            self, state: GameState, colour: str, level: str, seed: int, *, seen: Sequence[object] = ()
+        ) -> object | None:
+            given.append((colour, tuple(seen)))
+            command = super().bot_command(state, colour, level, seed, seen=seen)
+            if command is not None:
+                answered[colour].append(state)
+            return command
+
+    seats = BotSeats(Spy(), {"red": "easy", "blue": "easy"}, seed=4)
+    pile = sorted(c.id for c in config_for(2).deck.contracts)
+    random.Random(4).shuffle(pile)
+    state = _fill_offer(initial_state(config_for(2)), pile)
+    for _ in range(150):
+        before = {c: list(s) for c, s in answered.items()}
+        calls = len(given)
+        command = seats(state)
+        assert command is not None
+        for colour, seen in given[calls:]:
+            assert list(seen) == before[colour][-MEMORY:]
+            assert all(a is b for a, b in zip(seen, before[colour][-MEMORY:], strict=True))
+        state, _ = apply(state, command)  # type: ignore[arg-type]
+        state = _fill_offer(state, pile)
+    assert len(answered["red"]) > MEMORY  # the memory was full and stayed at MEMORY states

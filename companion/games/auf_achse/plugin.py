@@ -100,9 +100,10 @@ class AufAchse(PluginBase):
     # -- bots (companion/games/auf_achse/bots, docs/bots-auf-achse.md) -----------------------------
     bot_levels = ("easy", "medium", "hard")
 
-    def bot_command(self, state: Any, colour: str, level: str, seed: int) -> object | None:
+    def bot_command(self, state: Any, colour: str, level: str, seed: int, *, seen: Sequence[Any] = ()) -> object | None:
         """The bot's command when something is his to do: his turn, a set-up step of his, a card he must
-        turn up, or an open auction he is still in (AA-19: any order, whoever's turn it is); else None."""
+        turn up, or an open auction he is still in (AA-19: any order, whoever's turn it is); else None.
+        (``seen`` is not needed: a step of Auf Achse is one die roll's whole move.)"""
         from companion.games.auf_achse.bots import choose
 
         if level not in self.bot_levels:

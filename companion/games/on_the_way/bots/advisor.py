@@ -107,10 +107,15 @@ def turn_so_far(initial: GameState, applied: Sequence[Any]) -> tuple[GameState, 
     states = [initial]
     for command in applied:
         states.append(apply(states[-1], command)[0])
-    now = states[-1]
+    return same_turn(states[:-1], states[-1])
+
+
+def same_turn(seen: Sequence[GameState], now: GameState) -> tuple[GameState, ...]:
+    """The states at the end of ``seen`` (oldest first) that belong to ``now``'s turn: what ``earlier``
+    is for ``advise`` and the hard bot. A bot seat passes the states it was asked in."""
     turn = (now.turn.round, now.turn.seat)
     earlier: list[GameState] = []
-    for s in reversed(states[:-1]):
+    for s in reversed(seen):
         if (s.turn.round, s.turn.seat) != turn:
             break
         earlier.append(s)
@@ -167,6 +172,55 @@ def keeps_plan(k: Kernel, plan: Action, best: Arm, default: Arm) -> bool:
     return best is default or obvious(k, plan) or behind_pace(k) or best.mean - default.mean <= SWITCH_GAIN
 
 
+def rank(
+    kernel: Kernel,
+    state: GameState,
+    earlier: Sequence[GameState],
+    work: int,
+    rng: random.Random,
+    plan_rng: random.Random,
+    progress: Progress | None = None,
+    scale: float = 1.0,
+    only_first: bool = False,
+) -> list[Arm]:
+    """The candidates for the player on turn, ranked: the first is what to do (``advise``'s pick, the
+    hard bot's command). ``work`` kernel actions of playouts; ``earlier`` as in ``advise``. With
+    ``only_first`` (a bot, which needs no second and third) an obvious plan is not searched.
+
+    The greedy plan (the step the playouts themselves would take) is always a candidate. Keeping it
+    unless another was clearly better (5 points and one standard error, as medium) left 50 % of the
+    advice more than 5 points below the best candidate (benchmarks/advice.py --regret 10, seed 9101):
+    at the advice's budget a better step is rarely *clearly* better. Always taking the best-ranked
+    instead (12.5 %) lost whole games: a follower that postpones fulfilling stalls the time track,
+    one that re-decides every step wanders. So the plan stays when it is obvious, when the game is
+    stalling, or when the best is not more than SWITCH_GAIN above it (``keeps_plan``; 37.5 %;
+    docs/bots.md).
+    """
+    plan = policy_action(kernel, plan_rng, take_chance=1.0)
+    actions = pass_only_if_planned(kernel, rng, plan, candidates(kernel, rng, first=plan))
+    actions = no_circles(kernel, state, earlier, actions)
+    if only_first and (len(actions) <= 1 or (plan in actions and (obvious(kernel, plan) or behind_pace(kernel)))):
+        return [Arm(plan if plan in actions else actions[0])]
+    # Ranking: playouts of RANK_HORIZON actions then the static evaluation, the arms on common random
+    # numbers (less noisy than complete games).
+    arms = search(
+        kernel,
+        actions,
+        work,
+        rng,
+        horizon=RANK_HORIZON,
+        progress=progress,
+        scale=scale,
+        common_randomness=True,
+        protect=plan if plan in actions else None,
+    )
+    default = next((a for a in arms if a.action == plan), None)
+    if default is not None and keeps_plan(kernel, plan, arms[0], default):
+        arms.remove(default)
+        arms.insert(0, default)
+    return arms
+
+
 def advise(
     state: GameState,
     player: str | None = None,
@@ -195,37 +249,11 @@ def advise(
     check_offer_known(state)
     kernel = Kernel.from_state(state)
     rng = random.Random(f"advise:{seed}")
-    # The greedy plan (the step the playouts themselves would take) is always a candidate. Keeping it
-    # unless another was clearly better (5 points and one standard error, as the bots) left 50 % of the
-    # advice more than 5 points below the best candidate (benchmarks/advice.py --regret 10, seed 9101):
-    # at the advice's budget a better step is rarely *clearly* better. Always taking the best-ranked
-    # instead (12.5 %) lost whole games: a follower that postpones fulfilling stalls the time track,
-    # one that re-decides every step wanders. So the plan stays when it is obvious, when the game is
-    # stalling, or when the best is not more than SWITCH_GAIN above it (37.5 %; docs/bots.md).
-    plan = policy_action(kernel, random.Random(f"plan:{seed}"), take_chance=1.0)
-    actions = pass_only_if_planned(kernel, rng, plan, candidates(kernel, rng, first=plan))
-    actions = no_circles(kernel, state, earlier, actions)
     work = work_for(budget_s)
     check = int(work * CHECK_SHARE)
-    # Ranking: playouts of RANK_HORIZON actions then the static evaluation, the arms on common random
-    # numbers (less noisy than complete games); the reported chance: complete games (``_fresh``).
-    arms = search(
-        kernel,
-        actions,
-        work - check,
-        rng,
-        horizon=RANK_HORIZON,
-        progress=progress,
-        scale=1.0 - CHECK_SHARE,
-        common_randomness=True,
-        protect=plan if plan in actions else None,
-    )
+    arms = rank(kernel, state, earlier, work - check, rng, random.Random(f"plan:{seed}"), progress, 1.0 - CHECK_SHARE)
     if not arms:
         return ()
-    default = next((a for a in arms if a.action == plan), None)
-    if default is not None and keeps_plan(kernel, plan, arms[0], default):
-        arms.remove(default)
-        arms.insert(0, default)
     pick = _fresh(kernel, arms[0].action, check, rng, progress)
     if progress is not None:
         progress(1.0)

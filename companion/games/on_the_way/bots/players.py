@@ -1,11 +1,14 @@
 """Bot players: ``choose(state, colour, level, seed) -> Command``, the same commands a person issues.
 
 - easy: the greedy playout policy itself (no search);
-- medium: Monte-Carlo search with short playouts (a few rounds, then a static evaluation), 0.25 s of a Pi 4;
-- hard: the same search with four times the playouts, 1 s of a Pi 4.
+- medium: Monte-Carlo search with short playouts (a few rounds, then a static evaluation), 0.25 s of a
+  Pi 4; it keeps the greedy policy's step unless the search finds one clearly better (beyond a margin
+  and one standard error);
+- hard: the advisor's first suggestion (``advisor.rank``) at four times medium's budget, 1 s of a Pi 4:
+  the same short playouts on common random numbers, leaving the plan for a step 3 points better, and
+  never a step back to a position of the same turn (``earlier``: the states it was asked in this turn).
 
-A searching bot fulfils and delivers without searching, and otherwise keeps the greedy policy's step
-unless the search finds one clearly better (beyond a margin and one standard error).
+Both fulfil and deliver without searching, and play the plan in a game far behind the time track's pace.
 
 When the game waits for an event card and the bot is the player who must reveal it, ``choose``
 returns a ``RevealEvent`` of a random card not yet revealed (the shuffled event deck, OTW-6/28): for
@@ -16,9 +19,10 @@ Deterministic: the same state, level and seed give the same command.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from enum import StrEnum
 
-from companion.games.on_the_way.bots.advisor import check_to_move
+from companion.games.on_the_way.bots.advisor import check_to_move, rank
 from companion.games.on_the_way.bots.budget import work_for
 from companion.games.on_the_way.bots.kernel import Kernel
 from companion.games.on_the_way.bots.policy import policy_action, reveal_action
@@ -49,8 +53,17 @@ HORIZON = 40  # kernel actions per short playout, both levels (about four turns 
 # only at budgets × 0.1 (97 %, docs/bots.md), where medium's few playouts are noisy.
 
 
-def choose(state: GameState, colour: str, level: Level | str, seed: int, *, budget_s: float | None = None) -> Command:
+def choose(
+    state: GameState,
+    colour: str,
+    level: Level | str,
+    seed: int,
+    *,
+    budget_s: float | None = None,
+    earlier: Sequence[GameState] = (),
+) -> Command:
     """The bot's command for ``colour`` now. ``budget_s`` overrides the level's budget (benchmarks).
+    ``earlier``: the states of this turn before ``state`` (``advisor.same_turn``): hard steps back to none.
 
     Raises ``IllegalAction`` when ``colour`` has nothing to do now (not its turn, game over).
     """
@@ -63,6 +76,11 @@ def choose(state: GameState, colour: str, level: Level | str, seed: int, *, budg
     check_to_move(state, colour)
     if level is Level.EASY:
         return kernel.to_command(policy_action(kernel, rng))
+    budget = BUDGET_S[level] if budget_s is None else budget_s
+    if level is Level.HARD:
+        plan_rng = random.Random(rng.getrandbits(64))
+        arms = rank(kernel, state, earlier, work_for(budget), rng, plan_rng, only_first=True)
+        return kernel.to_command(arms[0].action)
     plan = policy_action(kernel, rng)
     # No search for an obvious step, nor in a stalling game (the time track stands still, OTW-28): the
     # plan moves it on.
@@ -71,7 +89,6 @@ def choose(state: GameState, colour: str, level: Level | str, seed: int, *, budg
     actions = pass_only_if_planned(kernel, rng, plan, candidates(kernel, rng, first=plan))
     if len(actions) <= 1:
         return kernel.to_command(actions[0] if actions else plan)
-    budget = BUDGET_S[level] if budget_s is None else budget_s
     arms = search(kernel, actions, work_for(budget), rng, horizon=HORIZON, protect=plan)
     default = next((a for a in arms if a.action == plan), None)  # None: the plan is not legal (a refused pass)
     if overrules(kernel, plan, arms[0], default):
