@@ -55,7 +55,8 @@ from companion.games.on_the_way.engine.scoring import winners
 from companion.games.on_the_way.engine.state import GameState, initial_state
 
 COLOURS = ("red", "blue")
-MAX_COMMANDS = 3000  # a game still running after this many commands is stalled
+SEATS = ("red", "blue", "green", "yellow")  # --players 3 and 4: the first kind in one seat, the second in the rest
+MAX_COMMANDS = 3000  # a 2-player game still running after this many commands is stalled (× players / 2)
 MAX_COMMANDS_AA = 5000  # Auf Achse: greedy 2-player games take ~450 commands
 AA_CARDS = ("DealContract", "RevealPublic", "DrawAction", "TakeSpare")  # drawn from the deck, never advised
 PAIRINGS = (("follower", "easy"), ("follower", "medium"), ("follower", "casual"), ("hard", "medium"))
@@ -74,6 +75,7 @@ class Result:
     playouts: list[int] = field(default_factory=list)  # the fresh playouts behind each of those chances
     game: int = 0
     capped: bool = False  # a quick run stopped it early on purpose (not a stall)
+    players: int = 2
 
 
 def _position(state: GameState, colour: str) -> tuple[object, ...]:
@@ -97,23 +99,26 @@ def _news(before: GameState, now: GameState) -> bool:
     return len(now.revealed) != len(before.revealed) or bool(set(now.offer or ()) - set(before.offer or ()))
 
 
-def play(job: tuple[int, int, int, float, int | None]) -> Result:
-    pairing, game, seed, scale, end_at = job
+def play(job: tuple[int, int, int, float, int | None, int]) -> Result:
+    """One On The Way game of ``players`` seats: the pairing's first kind in seat ``game % players``
+    (so seats rotate), its second kind in every other seat. A win shared by k players scores 1/k."""
+    pairing, game, seed, scale, end_at, players = job
     first, second = PAIRINGS[pairing]
     board, deck = load_reference()
-    config = GameConfig(board, deck, COLOURS, end_at=end_at)
-    kinds = {COLOURS[0]: first, COLOURS[1]: second} if game % 2 == 0 else {COLOURS[0]: second, COLOURS[1]: first}
-    mine = COLOURS[0] if game % 2 == 0 else COLOURS[1]
+    colours = SEATS[:players]
+    config = GameConfig(board, deck, colours, end_at=end_at)
+    mine = colours[game % players]
+    kinds = {colour: first if colour == mine else second for colour in colours}
     state = initial_state(config)
     pile = pile_for(config, random.Random(f"pile:{seed}:{game}"))
     rng = random.Random(f"casual:{seed}:{game}")
-    result = Result(pairing, 0.0, 0, False, game=game)
+    result = Result(pairing, 0.0, 0, False, game=game, players=players)
     turn: list[GameState] = []  # the follower's states of its current turn, oldest first
     started: dict[int, GameState] = {}  # marker -> the state before the follower started it this turn
     last: tuple[float, float, float, GameState, int] | None = None  # previous advice: value, low, high, after, playouts
     asked: list[GameState] = []  # the states a bot seat was asked in this turn (as a table's seat remembers)
     commands = 0
-    while not state.finished and commands < MAX_COMMANDS:
+    while not state.finished and commands < MAX_COMMANDS * players // 2:
         while pile and offer_missing(state):
             state, _ = apply(state, LayOut(pile.pop(0)))
         colour = state.current.colour
@@ -162,13 +167,13 @@ def play(job: tuple[int, int, int, float, int | None]) -> Result:
             pile.remove(command.card)
         commands += 1
     won = winners(state)
-    result.score = 0.5 if len(won) > 1 and mine in won else float(mine in won)
+    result.score = 1.0 / len(won) if mine in won else 0.0
     result.rounds = state.turn.round
     result.finished = state.finished
     return result
 
 
-def play_aa(job: tuple[int, int, int, float, int | None]) -> Result:
+def play_aa(job: tuple[int, int, int, float, int | None, int]) -> Result:
     """One Auf Achse game: the follower does the advisor's first suggestion at every decision it
     advises (moves, auctions, bids, loads); cards and the set-up are the easy policy's (a random unseen
     card: the shuffled deck). In Auf Achse there is nothing to build: the casual proxy is easy."""
@@ -182,7 +187,7 @@ def play_aa(job: tuple[int, int, int, float, int | None]) -> Result:
     from companion.games.auf_achse.engine.state import Phase
     from companion.games.auf_achse.engine.state import initial_state as aa_initial
 
-    pairing, game, seed, scale, end_at = job  # end_at: in Auf Achse a command cap (quick runs)
+    pairing, game, seed, scale, end_at, _players = job  # end_at: in Auf Achse a command cap (quick runs); 2 players
     first, second = PAIRINGS[pairing]
     board, deck = load_aa_reference()
     state = aa_initial(AAConfig(board, deck, COLOURS, AARules(), seed=seed * 1009 + game))
@@ -366,6 +371,7 @@ def _append_pairs(path: Path, r: Result, seed: int, scale: float) -> None:
     follower advice (its chance, playouts and the game's result)."""
     with path.open("a", encoding="utf-8") as out:
         game = {"kind": "game", "seed": seed, "scale": scale, "pairing": r.pairing, "game": r.game, "advice": None}
+        game["players"] = r.players
         outcome = {"score": r.score, "rounds": r.rounds, "finished": r.finished, "capped": r.capped}
         checks = {"circles": r.circles, "inconsistent": r.consistent.count(False), "checked": len(r.consistent)}
         out.write(json.dumps({**game, **outcome, **checks}) + "\n")
@@ -375,12 +381,12 @@ def _append_pairs(path: Path, r: Result, seed: int, scale: float) -> None:
             out.write(json.dumps({**row, "chance": p, "playouts": n, **end}) + "\n")
 
 
-def _line(name: str, results: list[Result]) -> str:
+def _line(name: str, results: list[Result], players: int = 2) -> str:
     games = len(results)
     points = sum(r.score for r in results)
     low, high = wilson(points, games) if games else (0.0, 1.0)
     share = points / games if games else 0.0
-    return f"{name}, 2 players: {share * 100:.1f} % [{low * 100:.1f}, {high * 100:.1f}] over {games} games"
+    return f"{name}, {players} players: {share * 100:.1f} % [{low * 100:.1f}, {high * 100:.1f}] over {games} games"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -399,13 +405,22 @@ def main(argv: list[str] | None = None) -> int:
         help="append a line per game and per follower advice (its chance and the game's result), as JSON lines",
     )
     parser.add_argument("--reference", type=int, default=1000, help="playouts per candidate of the regret's reference")
+    parser.add_argument(
+        "--players",
+        type=int,
+        default=2,
+        choices=(2, 3, 4),
+        help="seats per game (On The Way): the follower (or hard) against 1-3 of the opponent kind (default 2)",
+    )
     args = parser.parse_args(argv)
     aa = args.game == "auf-achse"
+    if aa and args.players != 2:
+        parser.error("--players: the Auf Achse follower benchmark plays 2-player games")
     games, scale, end_at = (1, 0.02, 2) if args.quick else (args.games, args.scale, None)
     if aa and args.quick:
         end_at = 60  # no short game in Auf Achse: the first 60 commands (ranked there), few playouts
     # Interleaved (a game of each pairing in turn), so that a run stopped early still covers every pairing.
-    jobs = [(p, g, args.seed, scale, end_at) for g in range(games) for p in range(len(PAIRINGS))]
+    jobs = [(p, g, args.seed, scale, end_at, args.players) for g in range(games) for p in range(len(PAIRINGS))]
     t0 = time.perf_counter()
     results: list[Result] = []
     with multiprocessing.Pool(max(1, args.jobs)) as pool:
@@ -418,7 +433,7 @@ def main(argv: list[str] | None = None) -> int:
     by_pairing = [[r for r in results if r.pairing == p] for p in range(len(PAIRINGS))]
     for (first, second), rs in zip(PAIRINGS, by_pairing, strict=True):
         name = f"advice follower vs {second}" if first == "follower" else f"{first} vs {second}"
-        print(_line(name, rs))
+        print(_line(name, rs, args.players))
     print(f"stalled games: {sum(not r.finished and not r.capped for r in results)}")
     print(f"circles: {sum(r.circles for r in results)}")
     checks = [c for r in results for c in r.consistent]

@@ -156,3 +156,15 @@ def test_the_regret_references_noise_floor_falls_with_its_playouts() -> None:
     assert floors[0] > floors[1] > floors[2]
     assert floors[2] < 0.01
     assert advice.reference_noise([0.7, *[0.5] * 9], 300) < 0.01
+
+
+def test_the_advice_benchmark_plays_three_and_four_player_games() -> None:
+    # --players 3/4: the follower in one seat (game % players: the seats rotate), the opponent kind in
+    # the others; short games (time track ending at 2) at a fiftieth of the budgets.
+    advice = _advice_benchmark()
+    for players, game in ((3, 2), (4, 1)):
+        result = advice.play((0, game, 7, 0.02, 2, players))
+        assert result.players == players and result.finished, (players, result)
+        assert result.predictions and result.circles == 0
+        assert result.score in (0.0, 1.0, 1 / 2, 1 / 3, 1 / 4)
+    assert "3 players: 50.0 %" in advice._line("x", [advice.Result(0, 1.0, 9, True), advice.Result(0, 0.0, 9, True)], 3)
