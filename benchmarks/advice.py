@@ -1,6 +1,7 @@
-"""Follow the advice and win? Whole 2-player games through the validated engine (issue 22, style point 23).
+"""Follow the advice and win? Whole games through the validated engine (issue 22, style point 23).
 
     python benchmarks/advice.py [--game on-the-way|auf-achse] [--games N] [--seed S] [--scale F] [--jobs J] [--quick]
+                                [--players 2|3|4] [--pairs FILE] [--regret N] [--reference N]
 
 An "advice follower" seat asks the advisor at every decision (with the states of its turn so far, as
 ``companion play`` passes them) and does its first suggestion; it plays against easy, medium and the
@@ -15,7 +16,9 @@ Prints exactly these lines (read by checks outside the repo), then a few more:
     inconsistent successive advices: N %
     brier score: N
 
-Scores count a tie as half; intervals are 95 % Wilson. ``--scale`` multiplies every budget (the
+With ``--players 3`` or ``4`` (On The Way) the first kind sits in one seat (rotating from game to
+game) and the second in all the others, and the lines say "3 players". A win shared by k players
+scores 1/k (a 2-player tie: half); intervals are 95 % Wilson. ``--scale`` multiplies every budget (the
 advice's 1 s and the levels' own) so that runs fit in minutes; ``--quick`` (< 20 s) plays one short
 game (time track ending at 2) per pairing at a fiftieth of the budgets: a smoke run, not a measurement.
 Circles: a follower's step returns to a position it had earlier in the same turn, or cancels a
@@ -76,6 +79,7 @@ class Result:
     game: int = 0
     capped: bool = False  # a quick run stopped it early on purpose (not a stall)
     players: int = 2
+    colour: str = ""  # the first kind's seat
 
 
 def _position(state: GameState, colour: str) -> tuple[object, ...]:
@@ -112,7 +116,7 @@ def play(job: tuple[int, int, int, float, int | None, int]) -> Result:
     state = initial_state(config)
     pile = pile_for(config, random.Random(f"pile:{seed}:{game}"))
     rng = random.Random(f"casual:{seed}:{game}")
-    result = Result(pairing, 0.0, 0, False, game=game, players=players)
+    result = Result(pairing, 0.0, 0, False, game=game, players=players, colour=mine)
     turn: list[GameState] = []  # the follower's states of its current turn, oldest first
     started: dict[int, GameState] = {}  # marker -> the state before the follower started it this turn
     last: tuple[float, float, float, GameState, int] | None = None  # previous advice: value, low, high, after, playouts
@@ -377,6 +381,7 @@ def _append_pairs(path: Path, r: Result, seed: int, scale: float) -> None:
         out.write(json.dumps({**game, **outcome, **checks}) + "\n")
         for k, (p, n) in enumerate(zip(r.predictions, r.playouts, strict=True)):
             row = {"kind": "advice", "seed": seed, "scale": scale, "pairing": r.pairing, "game": r.game, "advice": k}
+            row["players"] = r.players
             end = {"score": r.score, "finished": r.finished, "capped": r.capped}
             out.write(json.dumps({**row, "chance": p, "playouts": n, **end}) + "\n")
 

@@ -158,13 +158,15 @@ def test_the_regret_references_noise_floor_falls_with_its_playouts() -> None:
     assert advice.reference_noise([0.7, *[0.5] * 9], 300) < 0.01
 
 
-def test_the_advice_benchmark_plays_three_and_four_player_games() -> None:
-    # --players 3/4: the follower in one seat (game % players: the seats rotate), the opponent kind in
-    # the others; short games (time track ending at 2) at a fiftieth of the budgets.
+def test_the_advice_benchmark_plays_three_and_four_player_games(monkeypatch: pytest.MonkeyPatch) -> None:
+    # --players 3/4: the follower in seat game % players (the seats rotate), the opponent kind in the
+    # others; short games (time track ending at 2) at a fiftieth of the budgets; a win shared by k
+    # players scores 1/k (the game's real winners replaced, to know them).
     advice = _advice_benchmark()
-    for players, game in ((3, 2), (4, 1)):
+    monkeypatch.setattr(advice, "winners", lambda state: ("red", "green"))
+    for players, game, colour, share in ((3, 2, "green", 0.5), (4, 1, "blue", 0.0), (3, 0, "red", 0.5)):
         result = advice.play((0, game, 7, 0.02, 2, players))
         assert result.players == players and result.finished, (players, result)
+        assert result.colour == colour and result.score == share
         assert result.predictions and result.circles == 0
-        assert result.score in (0.0, 1.0, 1 / 2, 1 / 3, 1 / 4)
     assert "3 players: 50.0 %" in advice._line("x", [advice.Result(0, 1.0, 9, True), advice.Result(0, 0.0, 9, True)], 3)

@@ -80,7 +80,8 @@ class BotSeats:
             seen = self._seen[colour]
             command = self._plugin.bot_command(state, colour, level, self._seed, seen=tuple(seen))
             if command is not None:
-                seen.append(state)
+                if not seen or seen[-1] is not state:  # a table asks again as pieces move: once is enough
+                    seen.append(state)
                 return command
         return None
 

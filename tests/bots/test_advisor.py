@@ -87,7 +87,7 @@ def test_advice_is_for_the_player_to_move_names_only_open_cards_and_ignores_hidd
 
 def test_the_search_never_overrules_an_obvious_step_and_only_a_clearly_better_one() -> None:
     """Fulfilling, or driving a loaded truck on, is played and advised whatever the playouts' noise says;
-    any other plan yields only to an arm clearly better (``overrules``, the bots'; the advisor's
+    any other plan yields only to an arm clearly better (``overrules``, medium's; the advisor's and hard's
     ``keeps_plan`` also keeps an obvious plan: checked on the same real positions)."""
     from companion.games.on_the_way.bots.policy import policy_action
     from companion.games.on_the_way.bots.search import Arm, obvious, overrules
@@ -142,7 +142,7 @@ def test_the_advice_leaves_the_plan_for_a_better_ranked_step_but_not_an_obvious_
     ahead = Arm((MOVE, 2, 0, 0, 0), 40, 20.0 + 40 * (SWITCH_GAIN + 0.02))  # 5 points ahead, within noise
     level = Arm((MOVE, 2, 0, 0, 0), 40, 20.0 + 40 * (SWITCH_GAIN - 0.01))
     assert not keeps_plan(kernel, plan, ahead, default)
-    assert not overrules(kernel, plan, ahead, default)  # the bots' stricter rule keeps it
+    assert not overrules(kernel, plan, ahead, default)  # medium's stricter rule keeps it
     assert keeps_plan(kernel, plan, level, default)
     assert keeps_plan(kernel, plan, default, default)
     # An obvious plan: fulfilling (a kernel action of kind FULFIL), whatever the ranking.

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import pytest
 
@@ -331,35 +331,59 @@ def _fill_offer(state: GameState, pile: list[str]) -> GameState:
     return state
 
 
-@pytest.mark.parametrize("seed", range(10))
-def test_hard_never_steps_back_to_a_position_of_the_same_turn(seed: int) -> None:
-    """Hard, remembering the states of the turn it was asked in (as a bot seat does), never plays a
-    step (OTW-12) that returns its transports, cards and money to where they were earlier in the turn.
-    At a tiny budget its ranking is at its noisiest. (Without the memory seed 2 went round twice.)"""
+def _steps_back(seed: int, ask: Callable[[GameState, tuple[GameState, ...]], Command]) -> int:
+    """A 2-player game (time track ending at 3) whose every command is ``ask(state, earlier)``
+    (``earlier``: the states of this turn it was asked in, oldest first): how many of its steps
+    (OTW-12) returned the player's transports, cards and money to where they were earlier in the turn."""
     from companion.games.on_the_way.bots.advisor import same_turn
 
     pile = sorted(c.id for c in config_for(2).deck.contracts)
     random.Random(seed).shuffle(pile)
     state = initial_state(config_for(2, None, 3))
     asked: list[GameState] = []
-    steps = 0
+    back = steps = 0
     while not state.finished and steps < 1500:
         state = _fill_offer(state, pile)
         colour = state.current.colour
         earlier = same_turn(asked, state)
-        command = choose(state, colour, Level.HARD, seed, budget_s=TINY, earlier=earlier)
+        command = ask(state, earlier)
         asked = [*earlier, state]
         before = state
         state, _ = apply(state, command)
         steps += 1
-        if isinstance(command, RevealEvent) or (state.turn.round, state.turn.seat) != (
-            before.turn.round,
-            before.turn.seat,
-        ):
+        turn = (state.turn.round, state.turn.seat)
+        if isinstance(command, RevealEvent) or turn != (before.turn.round, before.turn.seat):
             continue
-        back = [e for e in asked if _seen_position(e, colour) == _seen_position(state, colour)]
-        assert not back, (seed, state.turn, command)
+        back += any(_seen_position(e, colour) == _seen_position(state, colour) for e in asked)
     assert state.finished
+    return back
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_hard_never_steps_back_to_a_position_of_the_same_turn(seed: int) -> None:
+    """Hard, given the states of the turn it was asked in, never steps back to one of them; at a tiny
+    budget its ranking is at its noisiest. Without them, seeds 1, 2 and 8 step back once each."""
+    assert (
+        _steps_back(
+            seed, lambda s, earlier: choose(s, s.current.colour, Level.HARD, seed, budget_s=TINY, earlier=earlier)
+        )
+        == 0
+    )
+
+
+@pytest.mark.parametrize("seed", [1, 2, 8])
+def test_a_hard_bot_seat_remembers_its_turn_and_never_steps_back(seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The same through the table's mechanism (``seats.BotSeats`` -> ``bot_command(seen=)``), with the
+    seats' own memory, on the seeds where hard without it steps back."""
+    from companion import games
+    from companion.games.on_the_way.bots import players
+    from companion.games.seats import BotSeats
+
+    monkeypatch.setitem(players.BUDGET_S, Level.HARD, TINY)
+    seats = BotSeats(games.get("on-the-way"), {"red": "hard", "blue": "hard"}, seed)
+    no_memory = _steps_back(seed, lambda s, earlier: choose(s, s.current.colour, Level.HARD, seed, budget_s=TINY))
+    assert no_memory > 0  # these seeds do step back without the memory: the check below can fail
+    assert _steps_back(seed, lambda s, earlier: seats(s)) == 0  # type: ignore[arg-type,return-value]
 
 
 def test_a_bot_seat_remembers_the_states_it_answered_in() -> None:

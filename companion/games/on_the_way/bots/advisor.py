@@ -159,7 +159,11 @@ def no_circles(k: Kernel, state: GameState, earlier: Sequence[GameState], action
             if _position(child, seat) in seen:
                 continue
         out.append(a)
-    return out or actions[-1:]
+    if out:
+        return out
+    # Every candidate goes round: end the turn where the rules allow it (OTW-12), else the last one.
+    passing = (PASS, 0, 0, 0, 0)
+    return [passing] if passing in k.legal_actions() else actions[-1:]
 
 
 def keeps_plan(k: Kernel, plan: Action, best: Arm, default: Arm) -> bool:
@@ -167,7 +171,7 @@ def keeps_plan(k: Kernel, plan: Action, best: Arm, default: Arm) -> bool:
     best-ranked ``best``? When the plan is obvious (fulfilling, a loaded truck driving on), the game is
     stalling (``search.behind_pace``: the plan moves the time track on), or ``best`` is not more than
     ``SWITCH_GAIN`` above it on the ranking's means (common random numbers: their difference is
-    steadier than either). Looser than the bots' ``overrules`` (5 points and one standard error),
+    steadier than either). Looser than medium's ``overrules`` (5 points and one standard error),
     which almost never let the advice leave the plan; why not looser still: see ``advise``."""
     return best is default or obvious(k, plan) or behind_pace(k) or best.mean - default.mean <= SWITCH_GAIN
 
@@ -200,7 +204,7 @@ def rank(
     actions = pass_only_if_planned(kernel, rng, plan, candidates(kernel, rng, first=plan))
     actions = no_circles(kernel, state, earlier, actions)
     if only_first and (len(actions) <= 1 or (plan in actions and (obvious(kernel, plan) or behind_pace(kernel)))):
-        return [Arm(plan if plan in actions else actions[0])]
+        return [Arm(plan if plan in actions or not actions else actions[0])]
     # Ranking: playouts of RANK_HORIZON actions then the static evaluation, the arms on common random
     # numbers (less noisy than complete games).
     arms = search(

@@ -13,7 +13,7 @@ Both fulfil and deliver without searching, and play the plan in a game far behin
 When the game waits for an event card and the bot is the player who must reveal it, ``choose``
 returns a ``RevealEvent`` of a random card not yet revealed (the shuffled event deck, OTW-6/28): for
 all-virtual games. At a physical table the real card is flipped and scanned instead.
-Deterministic: the same state, level and seed give the same command.
+Deterministic: the same state, level, seed (and, for hard, ``earlier``) give the same command.
 """
 
 from __future__ import annotations
@@ -45,12 +45,12 @@ class Level(StrEnum):
 
 
 BUDGET_S = {Level.EASY: 0.0, Level.MEDIUM: 0.25, Level.HARD: 1.0}  # seconds of a Pi 4 core per command
-HORIZON = 40  # kernel actions per short playout, both levels (about four turns of each player in a 2-player game)
-# Hard plays the same short playouts at four times the budget. At the levels' real budgets (what the
-# product always plays: a budget is kernel actions, so a loaded Pi is slower, never shallower) longer
-# playouts lost: hard vs medium 41.2 % [27.4, 56.6] with 120 actions, 56.2 % [41.0, 70.4] with 40 (40 games
-# each, the same seeds, benchmarks/bots.py --pair hard:medium --offer --offset 7000). 120 actions won
-# only at budgets × 0.1 (97 %, docs/bots.md), where medium's few playouts are noisy.
+HORIZON = 40  # kernel actions per medium playout (about four turns of each player in a 2-player game)
+# Hard ranks on the advisor's playouts (``advisor.RANK_HORIZON``, also 40) at four times the budget. At
+# the levels' real budgets (what the product always plays: a budget is kernel actions, so a loaded Pi is
+# slower, never shallower) longer playouts lost: the search-based hard (before it played the advisor's
+# pick) scored 41.2 % [27.4, 56.6] vs medium with 120 actions, 56.2 % [41.0, 70.4] with 40 (40 games each,
+# the same seeds, benchmarks/bots.py --pair hard:medium --offer --offset 7000).
 
 
 def choose(

@@ -103,8 +103,8 @@ SWITCH_MARGIN = 0.05  # the win-rate gain the search needs to overrule the greed
 def overrules(k: Kernel, plan: Action, best: Arm, default: Arm | None) -> bool:
     """Does the search's ``best`` arm replace the greedy ``plan`` (whose arm is ``default``; None when
     the plan is not a candidate, e.g. a refused pass)? Only when it is clearly better and the plan is
-    not an obvious step: noise between near-equal moves made a transport wander back and forth. The
-    bots' rule; the advisor's (``advisor.keeps_plan``) leaves the plan more readily."""
+    not an obvious step: noise between near-equal moves made a transport wander back and forth.
+    Medium's rule; the advisor's and hard's (``advisor.keeps_plan``) leaves the plan more readily."""
     if default is None:
         return True
     return best is not default and not obvious(k, plan) and clearly_better(best, default, SWITCH_MARGIN)
