@@ -59,6 +59,7 @@ class CrashReport:
     lost: int = 0
     corrupted: int = 0
     unacked_but_kept: int = 0  # committed when the kill came, before the ack: fine (never acknowledged)
+    in_play: int = 0  # kills that came after the child had acknowledged a command (not during start-up)
     seconds: float = 0.0
     problems: list[str] = field(default_factory=list)
     seen: dict[int, int] = field(default_factory=dict, repr=False)  # game id -> commands at the last check
@@ -67,7 +68,8 @@ class CrashReport:
         return (
             f"{self.kills} kills, {self.acked} commands acknowledged, {self.recorded} recorded, "
             f"{self.games_finished} games finished, {self.lost} lost, {self.corrupted} corrupted, "
-            f"{self.unacked_but_kept} committed-but-unacknowledged at a kill, in {self.seconds:.1f} s"
+            f"{self.unacked_but_kept} committed-but-unacknowledged at a kill, {self.in_play} kills during play, "
+            f"in {self.seconds:.1f} s"
         )
 
 
@@ -136,6 +138,22 @@ def child(
         # finished or ended (recorded): the next loop starts a new game
 
 
+def _read_until(fd: int, marker: bytes | None, timeout: float) -> bytes:
+    """What the child wrote until ``marker`` (None: its first acknowledged command, the line after
+    READY), the child's exit or ``timeout`` seconds: the bytes read, for the caller to parse with the rest."""
+    data = b""
+    deadline = time.monotonic() + timeout
+    while True:
+        done = marker in data if marker is not None else data.count(b"\n") >= 2 or b"ERROR" in data
+        left = deadline - time.monotonic()
+        if done or left <= 0 or not select.select([fd], [], [], left)[0]:
+            return data
+        chunk = os.read(fd, 4096)
+        if not chunk:  # the child exited
+            return data
+        data += chunk
+
+
 def run(
     game: str = games.DEFAULT_GAME,
     kills: int = 200,
@@ -173,16 +191,21 @@ def run(
                     os._exit(3)
                 os._exit(0)
             os.close(write_fd)
-            # Every fourth kill lands anywhere, start-up included; the others are timed from the child's
-            # READY, so that on a loaded machine (a slow start) the kills still land during play.
-            if report.kills % 4:
-                select.select([read_fd], [], [], 30.0)
+            # Of every four kills one lands anywhere (start-up included), one is timed from the child's
+            # READY, two from its first acknowledged command: on a loaded machine (a slow start, a
+            # slow first command) half the kills still land during play, whatever the speed.
+            head = b""
+            phase = report.kills % 4
+            if phase:
+                head = _read_until(read_fd, b"READY\n" if phase == 1 else None, 30.0)
             time.sleep(rng.uniform(0, max_delay))
             os.kill(pid, signal.SIGKILL)
             _, status = os.waitpid(pid, 0)
             report.kills += 1
             with os.fdopen(read_fd, "rb") as pipe:
-                lines = pipe.read().decode().splitlines()
+                lines = (head + pipe.read()).decode().splitlines()
+            early = head.decode().splitlines()
+            report.in_play += any(line != "READY" and not line.startswith("ERROR") for line in early)
             for line in lines:
                 if line == "READY":
                     continue
