@@ -108,7 +108,10 @@ def test_broker_killed_mid_event_every_result_arrives_exactly_once(
         broker.kill()  # mid-event, no goodbye
         outage_start = time.monotonic()
         play(range(4, 9))  # the tables play on
-        time.sleep(0.5)
+        # The boxes queue on their own threads: wait (a loaded machine is slow), never assume how long.
+        deadline = time.monotonic() + 15.0
+        while not all(b.status.pending >= 5 for b in boxes.values()) and time.monotonic() < deadline:
+            time.sleep(0.05)
         assert all(b.status.pending >= 5 for b in boxes.values()), [b.status for b in boxes.values()]
         assert wait_for(client, model, lambda: not client.connected)
         broker.start()
