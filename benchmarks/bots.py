@@ -88,8 +88,9 @@ def play(args: tuple[int, str, str, float | None, bool, float | None]) -> tuple[
         while offer and pile and offer_missing(state):
             state, _ = apply(state, LayOut(pile.pop(0)))
         colour = state.current.colour
-        command = _command(state, colour, levels[colour], game, budget, scale, rng, same_turn(asked, state))
-        asked = [*same_turn(asked, state), state]
+        earlier = same_turn(asked, state)
+        command = _command(state, colour, levels[colour], game, budget, scale, rng, earlier)
+        asked = [*earlier, state]
         try:
             state, _ = apply(state, command)
         except IllegalAction:

@@ -10,8 +10,8 @@ import pytest
 from companion.engine.errors import IllegalAction
 from companion.games.on_the_way.bots import Kernel, advise
 from companion.games.on_the_way.bots.advisor import keeps_plan, no_circles, turn_so_far
-from companion.games.on_the_way.bots.kernel import CANCEL, FULFIL, MOVE
-from companion.games.on_the_way.engine import LayOut, Move, TakeContract, apply
+from companion.games.on_the_way.bots.kernel import CANCEL, FULFIL, MOVE, PASS
+from companion.games.on_the_way.engine import HouseRules, LayOut, Move, TakeContract, apply
 from companion.games.on_the_way.engine.notation import position
 from companion.games.on_the_way.engine.state import initial_state
 from tests.bots.helpers import config_for, laid_out
@@ -30,6 +30,14 @@ def test_no_step_returns_to_an_earlier_position_of_the_turn() -> None:
     kept = no_circles(after, moved, [start], after.legal_actions())
     assert not set(back) & set(kept)  # ... but never advised in the same turn
     assert no_circles(after, moved, [], after.legal_actions()) == after.legal_actions()  # a new turn: no history
+    # OTW-12: when every candidate goes back, the turn ends (passing, where the house rules allow it).
+    assert no_circles(after, moved, [start], back) == [(PASS, 0, 0, 0, 0)]
+    no_pass = position(
+        config_for(2, HouseRules(allow_pass=False)), "red 1000R B05 1:Poznań:1\nturn red\ntime 0 offer=B01,B02,B03"
+    )
+    moved_np, _ = apply(no_pass, kernel.to_command(there))
+    after_np = Kernel.from_state(moved_np)
+    assert no_circles(after_np, moved_np, [no_pass], back) == back[-1:]  # no pass to take: the last candidate
 
 
 def test_a_transport_started_this_turn_is_not_cancelled_without_news() -> None:
