@@ -138,13 +138,19 @@ def child(
         # finished or ended (recorded): the next loop starts a new game
 
 
+def _acknowledged(data: bytes) -> bool:
+    """A complete line other than READY: an acknowledged command. A child that resumes a game whose
+    script is done ends it and starts the next one, so READY can come twice before any command."""
+    return any(line and line != b"READY" for line in data.split(b"\n")[:-1])
+
+
 def _read_until(fd: int, marker: bytes | None, timeout: float) -> bytes:
-    """What the child wrote until ``marker`` (None: its first acknowledged command, the line after
-    READY), the child's exit or ``timeout`` seconds: the bytes read, for the caller to parse with the rest."""
+    """What the child wrote until ``marker`` (None: its first acknowledged command),
+    the child's exit or ``timeout`` seconds: the bytes read, for the caller to parse with the rest."""
     data = b""
     deadline = time.monotonic() + timeout
     while True:
-        done = marker in data if marker is not None else data.count(b"\n") >= 2 or b"ERROR" in data
+        done = marker in data if marker is not None else _acknowledged(data) or b"ERROR" in data
         left = deadline - time.monotonic()
         if done or left <= 0 or not select.select([fd], [], [], left)[0]:
             return data
