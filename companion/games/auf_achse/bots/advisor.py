@@ -26,7 +26,7 @@ from companion.engine.stats import wilson
 from companion.games.advice import Advice as AdviceBase
 from companion.games.advice import Place, Words, counted, in_english, said
 from companion.games.auf_achse.bots.policy import easy_command
-from companion.games.auf_achse.bots.search import HORIZON, MIN_GAIN, Z, candidates, compare, play_out_all
+from companion.games.auf_achse.bots.search import HORIZON, Z, candidates, clearly_better, compare, play_out_all
 from companion.games.auf_achse.engine.commands import (
     Bid,
     BuyTrailer,
@@ -130,7 +130,7 @@ def advise(
     # The plan (options[0]) is the default, left only for a candidate clearly better playout by playout
     # (the bots' test, ``search``): ranking by the bare means made a follower lose 6 of 6 games.
     best = max(range(len(options)), key=lambda i: (scored[i].gain - Z * scored[i].error, -i))
-    pick = best if scored[best].gain >= MIN_GAIN and scored[best].gain >= Z * scored[best].error else 0
+    pick = best if clearly_better(scored[best]) else 0
     order = [pick, *sorted((i for i in range(len(options)) if i != pick), key=lambda i: (-scored[i].score, i))]
     leads = {i: sum(lead for _, lead in results[i]) for i in order[:TOP]}
     if len(options) > 1:  # the pick's share from fresh playouts: the best of noisy means flatters it

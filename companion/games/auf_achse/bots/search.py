@@ -199,9 +199,14 @@ def search(
     results, work = play_out_all(state, colour, options, seeds, effort.horizon)
     scored = compare(options, [[v for v, _ in row] for row in results])
     best = max(scored, key=lambda sc: sc.gain - Z * sc.error)
-    if best.command != plan and best.gain >= MIN_GAIN and best.gain >= Z * best.error:
+    if best.command != plan and clearly_better(best):
         return best.command, scored, work
     return plan, scored, work
+
+
+def clearly_better(scored: Scored) -> bool:
+    """Worth leaving the plan for: a mean gain of at least ``MIN_GAIN`` and ``Z`` standard errors."""
+    return scored.gain >= MIN_GAIN and scored.gain >= Z * scored.error
 
 
 def play_out_all(
