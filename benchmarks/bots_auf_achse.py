@@ -19,24 +19,41 @@ import argparse
 import multiprocessing
 import sys
 import time
+from typing import cast
 
 from companion import games
 from companion.engine.errors import IllegalAction
 from companion.engine.stats import wilson
 from companion.games.auf_achse.bots import LEVELS
 from companion.games.auf_achse.data import load_aa_reference
-from companion.games.auf_achse.engine import GameConfig, HouseRules, apply
+from companion.games.auf_achse.engine import (
+    Bid,
+    Command,
+    EndTurn,
+    GameConfig,
+    HouseRules,
+    Move,
+    OpenAuction,
+    PassBid,
+    apply,
+)
 from companion.games.auf_achse.engine.scoring import winners, worth
 from companion.games.auf_achse.engine.state import initial_state
 from companion.games.seats import BotSeats
 
 COLOURS = ("red", "blue")
+SEARCHED = (Move, OpenAuction, EndTurn, Bid, PassBid)  # what the medium and hard levels search (players.choose)
 MAX_COMMANDS = 5000  # greedy 2-player games take ~450 commands
 
 
-def play(args: tuple[int, str, str, tuple[tuple[str, str], ...]]) -> tuple[int, float, int, int, int, int, float]:
+Result = tuple[int, float, int, int, int, int, float, tuple[list[float], list[float]]]
+
+
+def play(args: tuple[int, str, str, tuple[tuple[str, str], ...]]) -> Result:
     """One game; the first level sits first in even games. Returns (game, result for the first level:
-    1 win / 0.5 tie / 0 loss, refused, commands, DM margin, finished, CPU seconds)."""
+    1 win / 0.5 tie / 0 loss, refused, commands, DM margin, finished, CPU seconds, the CPU seconds of
+    each decision the search may take (a move, an auction or the end of the act stage, a bid) of the
+    first level and of the second)."""
     game, first, second, rules = args
     board, deck = load_aa_reference()
     config = GameConfig(board, deck, COLOURS, HouseRules.from_mapping(dict(rules)), seed=game)
@@ -45,9 +62,13 @@ def play(args: tuple[int, str, str, tuple[tuple[str, str], ...]]) -> tuple[int, 
     state = initial_state(config)
     bots = BotSeats(games.get("auf-achse"), levels, game)
     refused = commands = 0
+    decisions: tuple[list[float], list[float]] = ([], [])
     t0 = time.process_time()
     while not state.finished and commands < MAX_COMMANDS:
-        command = bots(state)  # each bot seat in turn, as every table and script asks them
+        asked = time.process_time()
+        command = cast(Command | None, bots(state))  # each bot seat in turn, as every table and script asks them
+        if isinstance(command, SEARCHED):
+            decisions[command.player != mine].append(time.process_time() - asked)
         if command is None:  # nobody has anything to do: a bug in the bots (counted as a refusal)
             refused += 1
             break
@@ -63,7 +84,7 @@ def play(args: tuple[int, str, str, tuple[tuple[str, str], ...]]) -> tuple[int, 
     player = {p.colour: p for p in state.players}
     other = COLOURS[1] if mine == COLOURS[0] else COLOURS[0]
     margin = worth(state, player[mine]) - worth(state, player[other])
-    return game, result, refused, commands, margin, int(state.finished), cpu
+    return game, result, refused, commands, margin, int(state.finished), cpu, decisions
 
 
 def main() -> None:
@@ -110,6 +131,11 @@ def main() -> None:
     print(f"commands_per_cpu_s: {commands / cpu:.0f} commands/s")
     print(f"cpu_per_game: {cpu / n:.2f} s")
     print(f"wall: {elapsed:.0f} s ({args.jobs} jobs)")
+    for role, level in enumerate((first, second)):
+        times = sorted(t for r in results for t in r[7][role])
+        if times and (role == 0 or second != first):
+            mean, p90, top = sum(times) / len(times), times[int(0.9 * (len(times) - 1))], times[-1]
+            print(f"cpu_per_decision_{level}: {mean:.3f} s (p90 {p90:.3f}, max {top:.3f}; {len(times)} decisions)")
 
 
 if __name__ == "__main__":
