@@ -12,11 +12,13 @@ from companion.engine.errors import IllegalAction
 from companion.engine.stats import wilson
 from companion.games.on_the_way.bots import Advice, Level, advise, choose
 from companion.games.on_the_way.engine import Build, Building, Command, Fulfil, LayOut, Pass, RevealEvent, apply
+from companion.games.on_the_way.engine.check import check
 from companion.games.on_the_way.engine.notation import position
 from companion.games.on_the_way.engine.queries import offer_missing
 from companion.games.on_the_way.engine.scoring import winners
 from companion.games.on_the_way.engine.serialize import command_from_json
 from companion.games.on_the_way.engine.state import GameState, initial_state
+from companion.games.seats import BotSeats
 from tests.bots.helpers import config_for, laid_out
 
 TINY = 0.002  # Pi-4 seconds per command: one or two playouts per candidate, enough to exercise the search
@@ -384,6 +386,52 @@ def test_a_hard_bot_seat_remembers_its_turn_and_never_steps_back(seed: int, monk
     no_memory = _steps_back(seed, lambda s, earlier: choose(s, s.current.colour, Level.HARD, seed, budget_s=TINY))
     assert no_memory > 0  # these seeds do step back without the memory: the check below can fail
     assert _steps_back(seed, lambda s, earlier: seats(s)) == 0  # type: ignore[arg-type,return-value]
+
+
+def _answers_after_undos(seed: int, undos: int) -> list[tuple[Command, object]]:
+    """Hard bot seats (``BotSeats``, TINY budget) through ``Game``: after every step of a turn the seat
+    is asked again (so it remembers the new state), then the step is undone and the seat asked once
+    more: (the step, the answer after its undo), for the first ``undos`` steps."""
+    from companion import games
+    from companion.engine.game import Game
+
+    pile = sorted(c.id for c in config_for(2).deck.contracts)
+    random.Random(seed).shuffle(pile)
+    game = Game(initial_state(config_for(2, None, 3)), apply)
+    seats = BotSeats(games.get("on-the-way"), {"red": "hard", "blue": "hard"}, seed)
+    out: list[tuple[Command, object]] = []
+    while len(out) < undos and not game.state.finished:
+        while pile and offer_missing(game.state):
+            card = pile.pop()
+            if check(game.state, LayOut(card)) is None:
+                game.push(LayOut(card))
+        turn = (game.state.turn.round, game.state.turn.seat)
+        step = seats(game.state)
+        game.push(step)
+        if isinstance(step, Pass | RevealEvent) or (game.state.turn.round, game.state.turn.seat) != turn:
+            continue
+        if seats(game.state) is None:  # the game ended
+            break
+        game.pop()  # OTW-12: the step is taken back (the table's undo)
+        again = seats(game.state)
+        out.append((step, again))
+        game.push(again)
+    return out
+
+
+def test_after_an_undo_a_hard_bot_seat_decides_as_before(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An undo brings back a position the seat answered in; what came after it did not happen, so the
+    bot decides as it did there before (``advisor.not_undone``), rather than refusing the undone step
+    as a step back (``no_circles``) and passing."""
+    from companion.games.on_the_way.bots import advisor, players
+
+    monkeypatch.setitem(players.BUDGET_S, Level.HARD, TINY)
+    answers = _answers_after_undos(0, 12)
+    assert len(answers) == 12
+    assert all(step == again for step, again in answers)
+    # Without the cut the remembered, undone position is refused: the check above can fail.
+    monkeypatch.setattr(advisor, "not_undone", lambda earlier, now: tuple(earlier))
+    assert any(step != again for step, again in _answers_after_undos(0, 12))
 
 
 def test_a_bot_seat_remembers_the_states_it_answered_in() -> None:

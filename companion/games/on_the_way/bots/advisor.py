@@ -122,6 +122,21 @@ def same_turn(seen: Sequence[GameState], now: GameState) -> tuple[GameState, ...
     return tuple(reversed(earlier))
 
 
+def not_undone(earlier: Sequence[GameState], now: GameState) -> tuple[GameState, ...]:
+    """``earlier`` (a bot seat's memory of this turn, ``same_turn``) without what an undo took back.
+    A bot never steps back to a position of its turn (``no_circles``), so ``now`` in the position of one
+    of them means the steps after it were undone: they are not earlier any more, and the bot decides
+    as it did there before (it may take the undone step again)."""
+    if not earlier:
+        return ()
+    seat = now.turn.seat
+    here = _position(Kernel.from_state(now), seat)
+    for i in range(len(earlier) - 1, -1, -1):
+        if _position(Kernel.from_state(earlier[i]), seat) == here:
+            return tuple(earlier[:i])
+    return tuple(earlier)
+
+
 def _position(k: Kernel, seat: int) -> tuple[object, ...]:
     """What a circle returns to: the player's transports, contracts and money, and the board's trucks."""
     return (tuple(k.tr[seat]), tuple(sorted(k.contracts[seat])), k.money[seat], tuple(k.idle), tuple(k.bld))

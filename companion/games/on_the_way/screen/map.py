@@ -254,9 +254,7 @@ def _legend(canvas: Canvas, layout: Layout, rect: pygame.Rect, texts: Catalogue)
     )
 
 
-def _candidates(
-    canvas: Canvas, at: tuple[int, int], label: str, size: int, gap: int, far: int
-) -> list[pygame.Rect]:
+def _candidates(canvas: Canvas, at: tuple[int, int], label: str, size: int, gap: int, far: int) -> list[pygame.Rect]:
     """Places for a city's label around the city at ``at``, nearest first."""
     x, y = at
     w, h = canvas.measure(label, size)
