@@ -35,6 +35,7 @@ from companion.games.auf_achse.engine import (
     Move,
     OpenAuction,
     PassBid,
+    PlaceSign,
     apply,
 )
 from companion.games.auf_achse.engine.scoring import winners, worth
@@ -42,7 +43,8 @@ from companion.games.auf_achse.engine.state import initial_state
 from companion.games.seats import BotSeats
 
 COLOURS = ("red", "blue")
-SEARCHED = (Move, OpenAuction, EndTurn, Bid, PassBid)  # what the medium and hard levels search (players.choose)
+# What the medium and hard levels may search (players.choose), and what the search may answer (PlaceSign).
+SEARCHED = (Move, OpenAuction, EndTurn, Bid, PassBid, PlaceSign)
 MAX_COMMANDS = 5000  # greedy 2-player games take ~450 commands
 
 
@@ -132,7 +134,8 @@ def main() -> None:
     print(f"cpu_per_game: {cpu / n:.2f} s")
     print(f"wall: {elapsed:.0f} s ({args.jobs} jobs)")
     for role, level in enumerate((first, second)):
-        times = sorted(t for r in results for t in r[7][role])
+        roles = (0, 1) if first == second else (role,)  # one level in both seats: one line of both
+        times = sorted(t for r in results for k in roles for t in r[7][k])
         if times and (role == 0 or second != first):
             mean, p90, top = sum(times) / len(times), times[int(0.9 * (len(times) - 1))], times[-1]
             print(f"cpu_per_decision_{level}: {mean:.3f} s (p90 {p90:.3f}, max {top:.3f}; {len(times)} decisions)")

@@ -48,6 +48,7 @@ SETUPS = {  # a short game of each: the On The Way time track ends at 5; Auf Ach
     "auf-achse": GameSetup("auf-achse", ("red", "blue"), seed=3),
 }
 SCRIPT_LIMIT = 300
+ACK_WAIT_S = 30.0  # a child silent this long after its start hangs: a problem, not a slow machine
 
 
 @dataclass
@@ -60,6 +61,7 @@ class CrashReport:
     corrupted: int = 0
     unacked_but_kept: int = 0  # committed when the kill came, before the ack: fine (never acknowledged)
     in_play: int = 0  # kills that came after the child had acknowledged a command (not during start-up)
+    timed: int = 0  # kills timed from the child's first acknowledged command (half of them)
     seconds: float = 0.0
     problems: list[str] = field(default_factory=list)
     seen: dict[int, int] = field(default_factory=dict, repr=False)  # game id -> commands at the last check
@@ -203,7 +205,10 @@ def run(
             head = b""
             phase = report.kills % 4
             if phase:
-                head = _read_until(read_fd, b"READY\n" if phase == 1 else None, 30.0)
+                head = _read_until(read_fd, b"READY\n" if phase == 1 else None, ACK_WAIT_S)
+                report.timed += phase >= 2
+                if phase >= 2 and not _acknowledged(head) and b"ERROR" not in head:
+                    report.problems.append(f"kill {report.kills + 1}: no acknowledged command within {ACK_WAIT_S} s")
             time.sleep(rng.uniform(0, max_delay))
             os.kill(pid, signal.SIGKILL)
             _, status = os.waitpid(pid, 0)

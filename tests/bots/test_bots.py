@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import json
 import random
 from collections.abc import Callable, Sequence
@@ -390,7 +391,7 @@ def test_a_hard_bot_seat_remembers_its_turn_and_never_steps_back(seed: int, monk
 
 def _answers_after_undos(seed: int, undos: int) -> list[tuple[Command, object]]:
     """Hard bot seats (``BotSeats``, TINY budget) through ``Game``: after every step of a turn the seat
-    is asked again (so it remembers the new state), then the step is undone and the seat asked once
+    is asked again (so it remembers the new state), then the step is undone and the seat asked twice
     more: (the step, the answer after its undo), for the first ``undos`` steps."""
     from companion import games
     from companion.engine.game import Game
@@ -414,6 +415,8 @@ def _answers_after_undos(seed: int, undos: int) -> list[tuple[Command, object]]:
             break
         game.pop()  # OTW-12: the step is taken back (the table's undo)
         again = seats(game.state)
+        # A table asks again while pieces move: the seat remembers the position twice, still no step back.
+        assert seats(copy.copy(game.state)) == again
         out.append((step, again))
         game.push(again)
     return out
@@ -432,6 +435,19 @@ def test_after_an_undo_a_hard_bot_seat_decides_as_before(monkeypatch: pytest.Mon
     # Without the cut the remembered, undone position is refused: the check above can fail.
     monkeypatch.setattr(advisor, "not_undone", lambda earlier, now: tuple(earlier))
     assert any(step != again for step, again in _answers_after_undos(0, 12))
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_without_an_undo_nothing_of_the_turn_is_forgotten(seed: int) -> None:
+    """``not_undone`` cuts only where an undo returned: over whole games of hard bots (no undo), the
+    states of the turn so far come back whole at every ask."""
+    from companion.games.on_the_way.bots.advisor import not_undone
+
+    def ask(state: GameState, earlier: tuple[GameState, ...]) -> Command:
+        assert not_undone(earlier, state) == earlier
+        return choose(state, state.current.colour, Level.HARD, seed, budget_s=TINY, earlier=earlier)
+
+    assert _steps_back(seed, ask) == 0
 
 
 def test_a_bot_seat_remembers_the_states_it_answered_in() -> None:

@@ -6,7 +6,9 @@ The harness is ``benchmarks/crash.py`` (run it directly for more kills and the n
 from __future__ import annotations
 
 import importlib.util
+import os
 import sys
+import time
 from pathlib import Path
 from types import ModuleType
 
@@ -36,7 +38,7 @@ def test_two_hundred_kills_lose_nothing(tmp_path: Path, game: str) -> None:
     assert report.lost == 0 and report.corrupted == 0
     # The kills landed during play, not only during start-up: half of them wait for the child's first
     # acknowledged command (benchmarks/crash.py), so this holds on a loaded machine too.
-    assert report.in_play >= report.kills // 2 and report.acked >= report.in_play
+    assert report.timed == report.kills // 2 and report.in_play >= report.timed and report.acked >= report.in_play
 
 
 def test_a_kill_waits_for_a_command_not_for_a_second_ready() -> None:
@@ -46,3 +48,14 @@ def test_a_kill_waits_for_a_command_not_for_a_second_ready() -> None:
     assert not crash._acknowledged(b"READY\nREADY\n")
     assert not crash._acknowledged(b"READY\n3 1")  # an ack not yet complete
     assert crash._acknowledged(b"READY\nREADY\n3 0\n")
+    read_fd, write_fd = os.pipe()
+    try:
+        os.write(write_fd, b"READY\nREADY\n")
+        t0 = time.monotonic()
+        assert crash._read_until(read_fd, None, 0.2) == b"READY\nREADY\n"
+        assert time.monotonic() - t0 >= 0.2  # it waited for a command, not for the second line
+        os.write(write_fd, b"7 0\n")
+        assert crash._read_until(read_fd, None, 30.0) == b"7 0\n"  # ... and returns once one comes
+    finally:
+        os.close(read_fd)
+        os.close(write_fd)

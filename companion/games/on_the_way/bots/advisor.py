@@ -130,9 +130,18 @@ def not_undone(earlier: Sequence[GameState], now: GameState) -> tuple[GameState,
     if not earlier:
         return ()
     seat = now.turn.seat
-    here = _position(Kernel.from_state(now), seat)
-    for i in range(len(earlier) - 1, -1, -1):
-        if _position(Kernel.from_state(earlier[i]), seat) == here:
+
+    def where(s: GameState) -> tuple[object, ...]:  # the position and the steps spent (an undo restores both)
+        k = Kernel.from_state(s)
+        return (_position(k, seat), k.steps_used)
+
+    here = where(now)
+    seen = [where(s) for s in earlier]
+    last = len(seen)
+    while last and seen[last - 1] == here:  # asked again here, or a card revealed or laid out: no undo
+        last -= 1
+    for i in range(last - 1, -1, -1):
+        if seen[i] == here:
             return tuple(earlier[:i])
     return tuple(earlier)
 
