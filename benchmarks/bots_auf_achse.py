@@ -19,7 +19,7 @@ import argparse
 import multiprocessing
 import sys
 import time
-from typing import cast
+from typing import NamedTuple, cast
 
 from companion import games
 from companion.engine.errors import IllegalAction
@@ -48,14 +48,21 @@ SEARCHED = (Move, OpenAuction, EndTurn, Bid, PassBid, PlaceSign)
 MAX_COMMANDS = 5000  # greedy 2-player games take ~450 commands
 
 
-Result = tuple[int, float, int, int, int, int, float, tuple[list[float], list[float]]]
+class Result(NamedTuple):
+    game: int
+    score: float  # for the first level: 1 win, 0.5 tie, 0 loss
+    refused: int
+    commands: int
+    margin: int  # DM, the first level's less the other's
+    finished: int
+    cpu: float  # CPU seconds of the whole game
+    # CPU seconds of each decision the search may take (a move, an auction or the end of the act stage,
+    # a bid), of the first level's seat and of the second's
+    decisions: tuple[list[float], list[float]]
 
 
 def play(args: tuple[int, str, str, tuple[tuple[str, str], ...]]) -> Result:
-    """One game; the first level sits first in even games. Returns (game, result for the first level:
-    1 win / 0.5 tie / 0 loss, refused, commands, DM margin, finished, CPU seconds, the CPU seconds of
-    each decision the search may take (a move, an auction or the end of the act stage, a bid) of the
-    first level and of the second)."""
+    """One game; the first level sits first in even games."""
     game, first, second, rules = args
     board, deck = load_aa_reference()
     config = GameConfig(board, deck, COLOURS, HouseRules.from_mapping(dict(rules)), seed=game)
@@ -86,7 +93,7 @@ def play(args: tuple[int, str, str, tuple[tuple[str, str], ...]]) -> Result:
     player = {p.colour: p for p in state.players}
     other = COLOURS[1] if mine == COLOURS[0] else COLOURS[0]
     margin = worth(state, player[mine]) - worth(state, player[other])
-    return game, result, refused, commands, margin, int(state.finished), cpu, decisions
+    return Result(game, result, refused, commands, margin, int(state.finished), cpu, decisions)
 
 
 def main() -> None:
@@ -111,32 +118,33 @@ def main() -> None:
     with multiprocessing.Pool(max(1, args.jobs)) as pool:
         for r in pool.imap_unordered(play, jobs):
             results.append(r)  # each game on stderr as it ends: a run cut short still tells something
-            print(f"{len(results)}/{len(jobs)} game {r[0]}: {first} scores {r[1]}", file=sys.stderr)
+            print(f"{len(results)}/{len(jobs)} game {r.game}: {first} scores {r.score}", file=sys.stderr)
     results.sort()
     elapsed = time.perf_counter() - t0
     n = len(results)
-    points = sum(r[1] for r in results)
+    points = sum(r.score for r in results)
     low, high = wilson(points, n)
-    commands = sum(r[3] for r in results)
-    cpu = sum(r[6] for r in results)
+    commands = sum(r.commands for r in results)
+    cpu = sum(r.cpu for r in results)
     print(f"pair: {first} vs {second} ({n} games, seats alternating, rules {dict(rules) or 'default'})")
     print(f"games: {n} games")
     print(f"score_{first}: {points / n:.1%} ({first}'s wins, ties half)")
     print(f"wilson95_low: {low:.1%}")
     print(f"wilson95_high: {high:.1%}")
-    print(f"wins_{first}: {sum(1 for r in results if r[1] == 1.0)} games")
-    print(f"ties: {sum(1 for r in results if r[1] == 0.5)} games")
-    print(f"mean_margin_{first}: {sum(r[4] for r in results) / n:+.0f} DM")
-    print(f"refused: {sum(r[2] for r in results)} commands")
-    print(f"finished: {sum(r[5] for r in results)} games")
+    print(f"wins_{first}: {sum(1 for r in results if r.score == 1.0)} games")
+    print(f"ties: {sum(1 for r in results if r.score == 0.5)} games")
+    print(f"mean_margin_{first}: {sum(r.margin for r in results) / n:+.0f} DM")
+    print(f"refused: {sum(r.refused for r in results)} commands")
+    print(f"finished: {sum(r.finished for r in results)} games")
     print(f"commands_per_game: {commands / n:.0f} commands")
     print(f"commands_per_cpu_s: {commands / cpu:.0f} commands/s")
     print(f"cpu_per_game: {cpu / n:.2f} s")
     print(f"wall: {elapsed:.0f} s ({args.jobs} jobs)")
-    for role, level in enumerate((first, second)):
-        roles = (0, 1) if first == second else (role,)  # one level in both seats: one line of both
-        times = sorted(t for r in results for k in roles for t in r[7][k])
-        if times and (role == 0 or second != first):
+    # One line per level; a level in both seats (easy:easy) has one line of both.
+    seats = {first: (0, 1)} if first == second else {first: (0,), second: (1,)}
+    for level, roles in seats.items():
+        times = sorted(t for r in results for k in roles for t in r.decisions[k])
+        if times:
             mean, p90, top = sum(times) / len(times), times[int(0.9 * (len(times) - 1))], times[-1]
             print(f"cpu_per_decision_{level}: {mean:.3f} s (p90 {p90:.3f}, max {top:.3f}; {len(times)} decisions)")
 

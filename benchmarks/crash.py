@@ -141,9 +141,9 @@ def child(
 
 
 def _acknowledged(data: bytes) -> bool:
-    """A complete line other than READY: an acknowledged command. A child that resumes a game whose
-    script is done ends it and starts the next one, so READY can come twice before any command."""
-    return any(line and line != b"READY" for line in data.split(b"\n")[:-1])
+    """A complete line other than READY or ERROR: an acknowledged command. A child that resumes a game
+    whose script is done ends it and starts the next one, so READY can come twice before any command."""
+    return any(line and line != b"READY" and not line.startswith(b"ERROR") for line in data.split(b"\n")[:-1])
 
 
 def _read_until(fd: int, marker: bytes | None, timeout: float) -> bytes:
@@ -207,16 +207,16 @@ def run(
             if phase:
                 head = _read_until(read_fd, b"READY\n" if phase == 1 else None, ACK_WAIT_S)
                 report.timed += phase >= 2
-                if phase >= 2 and not _acknowledged(head) and b"ERROR" not in head:
-                    report.problems.append(f"kill {report.kills + 1}: no acknowledged command within {ACK_WAIT_S} s")
+            in_play = _acknowledged(head)
+            if phase >= 2 and not in_play and b"ERROR" not in head:  # an ERROR line is reported below
+                report.problems.append(f"kill {report.kills + 1}: no acknowledged command within {ACK_WAIT_S} s")
             time.sleep(rng.uniform(0, max_delay))
             os.kill(pid, signal.SIGKILL)
             _, status = os.waitpid(pid, 0)
             report.kills += 1
             with os.fdopen(read_fd, "rb") as pipe:
                 lines = (head + pipe.read()).decode().splitlines()
-            early = head.decode().splitlines()
-            report.in_play += any(line != "READY" and not line.startswith("ERROR") for line in early)
+            report.in_play += in_play
             for line in lines:
                 if line == "READY":
                     continue

@@ -273,9 +273,7 @@ def host_cpu_bridge(groups: list[list[int]], host_poll_s: float, seconds: float 
 
 
 # --- the Pi 4 direct path -----------------------------------------------------------------------
-def direct_sweep(
-    speed_hz: int, tags: int, adjacency: dict[str, set[str]], n: int = 20
-) -> tuple[float, float, float]:
+def direct_sweep(speed_hz: int, tags: int, adjacency: dict[str, set[str]], n: int = 20) -> tuple[float, float, float]:
     """(ms per RF-safe sweep on a Pi 4, transfers per sweep, GPIO writes per sweep), 44 + 1 readers,
     the mean of ``n`` sweeps."""
     config = load(REFERENCE, env={})

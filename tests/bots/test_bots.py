@@ -426,14 +426,14 @@ def test_after_an_undo_a_hard_bot_seat_decides_as_before(monkeypatch: pytest.Mon
     """An undo brings back a position the seat answered in; what came after it did not happen, so the
     bot decides as it did there before (``advisor.not_undone``), rather than refusing the undone step
     as a step back (``no_circles``) and passing."""
-    from companion.games.on_the_way.bots import advisor, players
+    from companion.games.on_the_way.bots import players
 
     monkeypatch.setitem(players.BUDGET_S, Level.HARD, TINY)
     answers = _answers_after_undos(0, 12)
     assert len(answers) == 12
     assert all(step == again for step, again in answers)
     # Without the cut the remembered, undone position is refused: the check above can fail.
-    monkeypatch.setattr(advisor, "not_undone", lambda earlier, now: tuple(earlier))
+    monkeypatch.setattr(players, "not_undone", lambda earlier, now: tuple(earlier))
     assert any(step != again for step, again in _answers_after_undos(0, 12))
 
 

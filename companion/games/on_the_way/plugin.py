@@ -116,15 +116,13 @@ class OnTheWay(PluginBase):
 
     def bot_command(self, state: Any, colour: str, level: str, seed: int, *, seen: Sequence[Any] = ()) -> object | None:
         """The bot's command when it is his to act: his turn, or the event card he must reveal (OTW-28).
-        The states of ``seen`` in this turn keep the hard bot from stepping back to one of them (those an
-        undo took back left out: ``advisor.not_undone``)."""
+        The states of ``seen`` in this turn keep the hard bot from stepping back to one of them."""
         from companion.games.on_the_way.bots import choose
-        from companion.games.on_the_way.bots.advisor import not_undone, same_turn
+        from companion.games.on_the_way.bots.advisor import same_turn
 
         if state.finished or state.current.colour != colour:
             return None
-        earlier = not_undone(same_turn(seen, state), state) if level == "hard" else ()  # only hard uses it
-        return choose(state, colour, level, seed, earlier=earlier)
+        return choose(state, colour, level, seed, earlier=same_turn(seen, state))
 
     def advise(
         self, state: Any, player: str | None, *, budget_s: float, seed: int, history: Any = None

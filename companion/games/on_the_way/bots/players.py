@@ -22,7 +22,7 @@ import random
 from collections.abc import Sequence
 from enum import StrEnum
 
-from companion.games.on_the_way.bots.advisor import check_to_move, rank
+from companion.games.on_the_way.bots.advisor import check_to_move, not_undone, rank
 from companion.games.on_the_way.bots.budget import work_for
 from companion.games.on_the_way.bots.kernel import Kernel
 from companion.games.on_the_way.bots.policy import policy_action, reveal_action
@@ -63,7 +63,8 @@ def choose(
     earlier: Sequence[GameState] = (),
 ) -> Command:
     """The bot's command for ``colour`` now. ``budget_s`` overrides the level's budget (benchmarks).
-    ``earlier``: the states of this turn before ``state`` (``advisor.same_turn``): hard steps back to none.
+    ``earlier``: the states of this turn before ``state`` (``advisor.same_turn``): hard steps back to none
+    of them, except those an undo took back (``advisor.not_undone``).
 
     Raises ``IllegalAction`` when ``colour`` has nothing to do now (not its turn, game over).
     """
@@ -79,7 +80,7 @@ def choose(
     budget = BUDGET_S[level] if budget_s is None else budget_s
     if level is Level.HARD:
         plan_rng = random.Random(rng.getrandbits(64))
-        arms = rank(kernel, state, earlier, work_for(budget), rng, plan_rng, only_first=True)
+        arms = rank(kernel, state, not_undone(earlier, state), work_for(budget), rng, plan_rng, only_first=True)
         return kernel.to_command(arms[0].action)
     plan = policy_action(kernel, rng)
     # No search for an obvious step, nor in a stalling game (the time track stands still, OTW-28): the
