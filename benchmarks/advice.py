@@ -74,7 +74,8 @@ class Result:
     circles: int = 0
     consistent: list[bool] = field(default_factory=list)
     by_noise: list[float] = field(default_factory=list)  # each check: its chance to fail by noise alone (_noise)
-    predictions: list[float] = field(default_factory=list)  # the follower's reported chance at each advice
+    predictions: list[float] = field(default_factory=list)  # the playouts' win rate of each follower advice
+    chances: list[float] = field(default_factory=list)  # the chance it told (the win rate against the opponents)
     playouts: list[int] = field(default_factory=list)  # the fresh playouts behind each of those chances
     game: int = 0
     capped: bool = False  # a quick run stopped it early on purpose (not a stall)
@@ -131,8 +132,11 @@ def play(job: tuple[int, int, int, float, int | None, int]) -> Result:
         if kind == "follower" and not state.awaiting_event:
             if turn and (turn[-1].turn.round, turn[-1].turn.seat) != (state.turn.round, state.turn.seat):
                 turn, started = [], {}
-            top = advise(state, budget_s=DEFAULT_BUDGET_S * scale, seed=seed * 100_003 + commands, earlier=turn)[0]
+            rivals = {c: k for c, k in kinds.items() if c != colour}  # what the chance is against
+            seed_now = seed * 100_003 + commands
+            top = advise(state, budget_s=DEFAULT_BUDGET_S * scale, seed=seed_now, earlier=turn, opponents=rivals)[0]
             result.predictions.append(top.win_rate)
+            result.chances.append(top.told_chance)
             result.playouts.append(top.playouts)
             if last is not None and last[3] is state and turn:
                 result.consistent.append(last[1] <= top.win_rate <= last[2])
@@ -212,6 +216,7 @@ def play_aa(job: tuple[int, int, int, float, int | None, int]) -> Result:
             if kind == "follower" and state.phase is Phase.PLAY and type(command).__name__ not in AA_CARDS:
                 top = aa_advise(state, colour, budget_s=DEFAULT_BUDGET_S * scale, seed=seed * 100_003 + commands)[0]
                 result.predictions.append(top.win_rate)
+                result.chances.append(top.told_chance)
                 result.playouts.append(top.playouts)
                 if last is not None and last[2] is state:
                     result.consistent.append(last[0] <= top.win_rate <= last[1])
@@ -379,11 +384,12 @@ def _append_pairs(path: Path, r: Result, seed: int, scale: float) -> None:
         outcome = {"score": r.score, "rounds": r.rounds, "finished": r.finished, "capped": r.capped}
         checks = {"circles": r.circles, "inconsistent": r.consistent.count(False), "checked": len(r.consistent)}
         out.write(json.dumps({**game, **outcome, **checks}) + "\n")
-        for k, (p, n) in enumerate(zip(r.predictions, r.playouts, strict=True)):
+        for k, (p, told, n) in enumerate(zip(r.predictions, r.chances, r.playouts, strict=True)):
             row = {"kind": "advice", "seed": seed, "scale": scale, "pairing": r.pairing, "game": r.game, "advice": k}
             row["players"] = r.players
             end = {"score": r.score, "finished": r.finished, "capped": r.capped}
-            out.write(json.dumps({**row, "chance": p, "playouts": n, **end}) + "\n")
+            # "chance": the playouts' win rate (as in earlier files); "told": the chance the table tells
+            out.write(json.dumps({**row, "chance": p, "told": told, "playouts": n, **end}) + "\n")
 
 
 def _line(name: str, results: list[Result], players: int = 2) -> str:
@@ -417,7 +423,20 @@ def main(argv: list[str] | None = None) -> int:
         choices=(2, 3, 4),
         help="seats per game (On The Way): the follower (or hard) against 1-3 of the opponent kind (default 2)",
     )
+    parser.add_argument(
+        "--pairings",
+        default=",".join(f"{a}:{b}" for a, b in PAIRINGS),
+        help="which pairings to play, comma-separated (default all: "
+        + ",".join(f"{a}:{b}" for a, b in PAIRINGS)
+        + "); only their lines are printed",
+    )
     args = parser.parse_args(argv)
+    names = [f"{a}:{b}" for a, b in PAIRINGS]
+    chosen = [n.strip() for n in args.pairings.split(",") if n.strip()]
+    unknown = [n for n in chosen if n not in names]
+    if unknown or not chosen:
+        parser.error(f"--pairings: {', '.join(unknown) or 'none given'}; choose from {', '.join(names)}")
+    playing = [p for p, n in enumerate(names) if n in chosen]
     aa = args.game == "auf-achse"
     if aa and args.players != 2:
         parser.error("--players: the Auf Achse follower benchmark plays 2-player games")
@@ -425,7 +444,7 @@ def main(argv: list[str] | None = None) -> int:
     if aa and args.quick:
         end_at = 60  # no short game in Auf Achse: the first 60 commands (ranked there), few playouts
     # Interleaved (a game of each pairing in turn), so that a run stopped early still covers every pairing.
-    jobs = [(p, g, args.seed, scale, end_at, args.players) for g in range(games) for p in range(len(PAIRINGS))]
+    jobs = [(p, g, args.seed, scale, end_at, args.players) for g in range(games) for p in playing]
     t0 = time.perf_counter()
     results: list[Result] = []
     with multiprocessing.Pool(max(1, args.jobs)) as pool:
@@ -436,7 +455,9 @@ def main(argv: list[str] | None = None) -> int:
             first, second = PAIRINGS[r.pairing]
             print(f"{len(results)}/{len(jobs)} {first} vs {second}: {r.score} in {r.rounds} rounds", file=sys.stderr)
     by_pairing = [[r for r in results if r.pairing == p] for p in range(len(PAIRINGS))]
-    for (first, second), rs in zip(PAIRINGS, by_pairing, strict=True):
+    for p, ((first, second), rs) in enumerate(zip(PAIRINGS, by_pairing, strict=True)):
+        if p not in playing:
+            continue
         name = f"advice follower vs {second}" if first == "follower" else f"{first} vs {second}"
         print(_line(name, rs, args.players))
     print(f"stalled games: {sum(not r.finished and not r.capped for r in results)}")
@@ -445,20 +466,26 @@ def main(argv: list[str] | None = None) -> int:
     bad = 100.0 * sum(not c for c in checks) / len(checks) if checks else 0.0
     print(f"inconsistent successive advices: {bad:.1f} %")
     noise = [x for r in results for x in r.by_noise]
-    pairs = [(p, r.score) for r in results for p in r.predictions]
+    pairs = [(p, r.score) for r in results for p in r.chances]  # the chance the table tells
     print(f"brier score: {brier(pairs) if pairs else 0.0:.3f}")
+    raw = [(p, r.score) for r in results for p in r.predictions]
+    if raw:
+        print(f"brier score of the playouts' win rate (before calibration.py's map): {brier(raw):.3f}")
     # More than the lines above (for the notes): calibration per decile, game lengths, the run.
     for d, mean_p, mean_o, n in deciles(pairs):
         print(
             f"calibration decile {d * 10}-{d * 10 + 10} %: predicted {mean_p * 100:.1f} %, "
             f"won {mean_o * 100:.1f} % over {n} advices"
         )
-    # Per opponent: the playouts model every seat with the same greedy policy, so the chance is the
-    # chance against an opponent who plays as well as the follower (see advisor.py); a weaker one loses more.
+    # Per opponent: the playouts model every seat with the same greedy policy, so the win rate is the
+    # chance against an opponent who plays as well as the follower (see advisor.py); the told chance maps
+    # it to the opponent (calibration.py).
     for p, (_, second) in enumerate(PAIRINGS):
-        mine = [(x, r.score) for r in results if r.pairing == p for x in r.predictions]
+        mine = [(x, r.score) for r in results if r.pairing == p for x in r.chances]
         if mine:
             print(calibration_line(f"calibration vs {second}", mine))
+            rate = [(x, r.score) for r in results if r.pairing == p for x in r.predictions]
+            print(calibration_line(f"calibration vs {second}, the win rate", rate))
     rounds = sorted(r.rounds for r in results if r.finished)
     if rounds:
         print(

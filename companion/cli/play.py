@@ -106,9 +106,11 @@ def data_file(flag: str, path: Path | None) -> Path | None:
     return resolved
 
 
-def _query(plugin: GamePlugin, game: Game[Any], data: Mapping[str, Any], seed: int = 0) -> dict[str, Any] | None:
+def _query(
+    plugin: GamePlugin, game: Game[Any], data: Mapping[str, Any], seed: int = 0, bots: Mapping[str, str] | None = None
+) -> dict[str, Any] | None:
     """A read-only query line's answer, or None if the line is a game command (advice is
-    deterministic given the run's ``seed``)."""
+    deterministic given the run's ``seed``; its chance is against the run's ``bots`` and people)."""
     action = data.get("action")
     if action not in QUERIES:
         return None
@@ -122,7 +124,9 @@ def _query(plugin: GamePlugin, game: Game[Any], data: Mapping[str, Any], seed: i
                                         "message": f"{action} takes only 'player', not {unknown[0]!r}"}}  # fmt: skip
     if action == "advise":  # like "legal", the player to move unless one is named
         history = (game.initial, game.applied(game.depth))  # the turn so far: no circles (docs/bots.md)
-        advice = plugin.advise(game.state, player, budget_s=ADVICE_BUDGET_S, seed=seed, history=history)
+        advice = plugin.advise(
+            game.state, player, budget_s=ADVICE_BUDGET_S, seed=seed, history=history, opponents=bots or {}
+        )
         return {"ok": True, "advice": advice}
     if action == "legal":
         return {"ok": True, "legal": plugin.legal(game.state, player)}
@@ -194,7 +198,7 @@ def run_script(
         if _blank(raw):
             continue
         try:
-            text = _dumps(_result(plugin, game, raw, seed))
+            text = _dumps(_result(plugin, game, raw, seed, bots))
         except RecursionError:
             text = _dumps({"ok": False, "error": {"rule": "input", "message": "not a command: nested too deeply"}})
         except Exception as exc:  # last resort, in addition to the checks in _result
@@ -218,10 +222,12 @@ def _blank(raw: bytes | str) -> bool:
     return not raw.strip()
 
 
-def _result(plugin: GamePlugin, game: Game[Any], raw: bytes | str, seed: int = 0) -> dict[str, Any]:
+def _result(
+    plugin: GamePlugin, game: Game[Any], raw: bytes | str, seed: int = 0, bots: Mapping[str, str] | None = None
+) -> dict[str, Any]:
     try:
         data = parse_command_line(raw)
-        answer = _query(plugin, game, data, seed) if isinstance(data, Mapping) else None
+        answer = _query(plugin, game, data, seed, bots) if isinstance(data, Mapping) else None
         if answer is not None:
             return answer
         command = plugin.command_from_json(data)

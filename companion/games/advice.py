@@ -74,6 +74,14 @@ class Advice:
     playouts: int
     sentence: str  # what to do at the table, in one sentence (English: the JSON's field)
     said: Words | None = None  # the same sentence to tell in the table's language (None: English only)
+    # The chance to win against the table's opponents (win_rate recalibrated on whole games, where the
+    # game's advisor has a map for them); None: the advisor has none, win_rate is what it knows.
+    chance: float | None = None
+
+    @property
+    def told_chance(self) -> float:
+        """The chance a person is told: ``chance`` where there is one, else ``win_rate``."""
+        return self.win_rate if self.chance is None else self.chance
 
     def told(self, t: Catalogue) -> str:
         """The sentence in ``t``'s language (the English ``sentence`` when the advisor gave no words)."""
@@ -83,7 +91,7 @@ class Advice:
         raise NotImplementedError
 
     def to_json(self) -> dict[str, object]:
-        return {
+        out: dict[str, object] = {
             "command": self.command_json(),
             "win_rate": round(self.win_rate, 3),
             "low": round(self.low, 3),
@@ -91,3 +99,6 @@ class Advice:
             "playouts": self.playouts,
             "sentence": self.sentence,
         }
+        if self.chance is not None:
+            out["chance"] = round(self.chance, 3)
+        return out

@@ -177,7 +177,14 @@ class PluginBase:
         raise NoBots(f"{self.title} has no bot players yet")
 
     def advise(
-        self, state: Any, player: str | None, *, budget_s: float, seed: int, history: Any = None
+        self,
+        state: Any,
+        player: str | None,
+        *,
+        budget_s: float,
+        seed: int,
+        history: Any = None,
+        opponents: Mapping[str, str] | None = None,
     ) -> list[dict[str, object]]:
         raise NoBots(f"{self.title} has no advisor yet")
 

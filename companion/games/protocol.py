@@ -12,7 +12,7 @@ title or its codec costs nothing.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
@@ -148,12 +148,21 @@ class GamePlugin(Protocol):
         ...
 
     def advise(
-        self, state: Any, player: str | None, *, budget_s: float, seed: int, history: History | None = None
+        self,
+        state: Any,
+        player: str | None,
+        *,
+        budget_s: float,
+        seed: int,
+        history: History | None = None,
+        opponents: Mapping[str, str] | None = None,
     ) -> list[dict[str, object]]:
         """Read-only: the best actions for ``player`` (None: the player to move) now, best first, each
         with its estimated win chance, an interval and a sentence; raises ``IllegalAction`` (with the
         rule) when he has none. ``history`` (the game's first state and the commands applied since)
-        lets the advisor avoid sending the player round in circles within a turn."""
+        lets the advisor avoid sending the player round in circles within a turn. ``opponents`` (colour
+        -> bot level of the seats the box plays; the others are people) sets the advice's ``chance``
+        against them, where the game's advisor has one; it never changes the advice."""
         ...
 
     # -- progress and result ------------------------------------------------------------------

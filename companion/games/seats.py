@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable, Mapping
+from types import MappingProxyType
 from typing import Any
 
 from companion.games.protocol import GamePlugin
@@ -71,6 +72,7 @@ class BotSeats:
     def __init__(self, plugin: GamePlugin, bots: Mapping[str, str], seed: int) -> None:
         self._plugin = plugin
         self._levels = dict(bots)
+        self.levels: Mapping[str, str] = MappingProxyType(self._levels)  # what the advice's chance is against
         self._seed = seed
         self._seen: dict[str, deque[Any]] = {colour: deque(maxlen=MEMORY) for colour in self._levels}
         self.seats = frozenset(self._levels)

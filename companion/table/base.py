@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Mapping
 from typing import Any, Protocol, runtime_checkable
 
 from companion.engine.errors import IllegalAction
@@ -168,6 +168,8 @@ class TableBase:
         # the engine; a person then moves the bot's pieces as the screen and the LEDs show.
         self._bot = bot
         self._bot_seats: frozenset[str] = bot.seats if isinstance(bot, SeatedBot) else frozenset()
+        # Their levels (``BotSeats.levels``), for the advice's chance against them; the other seats are people.
+        self._bot_levels: Mapping[str, str] = getattr(bot, "levels", {}) if isinstance(bot, SeatedBot) else {}
         self._bot_at = 0.0
         self._bot_asked: tuple[int, frozenset[tuple[str, str]]] | None = None  # the position last asked about
         self._bot_held: object | None = None  # what the bot wanted there that a person must bring (a card)

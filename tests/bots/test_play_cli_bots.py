@@ -94,3 +94,21 @@ def test_a_game_without_bots_says_so(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert "COLOUR:bot" in capsys.readouterr().err
     assert main(["play", "--players", "red,blue:bot-genius", "--script", str(script)]) == 2
     assert "easy, medium, hard" in capsys.readouterr().err
+
+
+def test_the_advice_chance_is_against_the_runs_bots_and_people(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # "chance" is the win rate mapped against the opponents (companion/games/calibration.py): a bot seat
+    # by its level, a person as the casual baseline. The advice and its win rate stay the same.
+    from companion.games.calibration import Logistic
+    from companion.games.on_the_way.bots import chances
+
+    monkeypatch.setattr(chances, "MAPS", {(2, "casual"): Logistic(2.0, 1.0), (2, "medium"): Logistic(-2.0, 1.0)})
+    ask = [*LAY_OUT, {"action": "advise"}]
+    people = play(tmp_path, capsys, "red,blue", ask, "--seed", "3")[3]["advice"]
+    bot = play(tmp_path, capsys, "red,blue:bot-medium", ask, "--seed", "3")[3]["advice"]
+    assert [a["command"] for a in people] == [a["command"] for a in bot]  # type: ignore[index, union-attr]
+    assert [a["win_rate"] for a in people] == [a["win_rate"] for a in bot]  # type: ignore[index, union-attr]
+    for person, medium in zip(people, bot, strict=True):  # type: ignore[arg-type]
+        assert 0.0 <= medium["chance"] < person["chance"] <= 1.0

@@ -351,3 +351,20 @@ def test_a_search_that_fails_says_so_and_the_table_plays_on(
     t.press("ok")  # the table plays on: OK ends red's turn
     t.press("ok")
     assert t.state.current.colour == "blue"
+
+
+@pytest.mark.parametrize("level", ["easy", "medium"])
+def test_the_advice_tells_the_chance_against_the_boxs_bot_seat(level: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The box knows its bot seat's level: the chance on the screen is the win rate mapped against it
+    # (companion/games/calibration.py), not the playouts' raw win rate. Maps far apart tell them apart.
+    from companion.games.calibration import Logistic
+    from companion.games.on_the_way.bots import advise, chances
+
+    monkeypatch.setattr(chances, "MAPS", {(2, "easy"): Logistic(2.5, 1.0), (2, "medium"): Logistic(-2.5, 1.0)})
+    t = Table("", bot=bot_player(games.get("on-the-way"), {"blue": level}, seed=0))
+    _ask_for_advice(t, 0.05)
+    t.think()
+    top = advise(t.state, "red", budget_s=0.05, seed=t.ctl.game.depth, opponents={"blue": level})[0]
+    assert top.chance is not None and round(top.chance * 100) != round(top.win_rate * 100)
+    shown = re.search(r"(\d+) %", t.ui.message)
+    assert shown is not None and int(shown.group(1)) == round(top.chance * 100), t.ui.message

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -111,7 +111,14 @@ class AufAchse(PluginBase):
         return choose(state, colour, level, seed)
 
     def advise(
-        self, state: Any, player: str | None, *, budget_s: float, seed: int, history: Any = None
+        self,
+        state: Any,
+        player: str | None,
+        *,
+        budget_s: float,
+        seed: int,
+        history: Any = None,
+        opponents: Mapping[str, str] | None = None,
     ) -> list[dict[str, object]]:
         from companion.games.auf_achse.bots.advisor import advise
 

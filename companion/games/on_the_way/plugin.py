@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -125,13 +125,23 @@ class OnTheWay(PluginBase):
         return choose(state, colour, level, seed, earlier=same_turn(seen, state))
 
     def advise(
-        self, state: Any, player: str | None, *, budget_s: float, seed: int, history: Any = None
+        self,
+        state: Any,
+        player: str | None,
+        *,
+        budget_s: float,
+        seed: int,
+        history: Any = None,
+        opponents: Mapping[str, str] | None = None,
     ) -> list[dict[str, object]]:
         from companion.games.on_the_way.bots import advise
         from companion.games.on_the_way.bots.advisor import turn_so_far
 
         earlier = turn_so_far(*history) if history is not None else ()
-        return [a.to_json() for a in advise(state, player, budget_s=budget_s, seed=seed, earlier=earlier)]
+        return [
+            a.to_json()
+            for a in advise(state, player, budget_s=budget_s, seed=seed, earlier=earlier, opponents=opponents)
+        ]
 
     # -- progress and result --------------------------------------------------------------------
     def progress(self, state: Any) -> dict[str, object]:

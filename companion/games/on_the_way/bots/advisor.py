@@ -17,16 +17,17 @@ Judged the way a person uses it (ask, do what it says, ask again), three rules h
 - **the pick's value is unbiased**: the best of noisy estimates overstates its value (the winner's
   curse), so the pick is re-evaluated on fresh playouts and that is the win chance it reports.
 
-What the chance means: the share of complete playouts won with every seat playing the greedy policy
-from here. The model treats the player and the opponents alike, so it is the chance against opponents
-who play as well as the player will by following the advice; weaker opponents lose more often than
-it says (``benchmarks/advice.py`` prints the calibration per opponent).
+What the chances mean: ``win_rate`` is the share of complete playouts won with every seat playing the
+greedy policy from here. The model treats the player and the opponents alike, so it is the chance
+against opponents who play as well as the player will by following the advice; weaker opponents lose
+more often than it says. ``chance`` (what the table tells) is the win rate mapped to whole games
+against the opponents at the table (``companion/games/calibration.py``, the maps in ``chances.py``).
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -34,6 +35,8 @@ from companion.engine.errors import IllegalAction
 from companion.engine.stats import wilson
 from companion.games.advice import Advice as AdviceBase
 from companion.games.advice import in_english
+from companion.games.calibration import PERSON, chance
+from companion.games.on_the_way.bots import chances
 from companion.games.on_the_way.bots.budget import work_for
 from companion.games.on_the_way.bots.explain import PACKAGE, words
 from companion.games.on_the_way.bots.kernel import CANCEL, PASS, Action, Kernel
@@ -257,6 +260,7 @@ def advise(
     seed: int = 0,
     earlier: Sequence[GameState] = (),
     progress: Progress | None = None,
+    opponents: Mapping[str, str] | None = None,
 ) -> tuple[Advice, ...]:
     """Up to three commands for ``player`` (default: the player to move), best first.
 
@@ -267,6 +271,8 @@ def advise(
     pick is re-evaluated on fresh complete playouts (its reported chance, no
     winner's curse).
     ``earlier``: the states of this turn before ``state`` (``turn_so_far``), to avoid circles.
+    ``opponents``: colour -> the bot level of a seat the box plays (or ``"casual"``, the benchmarks'
+    baseline); every other seat is a person. They set ``chance`` (``chances.py``), never the advice.
     Raises ``IllegalAction`` when the player cannot act now, or the face-up offer is not known (OTW-9).
     """
     if player is None:
@@ -285,13 +291,15 @@ def advise(
     pick = _fresh(kernel, arms[0].action, check, rng, progress)
     if progress is not None:
         progress(1.0)
+    rivals = [(opponents or {}).get(seat.colour, PERSON) for seat in state.players if seat.colour != player]
     out = []
     for arm in [pick, *arms[1:TOP]]:
         low, high = wilson(arm.wins, arm.playouts)
         command = kernel.to_command(arm.action)
         assert not isinstance(command, RevealEvent | LayOut | Undo)  # candidates are player commands
         said = words(kernel, arm.action)
-        out.append(Advice(command, arm.mean, low, high, arm.playouts, in_english(said, PACKAGE), said))
+        told = chance(arm.mean, arm.playouts, len(state.players), rivals, chances.MAPS)
+        out.append(Advice(command, arm.mean, low, high, arm.playouts, in_english(said, PACKAGE), said, told))
     return tuple(out)
 
 

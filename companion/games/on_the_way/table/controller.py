@@ -315,12 +315,21 @@ class TableController(TableBase):
 
         state, depth, budget_s = self.state, self.game.depth, self.advice_budget_s
         initial, applied = self.game.initial, self.game.applied(depth)  # immutable: read on the worker
+        opponents = dict(self._bot_levels)
         colour = state.current.colour
 
         def search(progress: Progress) -> Callable[[], None]:
             earlier = turn_so_far(initial, applied)  # no circles this turn (a replay: not on the loop)
             try:
-                best = advise(state, colour, budget_s=budget_s, seed=depth, earlier=earlier, progress=progress)
+                best = advise(
+                    state,
+                    colour,
+                    budget_s=budget_s,
+                    seed=depth,
+                    earlier=earlier,
+                    progress=progress,
+                    opponents=opponents,
+                )
             except IllegalAction as refusal:
                 rule, why = refusal.rule, refusal.message  # (the name is unbound after the except clause)
                 return lambda: self._refuse(rule, why)
@@ -333,7 +342,7 @@ class TableController(TableBase):
             city = _advised_city(state, top.command)
 
             def show() -> None:  # on the loop's thread, in the table's language of now
-                chance = self._text.text("message.advice_chance", percent=round(top.win_rate * 100))
+                chance = self._text.text("message.advice_chance", percent=round(top.told_chance * 100))
                 self._message = f"{top.told(self._text)} ({chance})"
                 self._pointed = (depth, city)
 

@@ -1,0 +1,71 @@
+"""The advice's chance against the opponents at the table: the playouts' win rate, recalibrated.
+
+An advisor's ``win_rate`` is what its playouts found, every seat playing the same policy: the chance
+against opponents who play as well as the player will by following the advice. Real opponents do
+not. Against weaker ones a follower of the advice wins far more often than it says, and how much
+depends on who the opponent is (docs/bots.md, "Calibration"). So the chance a person is told is the
+win rate through a logistic map fitted on whole benchmark games against each kind of opponent:
+
+    logit(chance) = a + b * logit(win rate)
+
+Each game's advisor has its maps (``Maps``: per player count and opponent kind), which
+``benchmarks/calibrate.py`` fits from the ``--pairs`` files of ``benchmarks/advice.py`` (each advice's
+win rate and its game's result) and checks on games it was not fitted on. Where no map was fitted (a
+player count or an opponent kind without benchmark games) the chance is the win rate.
+
+A person at the table is taken to play like the casual baseline (``benchmarks/casual_policy.py``: the
+issue's "casual-player proxy"); a bot seat by its level.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+PERSON = "person"  # an opponent the box does not play
+AS_PERSON = "casual"  # whose map stands for a person: the casual-player baseline
+
+
+@dataclass(frozen=True, slots=True)
+class Logistic:
+    """logit(chance) = a + b * logit(win rate)."""
+
+    a: float
+    b: float
+
+    def logit(self, rate: float) -> float:
+        return self.a + self.b * logit(rate)
+
+
+Maps = Mapping[tuple[int, str], Logistic]  # (players, opponent kind) -> map
+
+
+def logit(p: float) -> float:
+    return math.log(p / (1.0 - p))
+
+
+def sigmoid(z: float) -> float:
+    if z >= 0:
+        return 1.0 / (1.0 + math.exp(-z))
+    e = math.exp(z)
+    return e / (1.0 + e)
+
+
+def smoothed(win_rate: float, playouts: int) -> float:
+    """The win rate moved half a playout towards 1/2, so that 0 and 1 (every playout lost or won) have
+    a logit: a few hundred playouts do not make a certainty."""
+    n = max(0, playouts)
+    return (min(1.0, max(0.0, win_rate)) * n + 0.5) / (n + 1)
+
+
+def chance(win_rate: float, playouts: int, players: int, opponents: Iterable[str], maps: Maps) -> float:
+    """The chance to win against ``opponents`` (each a bot level, ``"casual"`` or ``PERSON``) in a game
+    of ``players``: the mean of their maps on the logit scale. The win rate itself when any of them
+    has no map (nothing was measured to move it by)."""
+    kinds = [AS_PERSON if kind == PERSON else kind for kind in opponents]
+    found = [maps.get((players, kind)) for kind in kinds]
+    if not found or any(m is None for m in found):
+        return win_rate
+    x = smoothed(win_rate, playouts)
+    return sigmoid(sum(m.logit(x) for m in found if m is not None) / len(found))

@@ -1,0 +1,13 @@
+"""The maps from the advisor's win rate to the chance it tells, per player count and opponent kind
+(``companion/games/calibration.py``). Hard decides as the advisor does, so against it the win rate's
+own model holds: no map."""
+
+from __future__ import annotations
+
+from companion.games.calibration import Logistic, Maps
+
+# Fitted by benchmarks/calibrate.py on whole games of benchmarks/advice.py at the real budgets; the runs
+# and the check on games the fit did not see: docs/bots.md, "Calibration against the opponents".
+MAPS: Maps = {}
+
+__all__ = ["MAPS", "Logistic"]
