@@ -1,6 +1,6 @@
 """Fit the advice's chance to whole games, and check the fit on other games (issue 22, "Calibrated").
 
-    python benchmarks/calibrate.py FIT.jsonl [...] --check HELD_OUT.jsonl [...] [--quick]
+    python benchmarks/calibrate.py [--game on-the-way|auf-achse] FIT.jsonl [...] --check HELD_OUT.jsonl [...] [--quick]
 
 Reads the ``--pairs`` files of ``benchmarks/advice.py`` (one ``"kind": "advice"`` line per follower
 advice: its playouts' win rate, their number and the game's result). For each player count and
@@ -8,8 +8,8 @@ opponent kind it fits the map of ``companion/games/calibration.py``,
 
     logit(chance) = a + b * logit(win rate)        (a logistic regression, Newton's method)
 
-on the advices of the FIT files, and prints it as the ``MAPS`` entries to paste in
-``companion/games/on_the_way/bots/chances.py``. On the advices of the ``--check`` files (games the
+on the advices of the FIT files, and prints it as the ``MAPS`` entries to paste in the game's
+``companion/games/<game>/bots/chances.py``. On the advices of the ``--check`` files (games the
 fit never saw: other seeds) it prints the Brier score and the reliability per decile of the win rate
 and of the fitted chance, pooled and per opponent. A tie
 counts as half a win. ``--quick`` (a smoke run) plays one short game per follower pairing at a
@@ -28,7 +28,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from advice import PAIRINGS, Result, _append_pairs, calibration_line, deciles, play
+from advice import PAIRINGS, Result, _append_pairs, calibration_line, deciles, play, play_aa
 
 from companion.games.calibration import Logistic, Maps, chance, logit, sigmoid, smoothed
 
@@ -37,15 +37,16 @@ PRIOR_SD = 2.0  # a weak prior towards the identity (a = 0, b = 1): a cell its p
 LEAST = 50  # a decile counts for the goal (within 10 points) when it has this many advices
 
 
-def read(paths: Iterable[Path]) -> list[Advice]:
-    """The follower's advices of finished games in ``paths``; a malformed line names its file and line."""
+def read(paths: Iterable[Path], unfinished: bool = False) -> list[Advice]:
+    """The follower's advices of finished games in ``paths`` (with ``unfinished``, also of games a quick
+    run stopped); a malformed line names its file and line."""
     out: list[Advice] = []
     for path in paths:
         with path.open(encoding="utf-8") as lines:
             for number, line in enumerate(lines, 1):
                 try:
                     row = json.loads(line)
-                    if row.get("kind") != "advice" or not row["finished"]:
+                    if row.get("kind") != "advice" or not (row["finished"] or unfinished):
                         continue
                     first, second = PAIRINGS[row["pairing"]]
                     if first != "follower":
@@ -84,6 +85,9 @@ def fit(advices: list[Advice]) -> Logistic:
         a, b = a + da, b + db
         if abs(da) + abs(db) < 1e-9:
             break
+    if b < 0:  # a chance that falls as the win rate rises is noise: the share won, whatever the rate
+        share = (sum(ys) + 0.5) / (len(ys) + 1)
+        return Logistic(round(logit(share), 3), 0.0)
     return Logistic(round(a, 3), round(b, 3))
 
 
@@ -112,16 +116,17 @@ def check(advices: list[Advice], maps: Maps) -> list[str]:
     return lines
 
 
-def quick_pairs(path: Path) -> None:
+def quick_pairs(path: Path, game: str) -> None:
     """One short game per follower pairing at a fiftieth of the budgets, as advice.py --quick plays."""
     for p, (first, _) in enumerate(PAIRINGS):
         if first == "follower":
-            r: Result = play((p, 0, 1, 0.02, 2, 2))
+            r: Result = play_aa((p, 0, 1, 0.02, 60, 2)) if game == "auf-achse" else play((p, 0, 1, 0.02, 2, 2))
             _append_pairs(path, r, 1, 0.02)
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--game", default="on-the-way", choices=("on-the-way", "auf-achse"))
     parser.add_argument("fit", nargs="*", type=Path, help="advice.py --pairs files to fit on")
     parser.add_argument("--check", action="append", type=Path, default=[], help="--pairs files to check on")
     parser.add_argument("--quick", action="store_true", help="a smoke run: fit and check on 3 short games")
@@ -129,13 +134,14 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         if args.quick:
             path = Path(tmp) / "pairs.jsonl"
-            quick_pairs(path)
+            quick_pairs(path, args.game)
             args.fit, args.check = [path], [path]
         if not args.fit:
             parser.error("name at least one --pairs file to fit on")
-        fitted = fit_all(read(args.fit))
-        held_out = read(args.check)
-    print("MAPS = {  # benchmarks/calibrate.py " + " ".join(str(p) for p in args.fit))
+        fitted = fit_all(read(args.fit, args.quick))
+        held_out = read(args.check, args.quick)
+    where = f"companion/games/{args.game.replace('-', '_')}/bots/chances.py"
+    print(f"MAPS: Maps = {{  # for {where}: benchmarks/calibrate.py --game {args.game} " + " ".join(map(str, args.fit)))
     for (players, kind), (m, n) in fitted.items():
         print(f"    ({players}, {kind!r}): Logistic({m.a}, {m.b}),  # {n} advices")
     print("}")

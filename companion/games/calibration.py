@@ -11,7 +11,8 @@ win rate through a logistic map fitted on whole benchmark games against each kin
 Each game's advisor has its maps (``Maps``: per player count and opponent kind), which
 ``benchmarks/calibrate.py`` fits from the ``--pairs`` files of ``benchmarks/advice.py`` (each advice's
 win rate and its game's result) and checks on games it was not fitted on. Where no map was fitted (a
-player count or an opponent kind without benchmark games) the chance is the win rate.
+player count or an opponent kind without benchmark games) there is no chance to tell: the advisor
+says what its win rate is instead.
 
 A person at the table is taken to play like the casual baseline (``benchmarks/casual_policy.py``: the
 issue's "casual-player proxy"); a bot seat by its level.
@@ -59,13 +60,13 @@ def smoothed(win_rate: float, playouts: int) -> float:
     return (min(1.0, max(0.0, win_rate)) * n + 0.5) / (n + 1)
 
 
-def chance(win_rate: float, playouts: int, players: int, opponents: Iterable[str], maps: Maps) -> float:
+def chance(win_rate: float, playouts: int, players: int, opponents: Iterable[str], maps: Maps) -> float | None:
     """The chance to win against ``opponents`` (each a bot level, ``"casual"`` or ``PERSON``) in a game
-    of ``players``: the mean of their maps on the logit scale. The win rate itself when any of them
-    has no map (nothing was measured to move it by)."""
+    of ``players``: the mean of their maps on the logit scale. None when any of them has no map
+    (nothing was measured to tell it by)."""
     kinds = [AS_PERSON if kind == PERSON else kind for kind in opponents]
     found = [maps.get((players, kind)) for kind in kinds]
     if not found or any(m is None for m in found):
-        return win_rate
+        return None
     x = smoothed(win_rate, playouts)
     return sigmoid(sum(m.logit(x) for m in found if m is not None) / len(found))

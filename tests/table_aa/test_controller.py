@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from companion.games.auf_achse.engine.serialize import view_for
 from companion.ledframe import CityLight
 from companion.table.ui import Mode
@@ -213,3 +215,29 @@ def test_menu_advice_is_not_given_for_a_position_that_has_passed() -> None:
     t.later(0.05)
     assert t.ctl.game.depth == moved and "trial runs" not in t.ui.message
     assert t.ui.message != "Thinking about the best action…"
+
+
+def test_menu_advice_tells_a_win_chance_against_the_boxs_bot_where_a_map_was_fitted(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # With a map for the box's bot level (companion/games/calibration.py) the lead share becomes a
+    # chance of winning the game, said as one; without one the lead share is said as what it is.
+    from companion import games
+    from companion.games.auf_achse.bots import chances
+    from companion.games.auf_achse.bots.advisor import advise
+    from companion.games.calibration import Logistic
+    from companion.games.seats import bot_player
+
+    monkeypatch.setattr(chances, "MAPS", {(2, "easy"): Logistic(1.5, 1.0)})
+    position = f"red @Berlin hand=C01\nblue @Hamburg hand=C02\n{PUBLIC} hidden=8\nturn red stage=act roll=2"
+    for level, said in (("easy", "win chance"), ("medium", "of the trial runs")):
+        t = AATable(position, bot=bot_player(games.get("auf-achse"), {"blue": level}, seed=0))
+        t.ctl.advice_budget_s = 0.2
+        t.press("menu")
+        t.press("minus")
+        t.press("ok")
+        t.think()
+        assert said in t.ui.message, (level, t.ui.message)
+        top = advise(t.ctl.state, None, budget_s=0.2, seed=t.ctl.game.depth, opponents={"blue": level})[0]
+        percent = round((top.chance if top.chance is not None else top.win_rate) * 100)
+        assert f"{percent} %" in t.ui.message and (top.chance is None) == (level == "medium")

@@ -122,7 +122,7 @@ class AufAchse(PluginBase):
     ) -> list[dict[str, object]]:
         from companion.games.auf_achse.bots.advisor import advise
 
-        return [a.to_json() for a in advise(state, player, budget_s=budget_s, seed=seed)]
+        return [a.to_json() for a in advise(state, player, budget_s=budget_s, seed=seed, opponents=opponents)]
 
     # -- progress and result --------------------------------------------------------------------
     def progress(self, state: Any) -> dict[str, object]:

@@ -10,21 +10,24 @@ whether to open an auction and on which public contract (AA-18), how high to bid
 - **Only what the player can know**: the other players' private contracts are dealt afresh in every
   playout from the cards the player has not seen (``determinize``), the die and the cards to come are
   the playouts' own. A card to draw is never named: the advisor asks for it to be drawn and scanned.
-- **The chance**: the share of paired playouts (``Effort.horizon`` commands, then the position) in which
-  the player has won or leads; the pick's share comes from fresh playouts (no winner's curse). It is
-  a lead share a few turns ahead, not a calibrated chance of winning the whole game (docs).
+- **The chance**: ``win_rate`` is the share of paired playouts (``Effort.horizon`` commands, then the
+  position) in which the player has won or leads; the pick's share comes from fresh playouts (no
+  winner's curse). It is a lead share a few turns ahead, not a chance of winning the whole game.
+  ``chance`` maps it to whole games against the opponents at the table (``chances.py``), where a map
+  was fitted for them; else it is None and the table tells the lead share as what it is.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from companion.engine.errors import IllegalAction
 from companion.engine.stats import wilson
 from companion.games.advice import Advice as AdviceBase
 from companion.games.advice import Place, Words, counted, in_english, said
+from companion.games.auf_achse.bots import chances
 from companion.games.auf_achse.bots.policy import easy_command
 from companion.games.auf_achse.bots.search import HORIZON, Z, candidates, clearly_better, compare, play_out_all
 from companion.games.auf_achse.engine.commands import (
@@ -48,6 +51,7 @@ from companion.games.auf_achse.engine.commands import (
 from companion.games.auf_achse.engine.queries import AuctionStatus, auction_status, cargo_options
 from companion.games.auf_achse.engine.serialize import command_to_json
 from companion.games.auf_achse.engine.state import GameState, Phase, Stage
+from companion.games.calibration import PERSON, chance
 
 DEFAULT_BUDGET_S = 1.0
 PLAYOUTS_PER_S = 24  # paired playouts per candidate for one second of a Pi 4 (hard's effort, docs)
@@ -98,9 +102,12 @@ def advise(
     budget_s: float = DEFAULT_BUDGET_S,
     seed: int = 0,
     progress: Callable[[float], None] | None = None,
+    opponents: Mapping[str, str] | None = None,
 ) -> tuple[Advice, ...]:
     """Up to three commands for ``player`` (default: whoever must decide now), best first.
-    ``progress`` is told the share of the search done (0..1) after every playout."""
+    ``progress`` is told the share of the search done (0..1) after every playout. ``opponents``:
+    colour -> the level of a seat the box plays (the others are people); they set ``chance``, never
+    the advice."""
     if state.finished:
         raise IllegalAction("AA-23", "the game is over")
     colour = player if player is not None else deciding(state)
@@ -137,11 +144,14 @@ def advise(
         fresh = [rng.getrandbits(32) for _ in range(playouts)]
         again, _ = play_out_all(state, colour, [options[pick]], fresh, HORIZON, playout_done)
         leads[pick] = sum(lead for _, lead in again[0])
+    rivals = [(opponents or {}).get(p.colour, PERSON) for p in state.players if p.colour != colour]
     out = []
     for i in order[:TOP]:
         low, high = wilson(leads[i], playouts)
         told = words(state, options[i])
-        out.append(Advice(options[i], leads[i] / playouts, low, high, playouts, in_english(told, PACKAGE), told))
+        share = leads[i] / playouts
+        won = chance(share, playouts, len(state.players), rivals, chances.MAPS)
+        out.append(Advice(options[i], share, low, high, playouts, in_english(told, PACKAGE), told, won))
     return tuple(out)
 
 

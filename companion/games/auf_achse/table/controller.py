@@ -150,15 +150,17 @@ class AATableController(TableBase):
                 self._prompt = following if self._push(action) is not None else prompt
 
     def _advice_search(self) -> AdviceSearch:
-        """MENU → Advice: the advisor's first suggestion for whoever decides now, with the share of its
-        trial runs in which that player leads (a look a few turns ahead, not a chance of winning)."""
+        """MENU → Advice: the advisor's first suggestion for whoever decides now, with its chance of
+        winning against the table's opponents where one was fitted, else the share of its trial runs
+        in which that player leads (a look a few turns ahead, not a chance of winning)."""
         from companion.games.auf_achse.bots.advisor import advise
 
         state, seed, budget_s = self.state, self.game.depth, self.advice_budget_s
+        opponents = dict(self._bot_levels)
 
         def search(progress: Progress) -> Callable[[], None]:
             try:
-                best = advise(state, None, budget_s=budget_s, seed=seed, progress=progress)
+                best = advise(state, None, budget_s=budget_s, seed=seed, progress=progress, opponents=opponents)
             except IllegalAction as refusal:  # nothing to decide, or a card to draw and scan first (AA-4)
                 rule, why = refusal.rule, refusal.message  # (the name is unbound after the except clause)
                 return lambda: self._refuse(rule, why)
@@ -167,7 +169,10 @@ class AATableController(TableBase):
             top = best[0]
 
             def show() -> None:  # on the loop's thread, in the table's language of now
-                chance = self._text.text("aa_message.advice_chance", percent=round(top.win_rate * 100))
+                if top.chance is None:  # no map for these opponents: the lead share, said as what it is
+                    chance = self._text.text("aa_message.advice_chance", percent=round(top.win_rate * 100))
+                else:
+                    chance = self._text.text("aa_message.advice_win_chance", percent=round(top.chance * 100))
                 self._message = f"{top.told(self._text)} ({chance})"
 
             return show

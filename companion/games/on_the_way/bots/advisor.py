@@ -299,6 +299,8 @@ def advise(
         assert not isinstance(command, RevealEvent | LayOut | Undo)  # candidates are player commands
         said = words(kernel, arm.action)
         told = chance(arm.mean, arm.playouts, len(state.players), rivals, chances.MAPS)
+        if told is None:  # no map for these opponents (hard: its own model): the win rate is the chance
+            told = arm.mean
         out.append(Advice(command, arm.mean, low, high, arm.playouts, in_english(said, PACKAGE), said, told))
     return tuple(out)
 

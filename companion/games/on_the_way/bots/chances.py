@@ -1,6 +1,7 @@
 """The maps from the advisor's win rate to the chance it tells, per player count and opponent kind
-(``companion/games/calibration.py``). Hard decides as the advisor does, so against it the win rate's
-own model holds: no map."""
+(``companion/games/calibration.py``). Where no map was fitted the chance told is the win rate: its own
+model (every seat plays the greedy policy) is a chance of winning, right against an opponent as strong
+as the follower; hard decides as the advisor does, so it has no map."""
 
 from __future__ import annotations
 
