@@ -1,7 +1,7 @@
 """Follow the advice and win? Whole games through the validated engine (issue 22, style point 23).
 
     python benchmarks/advice.py [--game on-the-way|auf-achse] [--games N] [--seed S] [--scale F] [--jobs J] [--quick]
-                                [--players 2|3|4] [--pairs FILE] [--regret N] [--reference N]
+                                [--players 2|3|4] [--pairs FILE] [--regret N] [--reference N] [--pairings LIST]
 
 An "advice follower" seat asks the advisor at every decision (with the states of its turn so far, as
 ``companion play`` passes them) and does its first suggestion; it plays against easy, medium and the
@@ -23,7 +23,10 @@ advice's 1 s and the levels' own) so that runs fit in minutes; ``--quick`` (< 20
 game (time track ending at 2) per pairing at a fiftieth of the budgets: a smoke run, not a measurement.
 Circles: a follower's step returns to a position it had earlier in the same turn, or cancels a
 transport started in the same turn with nothing new learnt since. Consistency: after a step with no new
-information, the next advice's win chance lies inside the previous advice's 95 % interval.
+information, the next advice's win rate lies inside the previous advice's 95 % interval. The Brier
+score and the deciles are of the chance the advice tells (``Advice.told_chance``: the win rate mapped
+against the opponent, ``companion/games/calibration.py``); the win rate's own follow them.
+``--pairings`` plays only the pairings named (and prints only their lines).
 """
 
 from __future__ import annotations
@@ -74,9 +77,9 @@ class Result:
     circles: int = 0
     consistent: list[bool] = field(default_factory=list)
     by_noise: list[float] = field(default_factory=list)  # each check: its chance to fail by noise alone (_noise)
-    predictions: list[float] = field(default_factory=list)  # the playouts' win rate of each follower advice
-    chances: list[float] = field(default_factory=list)  # the chance it told (the win rate against the opponents)
-    playouts: list[int] = field(default_factory=list)  # the fresh playouts behind each of those chances
+    win_rates: list[float] = field(default_factory=list)  # the playouts' win rate of each follower advice
+    told: list[float] = field(default_factory=list)  # the chance it told (the win rate against the opponents)
+    playouts: list[int] = field(default_factory=list)  # the fresh playouts behind each of those win rates
     game: int = 0
     capped: bool = False  # a quick run stopped it early on purpose (not a stall)
     players: int = 2
@@ -135,8 +138,8 @@ def play(job: tuple[int, int, int, float, int | None, int]) -> Result:
             rivals = {c: k for c, k in kinds.items() if c != colour}  # what the chance is against
             seed_now = seed * 100_003 + commands
             top = advise(state, budget_s=DEFAULT_BUDGET_S * scale, seed=seed_now, earlier=turn, opponents=rivals)[0]
-            result.predictions.append(top.win_rate)
-            result.chances.append(top.told_chance)
+            result.win_rates.append(top.win_rate)
+            result.told.append(top.told_chance)
             result.playouts.append(top.playouts)
             if last is not None and last[3] is state and turn:
                 result.consistent.append(last[1] <= top.win_rate <= last[2])
@@ -214,9 +217,11 @@ def play_aa(job: tuple[int, int, int, float, int | None, int]) -> Result:
             if command is None:
                 continue
             if kind == "follower" and state.phase is Phase.PLAY and type(command).__name__ not in AA_CARDS:
-                top = aa_advise(state, colour, budget_s=DEFAULT_BUDGET_S * scale, seed=seed * 100_003 + commands)[0]
-                result.predictions.append(top.win_rate)
-                result.chances.append(top.told_chance)
+                rivals = {c: k for c, k in kinds.items() if c != colour}  # what the chance is against
+                spend = DEFAULT_BUDGET_S * scale
+                top = aa_advise(state, colour, budget_s=spend, seed=seed * 100_003 + commands, opponents=rivals)[0]
+                result.win_rates.append(top.win_rate)
+                result.told.append(top.told_chance)
                 result.playouts.append(top.playouts)
                 if last is not None and last[2] is state:
                     result.consistent.append(last[0] <= top.win_rate <= last[1])
@@ -377,14 +382,15 @@ def calibration_line(name: str, pairs: list[tuple[float, float]], least: int = 5
 def _append_pairs(path: Path, r: Result, seed: int, scale: float) -> None:
     """One ``"kind": "game"`` line per game (every pairing, hard vs medium included: a run stopped early
     still gives each pairing's games, rounds and circles), then one ``"kind": "advice"`` line per
-    follower advice (its chance, playouts and the game's result)."""
+    follower advice: ``"chance"`` the playouts' win rate (the key of earlier files; what
+    ``calibrate.py`` fits on), ``"told"`` the chance the advice told, its playouts and the game's result."""
     with path.open("a", encoding="utf-8") as out:
         game = {"kind": "game", "seed": seed, "scale": scale, "pairing": r.pairing, "game": r.game, "advice": None}
         game["players"] = r.players
         outcome = {"score": r.score, "rounds": r.rounds, "finished": r.finished, "capped": r.capped}
         checks = {"circles": r.circles, "inconsistent": r.consistent.count(False), "checked": len(r.consistent)}
         out.write(json.dumps({**game, **outcome, **checks}) + "\n")
-        for k, (p, told, n) in enumerate(zip(r.predictions, r.chances, r.playouts, strict=True)):
+        for k, (p, told, n) in enumerate(zip(r.win_rates, r.told, r.playouts, strict=True)):
             row = {"kind": "advice", "seed": seed, "scale": scale, "pairing": r.pairing, "game": r.game, "advice": k}
             row["players"] = r.players
             end = {"score": r.score, "finished": r.finished, "capped": r.capped}
@@ -466,11 +472,11 @@ def main(argv: list[str] | None = None) -> int:
     bad = 100.0 * sum(not c for c in checks) / len(checks) if checks else 0.0
     print(f"inconsistent successive advices: {bad:.1f} %")
     noise = [x for r in results for x in r.by_noise]
-    pairs = [(p, r.score) for r in results for p in r.chances]  # the chance the table tells
+    pairs = [(p, r.score) for r in results for p in r.told]  # the chance the table tells
     print(f"brier score: {brier(pairs) if pairs else 0.0:.3f}")
-    raw = [(p, r.score) for r in results for p in r.predictions]
+    raw = [(p, r.score) for r in results for p in r.win_rates]
     if raw:
-        print(f"brier score of the playouts' win rate (before calibration.py's map): {brier(raw):.3f}")
+        print(f"win rate brier score (the playouts' own, before the map): {brier(raw):.3f}")
     # More than the lines above (for the notes): calibration per decile, game lengths, the run.
     for d, mean_p, mean_o, n in deciles(pairs):
         print(
@@ -481,11 +487,11 @@ def main(argv: list[str] | None = None) -> int:
     # chance against an opponent who plays as well as the follower (see advisor.py); the told chance maps
     # it to the opponent (calibration.py).
     for p, (_, second) in enumerate(PAIRINGS):
-        mine = [(x, r.score) for r in results if r.pairing == p for x in r.chances]
+        mine = [(x, r.score) for r in results if r.pairing == p for x in r.told]
         if mine:
             print(calibration_line(f"calibration vs {second}", mine))
-            rate = [(x, r.score) for r in results if r.pairing == p for x in r.predictions]
-            print(calibration_line(f"calibration vs {second}, the win rate", rate))
+            rate = [(x, r.score) for r in results if r.pairing == p for x in r.win_rates]
+            print(calibration_line(f"win rate calibration vs {second}", rate))
     rounds = sorted(r.rounds for r in results if r.finished)
     if rounds:
         print(

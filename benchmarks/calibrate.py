@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 import tempfile
 from collections import defaultdict
@@ -32,15 +33,19 @@ from advice import PAIRINGS, Result, _append_pairs, calibration_line, deciles, p
 
 from companion.games.calibration import Logistic, Maps, chance, logit, sigmoid, smoothed
 
-Advice = tuple[int, str, float, int, float]  # players, opponent kind, win rate, playouts, the game's score
-PRIOR_SD = 2.0  # a weak prior towards the identity (a = 0, b = 1): a cell its player nearly always wins stays finite
+AdviceRow = tuple[int, str, float, int, float]  # players, opponent kind, win rate, playouts, the game's score
+# A weak prior towards the identity (a = 0, b = 1): a cell its player nearly always wins stays finite.
+# It weighs as a handful of advices; the advices of one game share one outcome, so what a fit needs is
+# games (about a hundred per cell, docs/bots.md), which the prior does not replace.
+PRIOR_SD = 2.0
 LEAST = 50  # a decile counts for the goal (within 10 points) when it has this many advices
 
 
-def read(paths: Iterable[Path], unfinished: bool = False) -> list[Advice]:
+def read(paths: Iterable[Path], unfinished: bool = False, game: str = "on-the-way") -> list[AdviceRow]:
     """The follower's advices of finished games in ``paths`` (with ``unfinished``, also of games a quick
-    run stopped); a malformed line names its file and line."""
-    out: list[Advice] = []
+    run stopped); a malformed line names its file and line. Auf Achse's casual pairing is left out: there
+    casual plays as easy on the same seeds (advice.py), so its games repeat easy's."""
+    out: list[AdviceRow] = []
     for path in paths:
         with path.open(encoding="utf-8") as lines:
             for number, line in enumerate(lines, 1):
@@ -49,7 +54,7 @@ def read(paths: Iterable[Path], unfinished: bool = False) -> list[Advice]:
                     if row.get("kind") != "advice" or not (row["finished"] or unfinished):
                         continue
                     first, second = PAIRINGS[row["pairing"]]
-                    if first != "follower":
+                    if first != "follower" or (game == "auf-achse" and second == "casual"):
                         continue
                     out.append((int(row["players"]), second, float(row["chance"]), int(row["playouts"]), row["score"]))
                 except (ValueError, KeyError, IndexError, TypeError) as exc:
@@ -57,63 +62,118 @@ def read(paths: Iterable[Path], unfinished: bool = False) -> list[Advice]:
     return out
 
 
-def fit(advices: list[Advice]) -> Logistic:
-    """The a, b of logit(P(win)) = a + b * logit(win rate) by Newton's method: maximum likelihood with a
-    weak normal prior (``PRIOR_SD``) around the identity map, which a few hundred advices outweigh."""
-    xs = [logit(smoothed(p, n)) for _, _, p, n, _ in advices]
-    ys = [float(y) for *_, y in advices]
-    a, b = 0.0, 1.0
-    for _ in range(100):
-        ga = gb = haa = hab = hbb = 0.0
-        for x, y in zip(xs, ys, strict=True):
-            q = sigmoid(a + b * x)
+def fit(advices: list[AdviceRow]) -> Logistic:
+    """The a, b of logit(P(win)) = a + b * logit(win rate) for advices against one kind of opponent."""
+    (found,) = fit_kinds(advices).values()
+    return found
+
+
+def fit_kinds(advices: list[AdviceRow]) -> dict[str, Logistic]:
+    """One map per opponent kind in ``advices``, each its own a, all one slope b: logit(P(win)) =
+    a_kind + b * logit(win rate), by Newton's method. Maximum likelihood with a weak normal prior
+    (``PRIOR_SD``) around the identity map, which a few hundred advices outweigh. A slope that comes
+    out negative (a chance that falls as the win rate rises: noise) is set to 0, each a to its share won."""
+    kinds = sorted({kind for _, kind, *_ in advices})
+    rows = [(kinds.index(kind), logit(smoothed(p, n)), float(y)) for _, kind, p, n, y in advices]
+    size = len(kinds) + 1  # a per kind, then b
+    prior = 1.0 / PRIOR_SD**2
+    centre = [0.0] * len(kinds) + [1.0]  # the identity map
+
+    def log_posterior(theta: list[float]) -> float:
+        fit = sum(
+            y * _log_sigmoid(z) + (1.0 - y) * _log_sigmoid(-z) for k, x, y in rows for z in [theta[k] + theta[-1] * x]
+        )
+        return fit - 0.5 * prior * sum((t - c) ** 2 for t, c in zip(theta, centre, strict=True))
+
+    theta = list(centre)
+    for _ in range(200):
+        grad = [-(t - c) * prior for t, c in zip(theta, centre, strict=True)]
+        hess = [[prior if i == j else 0.0 for j in range(size)] for i in range(size)]
+        for k, x, y in rows:
+            q = sigmoid(theta[k] + theta[-1] * x)
             w = q * (1.0 - q)
-            ga += y - q
-            gb += (y - q) * x
-            haa += w
-            hab += w * x
-            hbb += w * x * x
-        prior = 1.0 / PRIOR_SD**2
-        ga -= a * prior
-        gb -= (b - 1.0) * prior
-        haa, hbb = haa + prior, hbb + prior
-        det = haa * hbb - hab * hab
-        if det <= 0:
+            grad[k] += y - q
+            grad[-1] += (y - q) * x
+            hess[k][k] += w
+            hess[k][-1] += w * x
+            hess[-1][k] += w * x
+            hess[-1][-1] += w * x * x
+        step = _solve(hess, grad)
+        # Newton's full step can overshoot far where the outcomes are nearly all wins: halve it until
+        # the posterior does not fall (it is concave, so a short enough step always rises).
+        now, scale = log_posterior(theta), 1.0
+        while scale > 1e-9 and log_posterior([t + scale * d for t, d in zip(theta, step, strict=True)]) < now - 1e-12:
+            scale /= 2
+        theta = [t + scale * d for t, d in zip(theta, step, strict=True)]
+        if scale * sum(abs(d) for d in step) < 1e-9:
             break
-        da = (hbb * ga - hab * gb) / det
-        db = (haa * gb - hab * ga) / det
-        a, b = a + da, b + db
-        if abs(da) + abs(db) < 1e-9:
-            break
-    if b < 0:  # a chance that falls as the win rate rises is noise: the share won, whatever the rate
-        share = (sum(ys) + 0.5) / (len(ys) + 1)
-        return Logistic(round(logit(share), 3), 0.0)
-    return Logistic(round(a, 3), round(b, 3))
+    else:
+        raise SystemExit(f"the fit against {', '.join(kinds)} did not converge in 200 Newton steps")
+    if not all(math.isfinite(t) for t in theta):
+        raise SystemExit(f"the fit against {', '.join(kinds)} is not finite: {theta}")
+    if theta[-1] < 0:
+        shares = {kind: [y for k, _, y in rows if kinds[k] == kind] for kind in kinds}
+        return {kind: Logistic(round(logit((sum(ys) + 0.5) / (len(ys) + 1)), 3), 0.0) for kind, ys in shares.items()}
+    return {kind: Logistic(round(theta[i], 3), round(theta[-1], 3)) for i, kind in enumerate(kinds)}
 
 
-def fit_all(advices: list[Advice]) -> dict[tuple[int, str], tuple[Logistic, int]]:
-    cells: dict[tuple[int, str], list[Advice]] = defaultdict(list)
+def _log_sigmoid(z: float) -> float:
+    return -math.log1p(math.exp(-z)) if z >= 0 else z - math.log1p(math.exp(z))
+
+
+def _solve(matrix: list[list[float]], vector: list[float]) -> list[float]:
+    """``matrix`` x = ``vector`` by Gaussian elimination with partial pivoting (a few unknowns)."""
+    n = len(vector)
+    m = [[*row, v] for row, v in zip(matrix, vector, strict=True)]
+    for col in range(n):
+        pivot = max(range(col, n), key=lambda r: abs(m[r][col]))
+        m[col], m[pivot] = m[pivot], m[col]
+        for r in range(col + 1, n):
+            f = m[r][col] / m[col][col]
+            m[r] = [a - f * b for a, b in zip(m[r], m[col], strict=True)]
+    x = [0.0] * n
+    for r in range(n - 1, -1, -1):
+        x[r] = (m[r][n] - sum(m[r][c] * x[c] for c in range(r + 1, n))) / m[r][r]
+    return x
+
+
+def fit_all(advices: list[AdviceRow], shared_slope: bool = False) -> dict[tuple[int, str], tuple[Logistic, int]]:
+    """The maps per player count and opponent kind, with ``shared_slope`` one slope per player count."""
+    cells: dict[tuple[int, str], list[AdviceRow]] = defaultdict(list)
     for advice in advices:
         cells[advice[0], advice[1]].append(advice)
-    return {key: (fit(cell), len(cell)) for key, cell in sorted(cells.items())}
+    out: dict[tuple[int, str], tuple[Logistic, int]] = {}
+    for players in sorted({n for n, _ in cells}):
+        mine = {kind: cell for (n, kind), cell in sorted(cells.items()) if n == players}
+        groups = [[a for cell in mine.values() for a in cell]] if shared_slope else list(mine.values())
+        for group in groups:
+            for kind, found in fit_kinds(group).items():
+                out[players, kind] = (found, len(mine[kind]))
+    return out
 
 
-def check(advices: list[Advice], maps: Maps) -> list[str]:
+def check(advices: list[AdviceRow], maps: Maps) -> list[str]:
     """Reliability of the win rate and of the chance on ``advices``: pooled, then per opponent."""
     lines = []
-    groups: dict[str, list[Advice]] = {"all": advices}
+    groups: dict[str, list[AdviceRow]] = {"all": advices}
     for advice in advices:
         groups.setdefault(f"{advice[0]} players vs {advice[1]}", []).append(advice)
     for name, group in groups.items():
         raw = [(p, float(y)) for _, _, p, _, y in group]
-        fitted = [(chance(p, n, players, [kind], maps), float(y)) for players, kind, p, n, y in group]
+        fitted = [(_told(p, n, players, kind, maps), float(y)) for players, kind, p, n, y in group]
         lines.append(calibration_line(f"{name}, win rate", raw, LEAST))
         lines.append(calibration_line(f"{name}, chance", fitted, LEAST))
-    pooled = [(chance(p, n, players, [kind], maps), float(y)) for players, kind, p, n, y in advices]
+    pooled = [(_told(p, n, players, kind, maps), float(y)) for players, kind, p, n, y in advices]
     for d, mean_p, mean_o, n in deciles(pooled):
         share = f"predicted {mean_p * 100:.1f} %, won {mean_o * 100:.1f} %"
         lines.append(f"chance decile {d * 10}-{d * 10 + 10} %: {share} over {n} advices")
     return lines
+
+
+def _told(win_rate: float, playouts: int, players: int, kind: str, maps: Maps) -> float:
+    """The chance told against ``players`` - 1 opponents of ``kind``; the win rate where no map was fitted."""
+    told = chance(win_rate, playouts, [kind] * (players - 1), maps)
+    return win_rate if told is None else told
 
 
 def quick_pairs(path: Path, game: str) -> None:
@@ -130,6 +190,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("fit", nargs="*", type=Path, help="advice.py --pairs files to fit on")
     parser.add_argument("--check", action="append", type=Path, default=[], help="--pairs files to check on")
     parser.add_argument("--quick", action="store_true", help="a smoke run: fit and check on 3 short games")
+    parser.add_argument(
+        "--shared-slope", action="store_true", help="one slope b per player count (an a per opponent kind)"
+    )
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as tmp:
         if args.quick:
@@ -138,8 +201,8 @@ def main(argv: list[str] | None = None) -> int:
             args.fit, args.check = [path], [path]
         if not args.fit:
             parser.error("name at least one --pairs file to fit on")
-        fitted = fit_all(read(args.fit, args.quick))
-        held_out = read(args.check, args.quick)
+        fitted = fit_all(read(args.fit, args.quick, args.game), args.shared_slope)
+        held_out = read(args.check, args.quick, args.game)
     where = f"companion/games/{args.game.replace('-', '_')}/bots/chances.py"
     print(f"MAPS: Maps = {{  # for {where}: benchmarks/calibrate.py --game {args.game} " + " ".join(map(str, args.fit)))
     for (players, kind), (m, n) in fitted.items():

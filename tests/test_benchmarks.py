@@ -15,6 +15,8 @@ from typing import Any
 
 import pytest
 
+from tests.benchmark_module import load_benchmark
+
 ROOT = Path(__file__).resolve().parents[1]
 BENCHMARKS = sorted((ROOT / "benchmarks").glob("*.py"))
 # Modules of other benchmarks, not benchmarks of their own: each runs (quick) through the one named.
@@ -99,18 +101,7 @@ def test_the_figure_pattern_is_the_house_format() -> None:
 
 
 def _advice_benchmark() -> Any:
-    import importlib.util
-
-    spec = importlib.util.spec_from_file_location("advice_benchmark", ROOT / "benchmarks" / "advice.py")
-    assert spec is not None and spec.loader is not None
-    sys.path.insert(0, str(ROOT / "benchmarks"))
-    try:
-        advice = importlib.util.module_from_spec(spec)
-        sys.modules[spec.name] = advice  # its dataclasses look their module up
-        spec.loader.exec_module(advice)
-    finally:
-        sys.path.remove(str(ROOT / "benchmarks"))
-    return advice
+    return load_benchmark("advice")
 
 
 def test_the_consistency_checks_noise_floor_is_the_difference_of_two_estimates() -> None:
@@ -168,5 +159,5 @@ def test_the_advice_benchmark_plays_three_and_four_player_games(monkeypatch: pyt
         result = advice.play((0, game, 7, 0.02, 2, players))
         assert result.players == players and result.finished, (players, result)
         assert result.colour == colour and result.score == share
-        assert result.predictions and result.circles == 0
+        assert result.win_rates and result.circles == 0
     assert "3 players: 50.0 %" in advice._line("x", [advice.Result(0, 1.0, 9, True), advice.Result(0, 0.0, 9, True)], 3)

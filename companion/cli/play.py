@@ -124,9 +124,7 @@ def _query(
                                         "message": f"{action} takes only 'player', not {unknown[0]!r}"}}  # fmt: skip
     if action == "advise":  # like "legal", the player to move unless one is named
         history = (game.initial, game.applied(game.depth))  # the turn so far: no circles (docs/bots.md)
-        advice = plugin.advise(
-            game.state, player, budget_s=ADVICE_BUDGET_S, seed=seed, history=history, opponents=bots or {}
-        )
+        advice = plugin.advise(game.state, player, budget_s=ADVICE_BUDGET_S, seed=seed, history=history, opponents=bots)
         return {"ok": True, "advice": advice}
     if action == "legal":
         return {"ok": True, "legal": plugin.legal(game.state, player)}

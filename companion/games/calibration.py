@@ -14,18 +14,19 @@ win rate and its game's result) and checks on games it was not fitted on. Where 
 player count or an opponent kind without benchmark games) there is no chance to tell: the advisor
 says what its win rate is instead.
 
-A person at the table is taken to play like the casual baseline (``benchmarks/casual_policy.py``: the
-issue's "casual-player proxy"); a bot seat by its level.
+A bot seat counts as its level. A person (``PERSON``) has a map of his own in each game's maps: the
+box cannot know how well a person plays, and a chance that overstates is the worse error for advice a
+person follows (told 90 %, he loses half his games and stops trusting it), so each game sets it to
+its medium level's map: an opponent about as strong as the advice itself.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 PERSON = "person"  # an opponent the box does not play
-AS_PERSON = "casual"  # whose map stands for a person: the casual-player baseline
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,12 +61,19 @@ def smoothed(win_rate: float, playouts: int) -> float:
     return (min(1.0, max(0.0, win_rate)) * n + 0.5) / (n + 1)
 
 
-def chance(win_rate: float, playouts: int, players: int, opponents: Iterable[str], maps: Maps) -> float | None:
-    """The chance to win against ``opponents`` (each a bot level, ``"casual"`` or ``PERSON``) in a game
-    of ``players``: the mean of their maps on the logit scale. None when any of them has no map
-    (nothing was measured to tell it by)."""
-    kinds = [AS_PERSON if kind == PERSON else kind for kind in opponents]
-    found = [maps.get((players, kind)) for kind in kinds]
+def rivals(colours: Iterable[str], player: str, opponents: Mapping[str, str] | None) -> list[str]:
+    """The kinds of ``player``'s opponents among the seats ``colours``: a bot seat's level from
+    ``opponents`` (colour -> level), every other seat ``PERSON``."""
+    levels = opponents or {}
+    return [levels.get(colour, PERSON) for colour in colours if colour != player]
+
+
+def chance(win_rate: float, playouts: int, rivals: Sequence[str], maps: Maps) -> float | None:
+    """The chance to win a game against ``rivals`` (each a bot level, ``"casual"`` or ``PERSON``; see
+    ``rivals``) for a win rate from ``playouts`` playouts: the mean of their maps on the logit scale.
+    None when any of them has no map (nothing was measured to tell it by)."""
+    players = len(rivals) + 1
+    found = [maps.get((players, kind)) for kind in rivals]
     if not found or any(m is None for m in found):
         return None
     x = smoothed(win_rate, playouts)

@@ -123,7 +123,7 @@ def test_advice_is_json_and_deterministic_and_every_command_is_legal() -> None:
         apply(state, a.command)  # raises if refused
         data = json.loads(json.dumps(a.to_json()))
         assert command_from_json(data["command"]) == a.command
-        assert set(data) == {"command", "win_rate", "low", "high", "playouts", "sentence", "chance"}
+        assert set(data) - {"chance"} == {"command", "win_rate", "low", "high", "playouts", "sentence"}
         assert a.command.player == "red" and a.sentence
 
 

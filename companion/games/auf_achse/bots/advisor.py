@@ -51,7 +51,7 @@ from companion.games.auf_achse.engine.commands import (
 from companion.games.auf_achse.engine.queries import AuctionStatus, auction_status, cargo_options
 from companion.games.auf_achse.engine.serialize import command_to_json
 from companion.games.auf_achse.engine.state import GameState, Phase, Stage
-from companion.games.calibration import PERSON, chance
+from companion.games.calibration import chance, rivals
 
 DEFAULT_BUDGET_S = 1.0
 PLAYOUTS_PER_S = 24  # paired playouts per candidate for one second of a Pi 4 (hard's effort, docs)
@@ -144,13 +144,14 @@ def advise(
         fresh = [rng.getrandbits(32) for _ in range(playouts)]
         again, _ = play_out_all(state, colour, [options[pick]], fresh, HORIZON, playout_done)
         leads[pick] = sum(lead for _, lead in again[0])
-    rivals = [(opponents or {}).get(p.colour, PERSON) for p in state.players if p.colour != colour]
+    against = rivals((p.colour for p in state.players), colour, opponents)
     out = []
     for i in order[:TOP]:
         low, high = wilson(leads[i], playouts)
         told = words(state, options[i])
         share = leads[i] / playouts
-        won = chance(share, playouts, len(state.players), rivals, chances.MAPS)
+        # Fitted on the pick's fresh share only: the others' (the ranking's) have no chance to tell.
+        won = chance(share, playouts, against, chances.MAPS) if i == pick else None
         out.append(Advice(options[i], share, low, high, playouts, in_english(told, PACKAGE), told, won))
     return tuple(out)
 

@@ -35,7 +35,7 @@ from companion.engine.errors import IllegalAction
 from companion.engine.stats import wilson
 from companion.games.advice import Advice as AdviceBase
 from companion.games.advice import in_english
-from companion.games.calibration import PERSON, chance
+from companion.games.calibration import chance, rivals
 from companion.games.on_the_way.bots import chances
 from companion.games.on_the_way.bots.budget import work_for
 from companion.games.on_the_way.bots.explain import PACKAGE, words
@@ -272,7 +272,8 @@ def advise(
     winner's curse).
     ``earlier``: the states of this turn before ``state`` (``turn_so_far``), to avoid circles.
     ``opponents``: colour -> the bot level of a seat the box plays (or ``"casual"``, the benchmarks'
-    baseline); every other seat is a person. They set ``chance`` (``chances.py``), never the advice.
+    baseline); every other seat is a person. They set the pick's ``chance`` (``chances.py``; None
+    where no map was fitted for them: its ``win_rate`` is then the chance), never the advice.
     Raises ``IllegalAction`` when the player cannot act now, or the face-up offer is not known (OTW-9).
     """
     if player is None:
@@ -291,16 +292,16 @@ def advise(
     pick = _fresh(kernel, arms[0].action, check, rng, progress)
     if progress is not None:
         progress(1.0)
-    rivals = [(opponents or {}).get(seat.colour, PERSON) for seat in state.players if seat.colour != player]
+    against = rivals((seat.colour for seat in state.players), player, opponents)
     out = []
     for arm in [pick, *arms[1:TOP]]:
         low, high = wilson(arm.wins, arm.playouts)
         command = kernel.to_command(arm.action)
         assert not isinstance(command, RevealEvent | LayOut | Undo)  # candidates are player commands
         said = words(kernel, arm.action)
-        told = chance(arm.mean, arm.playouts, len(state.players), rivals, chances.MAPS)
-        if told is None:  # no map for these opponents (hard: its own model): the win rate is the chance
-            told = arm.mean
+        # The maps were fitted on the pick's win rate (fresh complete playouts), not on the others'
+        # ranking means (short playouts and the static evaluation): only the pick has a chance to tell.
+        told = chance(arm.mean, arm.playouts, against, chances.MAPS) if arm is pick else None
         out.append(Advice(command, arm.mean, low, high, arm.playouts, in_english(said, PACKAGE), said, told))
     return tuple(out)
 
