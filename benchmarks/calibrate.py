@@ -47,18 +47,24 @@ def read(paths: Iterable[Path], unfinished: bool = False, game: str = "on-the-wa
     casual plays as easy on the same seeds (advice.py), so its games repeat easy's."""
     out: list[AdviceRow] = []
     for path in paths:
-        with path.open(encoding="utf-8") as lines:
-            for number, line in enumerate(lines, 1):
-                try:
-                    row = json.loads(line)
-                    if row.get("kind") != "advice" or not (row["finished"] or unfinished):
-                        continue
-                    first, second = PAIRINGS[row["pairing"]]
-                    if first != "follower" or (game == "auf-achse" and second == "casual"):
-                        continue
-                    out.append((int(row["players"]), second, float(row["chance"]), int(row["playouts"]), row["score"]))
-                except (ValueError, KeyError, IndexError, TypeError) as exc:
-                    raise SystemExit(f"{path}:{number}: not an advice line of advice.py --pairs ({exc})") from None
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise SystemExit(f"{path}: cannot read it ({exc})") from None
+        for number, line in enumerate(text.splitlines(), 1):
+            try:
+                row = json.loads(line)
+                if row.get("kind") != "advice" or not (row["finished"] or unfinished):
+                    continue
+                first, second = PAIRINGS[row["pairing"]]
+                if first != "follower" or (game == "auf-achse" and second == "casual"):
+                    continue
+                advice = (int(row["players"]), second, float(row["chance"]), int(row["playouts"]), float(row["score"]))
+                if not (2 <= advice[0] <= 4 and 0 <= advice[2] <= 1 and advice[3] >= 0 and 0 <= advice[4] <= 1):
+                    raise ValueError("players 2-4, a chance and a score in 0..1 and playouts >= 0")
+                out.append(advice)
+            except (ValueError, KeyError, IndexError, TypeError, AttributeError) as exc:
+                raise SystemExit(f"{path}:{number}: not an advice line of advice.py --pairs ({exc})") from None
     return out
 
 
