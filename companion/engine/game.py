@@ -73,6 +73,10 @@ class Game(Generic[S]):
     def last_command(self) -> object | None:
         return self._applied[-1] if self._applied else None
 
+    def recent(self, n: int) -> tuple[S, ...]:
+        """The last ``n`` states, oldest first, the current one last (what a resumed bot seat remembers)."""
+        return tuple(self._states[-n:]) if n > 0 else ()
+
     def applied(self, n: int) -> tuple[object, ...]:
         """The last ``n`` applied commands (the ones ``pop`` would take back), oldest first."""
         return tuple(self._applied[-n:]) if n > 0 else ()

@@ -7,7 +7,7 @@ is asked whenever it may be its turn and answers with a command (pushed like a p
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from types import MappingProxyType
 from typing import Any
 
@@ -66,15 +66,18 @@ MEMORY = 64  # states a bot seat remembers: more than the steps of one turn (OTW
 class BotSeats:
     """The seats the box plays (colour -> level): called with the state, it answers the command a bot
     plays now, or None. ``seats`` tells a table whose turn is the box's. Each seat remembers the last
-    ``MEMORY`` states it answered in (``bot_command``'s ``seen``), as a player remembers the turn;
-    a box that restarts starts with none, which only lets a bot retrace a step of the turn it resumes."""
+    ``MEMORY`` states it answered in (``bot_command``'s ``seen``), as a player remembers the turn. A
+    box that resumes a game passes its ``recent`` states: without them a bot could retrace a step of
+    the turn it resumes (the hard bot never steps back to a position of its turn, ``no_circles``)."""
 
-    def __init__(self, plugin: GamePlugin, bots: Mapping[str, str], seed: int) -> None:
+    def __init__(self, plugin: GamePlugin, bots: Mapping[str, str], seed: int, recent: Sequence[Any] = ()) -> None:
         self._plugin = plugin
         self._levels = dict(bots)
         self.levels: Mapping[str, str] = MappingProxyType(self._levels)  # what the advice's chance is against
         self._seed = seed
-        self._seen: dict[str, deque[Any]] = {colour: deque(maxlen=MEMORY) for colour in self._levels}
+        # Each seat's memory: the game's recent states (the bot's own turn is found in them by the game's
+        # bot_command, e.g. On The Way's same_turn: the states since the turn began).
+        self._seen: dict[str, deque[Any]] = {colour: deque(recent, maxlen=MEMORY) for colour in self._levels}
         self.seats = frozenset(self._levels)
 
     def __call__(self, state: Any) -> object | None:
@@ -88,6 +91,7 @@ class BotSeats:
         return None
 
 
-def bot_player(plugin: GamePlugin, bots: Mapping[str, str], seed: int) -> BotSeats | None:
-    """The one object a table or a script asks; None when no seat is a bot."""
-    return BotSeats(plugin, bots, seed) if bots else None
+def bot_player(plugin: GamePlugin, bots: Mapping[str, str], seed: int, recent: Sequence[Any] = ()) -> BotSeats | None:
+    """The one object a table or a script asks; None when no seat is a bot. ``recent``: the states of a
+    game resumed (``Game.recent(MEMORY)``), remembered as the seats had answered in them."""
+    return BotSeats(plugin, bots, seed, recent) if bots else None
