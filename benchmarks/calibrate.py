@@ -23,9 +23,10 @@ import json
 import math
 import sys
 import tempfile
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Iterable
 from pathlib import Path
+from typing import NamedTuple
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
@@ -33,7 +34,18 @@ from advice import PAIRINGS, Result, _append_pairs, calibration_line, deciles, p
 
 from companion.games.calibration import Logistic, Maps, chance, logit, sigmoid, smoothed
 
-AdviceRow = tuple[int, str, float, int, float]  # players, opponent kind, win rate, playouts, the game's score
+
+class AdviceRow(NamedTuple):
+    """One follower advice of a --pairs file."""
+
+    players: int
+    kind: str  # the opponents' kind
+    rate: float  # the playouts' win rate
+    playouts: int
+    score: float  # its game's result for the follower: 1 won, 1/k shared by k, 0 lost
+    game: str = ""  # which game (its advices share one outcome); "": a game of its own
+
+
 # A weak prior towards the identity (a = 0, b = 1): a cell its player nearly always wins stays finite.
 # It weighs as a handful of advices; the advices of one game share one outcome, so what a fit needs is
 # games (about a hundred per cell, docs/bots.md), which the prior does not replace.
@@ -59,8 +71,15 @@ def read(paths: Iterable[Path], unfinished: bool = False, game: str = "on-the-wa
                 first, second = PAIRINGS[row["pairing"]]
                 if first != "follower" or (game == "auf-achse" and second == "casual"):
                     continue
-                advice = (int(row["players"]), second, float(row["chance"]), int(row["playouts"]), float(row["score"]))
-                if not (2 <= advice[0] <= 4 and 0 <= advice[2] <= 1 and advice[3] >= 0 and 0 <= advice[4] <= 1):
+                where = f"{path}:{row['seed']}:{row['pairing']}:{row['game']}"
+                players, rate, playouts, score = (
+                    int(row["players"]),
+                    float(row["chance"]),
+                    int(row["playouts"]),
+                    float(row["score"]),
+                )
+                advice = AdviceRow(players, second, rate, playouts, score, where)
+                if not (2 <= players <= 4 and 0 <= rate <= 1 and playouts >= 0 and 0 <= score <= 1):
                     raise ValueError("players 2-4, a chance and a score in 0..1 and playouts >= 0")
                 out.append(advice)
             except (ValueError, KeyError, IndexError, TypeError, AttributeError) as exc:
@@ -76,18 +95,26 @@ def fit(advices: list[AdviceRow]) -> Logistic:
 
 def fit_kinds(advices: list[AdviceRow]) -> dict[str, Logistic]:
     """One map per opponent kind in ``advices``, each its own a, all one slope b: logit(P(win)) =
-    a_kind + b * logit(win rate), by Newton's method. Maximum likelihood with a weak normal prior
-    (``PRIOR_SD``) around the identity map, which a few hundred advices outweigh. A slope that comes
-    out negative (a chance that falls as the win rate rises: noise) is set to 0, each a to its share won."""
-    kinds = sorted({kind for _, kind, *_ in advices})
-    rows = [(kinds.index(kind), logit(smoothed(p, n)), float(y)) for _, kind, p, n, y in advices]
+    a_kind + b * logit(win rate), by Newton's method. Each game weighs as one (its advices share one
+    outcome: counted one by one, a game of 200 advices would weigh as 200 games and a fit on twenty
+    games would be as sure as one on thousands). Maximum likelihood with a weak normal prior
+    (``PRIOR_SD``) around the identity map. A slope that comes out negative (a chance that falls as
+    the win rate rises: noise) is set to 0, each a to its share won."""
+    kinds = sorted({a.kind for a in advices})
+    per_game = Counter(a.game for a in advices if a.game)
+    rows = [
+        (kinds.index(a.kind), logit(smoothed(a.rate, a.playouts)), a.score, 1.0 / per_game[a.game] if a.game else 1.0)
+        for a in advices
+    ]
     size = len(kinds) + 1  # a per kind, then b
     prior = 1.0 / PRIOR_SD**2
     centre = [0.0] * len(kinds) + [1.0]  # the identity map
 
     def log_posterior(theta: list[float]) -> float:
         fit = sum(
-            y * _log_sigmoid(z) + (1.0 - y) * _log_sigmoid(-z) for k, x, y in rows for z in [theta[k] + theta[-1] * x]
+            w * (y * _log_sigmoid(z) + (1.0 - y) * _log_sigmoid(-z))
+            for k, x, y, w in rows
+            for z in [theta[k] + theta[-1] * x]
         )
         return fit - 0.5 * prior * sum((t - c) ** 2 for t, c in zip(theta, centre, strict=True))
 
@@ -95,11 +122,11 @@ def fit_kinds(advices: list[AdviceRow]) -> dict[str, Logistic]:
     for _ in range(200):
         grad = [-(t - c) * prior for t, c in zip(theta, centre, strict=True)]
         hess = [[prior if i == j else 0.0 for j in range(size)] for i in range(size)]
-        for k, x, y in rows:
+        for k, x, y, weight in rows:
             q = sigmoid(theta[k] + theta[-1] * x)
-            w = q * (1.0 - q)
-            grad[k] += y - q
-            grad[-1] += (y - q) * x
+            w = weight * q * (1.0 - q)
+            grad[k] += weight * (y - q)
+            grad[-1] += weight * (y - q) * x
             hess[k][k] += w
             hess[k][-1] += w * x
             hess[-1][k] += w * x
@@ -118,8 +145,9 @@ def fit_kinds(advices: list[AdviceRow]) -> dict[str, Logistic]:
     if not all(math.isfinite(t) for t in theta):
         raise SystemExit(f"the fit against {', '.join(kinds)} is not finite: {theta}")
     if theta[-1] < 0:
-        shares = {kind: [y for k, _, y in rows if kinds[k] == kind] for kind in kinds}
-        return {kind: Logistic(round(logit((sum(ys) + 0.5) / (len(ys) + 1)), 3), 0.0) for kind, ys in shares.items()}
+        won = {kind: [(y * w, w) for k, _, y, w in rows if kinds[k] == kind] for kind in kinds}
+        share = {kind: (sum(y for y, _ in ys) + 0.5) / (sum(w for _, w in ys) + 1) for kind, ys in won.items()}
+        return {kind: Logistic(round(logit(p), 3), 0.0) for kind, p in share.items()}
     return {kind: Logistic(round(theta[i], 3), round(theta[-1], 3)) for i, kind in enumerate(kinds)}
 
 
@@ -147,7 +175,7 @@ def fit_all(advices: list[AdviceRow], shared_slope: bool = False) -> dict[tuple[
     """The maps per player count and opponent kind, with ``shared_slope`` one slope per player count."""
     cells: dict[tuple[int, str], list[AdviceRow]] = defaultdict(list)
     for advice in advices:
-        cells[advice[0], advice[1]].append(advice)
+        cells[advice.players, advice.kind].append(advice)
     out: dict[tuple[int, str], tuple[Logistic, int]] = {}
     for players in sorted({n for n, _ in cells}):
         mine = {kind: cell for (n, kind), cell in sorted(cells.items()) if n == players}
@@ -163,13 +191,13 @@ def check(advices: list[AdviceRow], maps: Maps) -> list[str]:
     lines = []
     groups: dict[str, list[AdviceRow]] = {"all": advices}
     for advice in advices:
-        groups.setdefault(f"{advice[0]} players vs {advice[1]}", []).append(advice)
+        groups.setdefault(f"{advice.players} players vs {advice.kind}", []).append(advice)
     for name, group in groups.items():
-        raw = [(p, float(y)) for _, _, p, _, y in group]
-        fitted = [(_told(p, n, players, kind, maps), float(y)) for players, kind, p, n, y in group]
+        raw = [(a.rate, a.score) for a in group]
+        fitted = [(_told(a.rate, a.playouts, a.players, a.kind, maps), a.score) for a in group]
         lines.append(calibration_line(f"{name}, win rate", raw, LEAST))
         lines.append(calibration_line(f"{name}, chance", fitted, LEAST))
-    pooled = [(_told(p, n, players, kind, maps), float(y)) for players, kind, p, n, y in advices]
+    pooled = [(_told(a.rate, a.playouts, a.players, a.kind, maps), a.score) for a in advices]
     for d, mean_p, mean_o, n in deciles(pooled):
         share = f"predicted {mean_p * 100:.1f} %, won {mean_o * 100:.1f} %"
         lines.append(f"chance decile {d * 10}-{d * 10 + 10} %: {share} over {n} advices")
