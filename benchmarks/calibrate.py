@@ -198,9 +198,12 @@ def check(advices: list[AdviceRow], maps: Maps) -> list[str]:
         lines.append(calibration_line(f"{name}, win rate", raw, LEAST))
         lines.append(calibration_line(f"{name}, chance", fitted, LEAST))
     pooled = [(_told(a.rate, a.playouts, a.players, a.kind, maps), a.score) for a in advices]
+    games_in: dict[int, set[str]] = defaultdict(set)  # the games behind each decile: its real sample size
+    for i, (told, _) in enumerate(pooled):
+        games_in[min(9, int(told * 10))].add(advices[i].game or f"#{i}")
     for d, mean_p, mean_o, n in deciles(pooled):
         share = f"predicted {mean_p * 100:.1f} %, won {mean_o * 100:.1f} %"
-        lines.append(f"chance decile {d * 10}-{d * 10 + 10} %: {share} over {n} advices")
+        lines.append(f"chance decile {d * 10}-{d * 10 + 10} %: {share} over {n} advices of {len(games_in[d])} games")
     return lines
 
 
