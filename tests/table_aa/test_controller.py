@@ -181,8 +181,8 @@ def test_the_menu_switches_the_language_of_the_auf_achse_table() -> None:
 
 
 def test_menu_advice_at_the_auf_achse_table_thinks_then_says_what_to_do() -> None:
-    """MENU → Advice: "thinking" at once, the advisor's sentence with its share of trial runs a frame
-    later; the game itself is not touched (the advice is read-only)."""
+    """MENU → Advice: "thinking" at once, the advisor's sentence with its chance a frame later; the game
+    itself is not touched (the advice is read-only)."""
     t = AATable(f"red @Berlin hand=C01\nblue @Hamburg hand=C02\n{PUBLIC} hidden=8\nturn red stage=act roll=2")
     depth = t.ctl.game.depth
     t.press("menu")
@@ -193,7 +193,8 @@ def test_menu_advice_at_the_auf_achse_table_thinks_then_says_what_to_do() -> Non
     shown = t.think()
     shares = [int(m.split()[-2]) for m in shown if m.startswith("Thinking about the best action… ")]
     assert shares and shares == sorted(shares) and 0 < max(shares) <= 100, shown  # it went on, never back
-    assert "% of the trial runs" in t.ui.message and "Thinking" not in t.ui.message
+    # The other seat is a person: the chance against a person (medium's map, chances.py), said as one.
+    assert "win chance" in t.ui.message and "%" in t.ui.message and "Thinking" not in t.ui.message
     assert t.ctl.game.depth == depth and t.ctl.next_deadline() is None
 
 
@@ -213,7 +214,7 @@ def test_menu_advice_is_not_given_for_a_position_that_has_passed() -> None:
     moved = t.ctl.game.depth
     assert moved > asked and t.state.current.colour == "blue"  # red's turn ended before the search ran
     t.later(0.05)
-    assert t.ctl.game.depth == moved and "trial runs" not in t.ui.message
+    assert t.ctl.game.depth == moved and "win chance" not in t.ui.message and "trial runs" not in t.ui.message
     assert t.ui.message != "Thinking about the best action…"
 
 

@@ -6,13 +6,19 @@ from __future__ import annotations
 
 from companion.games.calibration import PERSON, Logistic, Maps
 
-# Fitted by benchmarks/calibrate.py --game auf-achse on whole games of benchmarks/advice.py --game
-# auf-achse at the real budget; the runs and the check on games the fit did not see:
-# docs/bots-auf-achse.md, "Calibration against the opponents".
-FITTED: Maps = {}
+# benchmarks/calibrate.py --game auf-achse pairs_aa_14501.jsonl pairs_aa_14601.jsonl: the --pairs files
+# of `benchmarks/advice.py --game auf-achse --seed 14501` and `--seed 14601` (follower vs easy and vs
+# medium, the real budget, 114 games). The check on games the fit did not see: docs/bots-auf-achse.md,
+# "Calibration against the opponents".
+FITTED: Maps = {
+    (2, "easy"): Logistic(0.952, 0.69),  # 58 games, 11 871 advices
+    (2, "medium"): Logistic(0.104, 0.569),  # 56 games, 11 129 advices
+}
 
 MAPS: Maps = {
     **FITTED,
+    # The casual baseline is the easy level in Auf Achse (nothing to build: benchmarks/advice.py).
+    **{(n, "casual"): m for (n, kind), m in FITTED.items() if kind == "easy"},
     # A person: as medium (calibration.py says why).
     **{(n, PERSON): m for (n, kind), m in FITTED.items() if kind == "medium"},
 }

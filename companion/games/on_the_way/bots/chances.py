@@ -7,9 +7,15 @@ from __future__ import annotations
 
 from companion.games.calibration import PERSON, Logistic, Maps
 
-# Fitted by benchmarks/calibrate.py on whole games of benchmarks/advice.py at the real budgets; the runs
-# and the check on games the fit did not see: docs/bots.md, "Seventh session".
-FITTED: Maps = {}
+# benchmarks/calibrate.py pairs_14101.jsonl pairs_14201.jsonl: the --pairs files of `benchmarks/advice.py
+# --games 60 --seed 14101` and `--seed 14201` (follower pairings only, real budgets, stopped after 112
+# two-player games: 37-38 per opponent). The check on games the fit did not see: docs/bots.md,
+# "Seventh session".
+FITTED: Maps = {
+    (2, "casual"): Logistic(2.803, 1.236),  # 36 games, 6 422 advices
+    (2, "easy"): Logistic(1.987, 0.593),  # 38 games, 6 761 advices
+    (2, "medium"): Logistic(0.721, 1.094),  # 38 games, 6 945 advices
+}
 
 MAPS: Maps = {
     **FITTED,

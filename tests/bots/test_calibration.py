@@ -1,0 +1,232 @@
+"""The told chance (issue 22, "Calibrated"): the playouts' win rate mapped to whole games against the
+table's opponents (companion/games/calibration.py; each game's maps in bots/chances.py, fitted by
+benchmarks/calibrate.py)."""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from companion.games import calibration as cal
+from companion.games.calibration import Logistic, chance, rivals, sigmoid
+from companion.games.on_the_way.bots import advise, chances
+from companion.games.on_the_way.engine.state import initial_state
+from tests.benchmark_module import load_benchmark
+from tests.bots.helpers import config_for, laid_out
+
+KINDS = ("easy", "medium", "hard", "casual", cal.PERSON)
+
+
+def _calibrate_benchmark() -> Any:
+    return load_benchmark("calibrate")
+
+
+Row = _calibrate_benchmark().AdviceRow  # players, opponent kind, win rate, playouts, score[, game]
+
+
+def _drawn(truth: dict[str, Logistic], games: int, seed: int, rates: list[float] | None = None) -> list[Any]:
+    """Advices whose outcomes are drawn from known maps (``truth`` per opponent kind), on win rates of
+    200 playouts: what the fitter must find, told nothing but the draws."""
+    rng = random.Random(seed)
+    out = []
+    for kind, m in truth.items():
+        for _ in range(games):
+            rate = rng.choice(rates) if rates else rng.randrange(201) / 200
+            won = rng.random() < sigmoid(m.logit(cal.smoothed(rate, 200)))
+            out.append(Row(2, kind, rate, 200, 1.0 if won else 0.0))
+    return out
+
+
+@pytest.mark.parametrize(("a", "b"), [(1.4, 1.8), (-0.3, 0.7), (0.0, 1.0)])
+def test_the_fit_finds_the_map_that_made_the_outcomes(a: float, b: float) -> None:
+    found = _calibrate_benchmark().fit(_drawn({"easy": Logistic(a, b)}, 6000, seed=int(10 * a + b)))
+    assert abs(found.a - a) < 0.2 and abs(found.b - b) < 0.2, found
+
+
+def test_a_shared_slope_fit_finds_each_opponents_offset() -> None:
+    # Two kinds of opponent drawn from maps with one slope and their own offsets: the joint fit
+    # (calibrate.py --shared-slope) finds both offsets and the slope.
+    truth = {"easy": Logistic(2.0, 1.3), "medium": Logistic(-0.5, 1.3)}
+    found = _calibrate_benchmark().fit_kinds(_drawn(truth, 5000, seed=11))
+    for kind, m in truth.items():
+        assert abs(found[kind].a - m.a) < 0.25 and abs(found[kind].b - m.b) < 0.15, found
+
+
+def test_the_fit_converges_where_nearly_every_game_is_won_from_extreme_win_rates() -> None:
+    # A follower against easy often wins from a win rate near 0: Newton's full step overshot to maps
+    # like a = 900, b = 31 500 (review). The damped fit stays near the truth.
+    truth = Logistic(2.8, 0.55)
+    found = _calibrate_benchmark().fit(_drawn({"easy": truth}, 3000, seed=5, rates=[0, 0.005, 0.01, 0.5, 0.9, 1.0]))
+    assert abs(found.a - truth.a) < 0.4 and abs(found.b - truth.b) < 0.15, found
+
+
+def test_the_fit_of_a_player_who_always_wins_stays_finite() -> None:
+    found = _calibrate_benchmark().fit([Row(2, "easy", r / 10, 100, 1.0) for r in range(11)])
+    told = chance(0.5, 100, ["easy"], {(2, "easy"): found})
+    assert math.isfinite(found.a) and math.isfinite(found.b) and told is not None and told > 0.9
+
+
+def test_a_fit_never_lets_the_chance_fall_as_the_win_rate_rises() -> None:
+    # Outcomes that fall with the win rate (noise in a small run): the map is flat at the share won.
+    advices = [Row(2, "medium", r / 20, 100, 1.0 if r < 10 else 0.0) for r in range(21)] * 5
+    found = _calibrate_benchmark().fit(advices)
+    assert found.b == 0.0
+    told = [chance(r / 10, 100, ["medium"], {(2, "medium"): found}) for r in range(11)]
+    assert all(t is not None and abs(t - 50.5 / 106) < 0.001 for t in told), told
+
+
+def test_a_malformed_pairs_line_names_its_file_and_line(tmp_path: Path) -> None:
+    pairs = tmp_path / "pairs.jsonl"
+    good = {"kind": "advice", "seed": 1, "game": 0, "pairing": 0, "players": 2, "chance": 0.4, "playouts": 90}
+    good |= {"score": 1.0, "finished": True}
+    pairs.write_text(json.dumps(good) + "\n" + json.dumps({**good, "chance": "high"}) + "\n", encoding="utf-8")
+    with pytest.raises(SystemExit, match=r"pairs.jsonl:2: not an advice line"):
+        _calibrate_benchmark().read([pairs])
+
+
+def test_a_check_on_games_without_a_fitted_map_reports_the_win_rate() -> None:
+    # Fitted on 2 players, checked on 3: no map there, the told chance is the win rate (no crash).
+    lines = _calibrate_benchmark().check([Row(3, "easy", 0.4, 100, 1.0)] * 60, {(2, "easy"): Logistic(1.0, 1.0)})
+    assert any(line.startswith("3 players vs easy, chance: predicted 40.0 %") for line in lines), lines
+
+
+# Maps of every slope the fits can give (flat ones too): a chance needs a map for each opponent.
+SAMPLE = {(n, kind): Logistic(0.5 * n - kind.count("a"), (0.0, 0.6, 1.9)[n - 2]) for n in (2, 3, 4) for kind in KINDS}
+
+
+@given(
+    rate=st.floats(0.0, 1.0),
+    more=st.floats(0.0, 1.0),
+    playouts=st.integers(0, 5000),
+    kinds=st.lists(st.sampled_from(KINDS), min_size=1, max_size=3),
+    shipped=st.booleans(),
+)
+def test_the_chance_is_a_probability_that_never_falls_as_the_win_rate_rises(
+    rate: float, more: float, playouts: int, kinds: list[str], shipped: bool
+) -> None:
+    maps = {**SAMPLE, **chances.MAPS} if shipped else SAMPLE
+    low, high = sorted((rate, more))
+    told_low = chance(low, playouts, kinds, maps)
+    told_high = chance(high, playouts, kinds, maps)
+    assert told_low is not None and told_high is not None
+    assert 0.0 <= told_low <= told_high <= 1.0
+
+
+@given(rate=st.floats(0.0, 1.0), playouts=st.integers(0, 5000))
+def test_without_a_map_there_is_no_chance_to_tell(rate: float, playouts: int) -> None:
+    maps = {(2, "easy"): Logistic(1.0, 2.0)}
+    assert chance(rate, playouts, ["medium"], maps) is None  # no map for this kind
+    assert chance(rate, playouts, ["easy", "easy"], maps) is None  # no 3-player map
+    assert chance(rate, playouts, [], maps) is None
+    assert chance(rate, playouts, ["easy"], maps) is not None
+
+
+def test_the_rivals_are_the_other_seats_a_bot_by_its_level_a_person_otherwise() -> None:
+    seats = ("red", "blue", "green", "yellow")
+    assert rivals(seats, "blue", {"red": "easy", "blue": "hard"}) == ["easy", cal.PERSON, cal.PERSON]
+    assert rivals(seats[:2], "red", None) == [cal.PERSON]
+    # Several opponents: their maps averaged on the logit scale, between each alone.
+    maps = {(3, "casual"): Logistic(1.0, 1.5), (3, "easy"): Logistic(2.0, 1.5)}
+    mixed = chance(0.4, 100, ["easy", "casual"], maps)
+    alone = [chance(0.4, 100, [kind, kind], maps) for kind in ("casual", "easy")]
+    assert mixed is not None and alone[0] is not None and alone[1] is not None and alone[0] < mixed < alone[1]
+
+
+def test_a_person_is_told_the_chance_against_medium_and_hard_is_the_win_rates_own_model() -> None:
+    # calibration.py: a person as medium (a chance that overstates is the worse error); hard decides
+    # as the advisor, so the playouts' model holds (the identity).
+    for (n, kind), m in chances.MAPS.items():
+        if kind == cal.PERSON:
+            assert chances.MAPS[n, "medium"] == m
+    assert {(n, kind) for n, kind in chances.MAPS if kind == cal.PERSON} == {
+        (n, cal.PERSON) for n, kind in chances.FITTED if kind == "medium"
+    }
+    told = chance(0.3, 400, ["hard"], chances.MAPS)
+    assert told is not None and abs(told - cal.smoothed(0.3, 400)) < 1e-9
+
+
+def test_the_shipped_maps_rank_the_opponents_as_their_games_did() -> None:
+    # Fitted on whole games (docs/bots.md): the follower beat easy and the casual baseline far more often
+    # than medium, at the same win rate of its playouts. A fit that lost that order would be noise.
+    maps = chances.FITTED
+    assert (2, "easy") in maps and (2, "medium") in maps and (2, "casual") in maps
+    for players in (2, 3, 4):
+        kinds = {kind for (n, kind) in maps if n == players}
+        if not {"easy", "medium"} <= kinds:
+            continue
+        for rate in (0.2, 0.4, 0.6, 0.8):
+            easy = chance(rate, 200, ["easy"] * (players - 1), maps)
+            medium = chance(rate, 200, ["medium"] * (players - 1), maps)
+            assert easy is not None and medium is not None and easy > medium, (players, rate)
+
+
+def test_the_opponents_set_the_picks_chance_never_the_advice(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(chances, "MAPS", {(2, "easy"): Logistic(2.0, 1.0), (2, "medium"): Logistic(-1.0, 1.0)})
+    state = laid_out(initial_state(config_for(2)), "B01", "B02", "B03")
+    against_easy = advise(state, "red", budget_s=0.05, seed=4, opponents={"blue": "easy"})
+    against_medium = advise(state, "red", budget_s=0.05, seed=4, opponents={"blue": "medium"})
+    assert [a.command for a in against_easy] == [a.command for a in against_medium]
+    assert [a.win_rate for a in against_easy] == [a.win_rate for a in against_medium]
+    easy, medium = against_easy[0], against_medium[0]
+    assert easy.chance is not None and medium.chance is not None and easy.chance > medium.chance
+    assert easy.told_chance == easy.chance and easy.to_json()["chance"] == round(easy.chance, 3)
+    # The others are ranking means, not what the maps were fitted on: no chance, the JSON leaves it out.
+    assert all(a.chance is None and "chance" not in a.to_json() for a in (*against_easy[1:], *against_medium[1:]))
+    against_people = advise(state, "red", budget_s=0.05, seed=4)  # a person: no map for one here
+    assert all(a.chance is None and a.told_chance == a.win_rate for a in against_people)
+
+
+def test_a_pairs_file_that_cannot_be_read_is_named(tmp_path: Path) -> None:
+    with pytest.raises(SystemExit, match=r"missing.jsonl: cannot read it"):
+        _calibrate_benchmark().read([tmp_path / "missing.jsonl"])
+    (tmp_path / "list.jsonl").write_text("[1, 2]\n", encoding="utf-8")
+    with pytest.raises(SystemExit, match=r"list.jsonl:1: not an advice line"):
+        _calibrate_benchmark().read([tmp_path / "list.jsonl"])
+
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=8),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+    max_leaves=8,
+)
+ADVICE_KEYS = ("kind", "seed", "game", "pairing", "players", "chance", "playouts", "score", "finished")
+
+
+@given(
+    rows=st.lists(
+        st.one_of(JSON, st.fixed_dictionaries({k: JSON for k in ADVICE_KEYS}).map(lambda d: {**d, "kind": "advice"})),
+        max_size=5,
+    )
+)
+def test_any_json_line_is_read_or_named_with_its_line(rows: list[object]) -> None:
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as tmp:
+        pairs = Path(tmp) / "pairs.jsonl"
+        pairs.write_text("".join(json.dumps(row) + "\n" for row in rows), encoding="utf-8")
+        try:
+            read = _calibrate_benchmark().read([pairs])
+        except SystemExit as refusal:
+            assert re.match(r".*pairs\.jsonl:\d+: not an advice line", str(refusal))
+        else:
+            assert all(2 <= r.players <= 4 and 0 <= r.rate <= 1 and r.playouts >= 0 and 0 <= r.score <= 1 for r in read)
+
+
+def test_a_game_weighs_as_one_however_many_advices_it_had() -> None:
+    # Advices of one game share its outcome: a fit that counted them one by one would let one long
+    # game outweigh many short ones. Game "long" (40 advices, lost) against ten games of 1 advice (won).
+    fit = _calibrate_benchmark().fit
+    rows = [Row(2, "easy", 0.5, 100, 0.0, "long")] * 40 + [Row(2, "easy", 0.5, 100, 1.0, f"g{i}") for i in range(10)]
+    told = chance(0.5, 100, ["easy"], {(2, "easy"): fit(rows)})
+    assert told is not None and told > 0.75  # 10 of 11 games won, not 10 of 50 advices
+    unweighted = [r._replace(game="") for r in rows]
+    told = chance(0.5, 100, ["easy"], {(2, "easy"): fit(unweighted)})
+    assert told is not None and told < 0.3  # counted one by one: 10 of 50
