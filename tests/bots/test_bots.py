@@ -6,6 +6,7 @@ import copy
 import json
 import random
 from collections.abc import Callable, Sequence
+from typing import Any
 
 import pytest
 
@@ -389,6 +390,15 @@ def test_a_hard_bot_seat_remembers_its_turn_and_never_steps_back(seed: int, monk
     assert _steps_back(seed, lambda s, earlier: seats(s)) == 0  # type: ignore[arg-type,return-value]
 
 
+def _lay_out_in(game: Any, pile: list[str]) -> None:
+    """The offer filled from ``pile`` through ``game`` as a person lays it out (OTW-9); a card the game
+    cannot have goes back to the box (``_fill_offer`` for a ``Game``)."""
+    while pile and offer_missing(game.state):
+        card = pile.pop()
+        if check(game.state, LayOut(card)) is None:
+            game.push(LayOut(card))
+
+
 def _answers_after_undos(seed: int, undos: int) -> list[tuple[Command, object]]:
     """Hard bot seats (``BotSeats``, TINY budget) through ``Game``: after every step of a turn the seat
     is asked again (so it remembers the new state), then the step is undone and the seat asked twice
@@ -402,10 +412,7 @@ def _answers_after_undos(seed: int, undos: int) -> list[tuple[Command, object]]:
     seats = BotSeats(games.get("on-the-way"), {"red": "hard", "blue": "hard"}, seed)
     out: list[tuple[Command, object]] = []
     while len(out) < undos and not game.state.finished:
-        while pile and offer_missing(game.state):
-            card = pile.pop()
-            if check(game.state, LayOut(card)) is None:
-                game.push(LayOut(card))
+        _lay_out_in(game, pile)
         turn = (game.state.turn.round, game.state.turn.seat)
         step = seats(game.state)
         game.push(step)
@@ -504,10 +511,7 @@ def _restarts(seed: int, steps: int, remember: bool) -> list[tuple[object, objec
     assert running is not None
     out: list[tuple[object, object]] = []
     while len(out) < steps and not game.state.finished:
-        while pile and offer_missing(game.state):
-            card = pile.pop()
-            if check(game.state, LayOut(card)) is None:
-                game.push(LayOut(card))
+        _lay_out_in(game, pile)
         step = running(game.state)
         if step is None:
             break
