@@ -26,7 +26,8 @@ transport started in the same turn with nothing new learnt since. Consistency: a
 information, the next advice's win rate lies inside the previous advice's 95 % interval. The Brier
 score and the deciles are of the chance the advice tells (``Advice.told_chance``: the win rate mapped
 against the opponent, ``companion/games/calibration.py``); the win rate's own follow them.
-``--pairings`` plays only the pairings named (and prints only their lines).
+``--pairings`` plays only the pairings named (and prints only their lines). In Auf Achse the casual
+baseline is the easy level (nothing to build), so "vs casual" reports the easy games, played once.
 """
 
 from __future__ import annotations
@@ -450,7 +451,16 @@ def main(argv: list[str] | None = None) -> int:
     if aa and args.quick:
         end_at = 60  # no short game in Auf Achse: the first 60 commands (ranked there), few playouts
     # Interleaved (a game of each pairing in turn), so that a run stopped early still covers every pairing.
-    jobs = [(p, g, args.seed, scale, end_at, args.players) for g in range(games) for p in playing]
+    # Auf Achse has nothing to build: the casual baseline is the easy level on the same seeds, so its
+    # games would repeat easy's move for move. Its line reports easy's games, played once.
+    easy, casual = names.index("follower:easy"), names.index("follower:casual")
+    repeats = aa and easy in playing and casual in playing
+    jobs = [
+        (p, g, args.seed, scale, end_at, args.players)
+        for g in range(games)
+        for p in playing
+        if not (repeats and p == casual)
+    ]
     t0 = time.perf_counter()
     results: list[Result] = []
     with multiprocessing.Pool(max(1, args.jobs)) as pool:
@@ -460,7 +470,9 @@ def main(argv: list[str] | None = None) -> int:
                 _append_pairs(args.pairs, r, args.seed, scale)
             first, second = PAIRINGS[r.pairing]
             print(f"{len(results)}/{len(jobs)} {first} vs {second}: {r.score} in {r.rounds} rounds", file=sys.stderr)
-    by_pairing = [[r for r in results if r.pairing == p] for p in range(len(PAIRINGS))]
+    by_pairing = [
+        [r for r in results if r.pairing == (easy if repeats and p == casual else p)] for p in range(len(PAIRINGS))
+    ]
     for p, ((first, second), rs) in enumerate(zip(PAIRINGS, by_pairing, strict=True)):
         if p not in playing:
             continue

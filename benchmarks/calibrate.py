@@ -1,6 +1,7 @@
 """Fit the advice's chance to whole games, and check the fit on other games (issue 22, "Calibrated").
 
-    python benchmarks/calibrate.py [--game on-the-way|auf-achse] FIT.jsonl [...] --check HELD_OUT.jsonl [...] [--quick]
+    python benchmarks/calibrate.py [--game on-the-way|auf-achse] FIT.jsonl [...] [--check HELD_OUT.jsonl ...]
+                                   [--shared-slope] [--folds K [--shuffles N]] [--quick]
 
 Reads the ``--pairs`` files of ``benchmarks/advice.py`` (one ``"kind": "advice"`` line per follower
 advice: its playouts' win rate, their number and the game's result). For each player count and
@@ -8,12 +9,14 @@ opponent kind it fits the map of ``companion/games/calibration.py``,
 
     logit(chance) = a + b * logit(win rate)        (a logistic regression, Newton's method)
 
-on the advices of the FIT files, and prints it as the ``MAPS`` entries to paste in the game's
-``companion/games/<game>/bots/chances.py``. On the advices of the ``--check`` files (games the
-fit never saw: other seeds) it prints the Brier score and the reliability per decile of the win rate
-and of the fitted chance, pooled and per opponent. A tie
-counts as half a win. ``--quick`` (a smoke run) plays one short game per follower pairing at a
-fiftieth of the budgets, fits on it and checks on it.
+on the advices of the FIT files, each game weighing as one, and prints it as the ``FITTED``
+entries to paste in the game's ``companion/games/<game>/bots/chances.py``. On the advices of the
+``--check`` files (games the fit never saw: other seeds) it prints the Brier score and the
+reliability per decile of the win rate and of the fitted chance, pooled and per opponent, with the
+games behind each decile. A tie counts as half a win. ``--folds K`` also cross-checks on the FIT
+files themselves: fitted on the games of all folds but one, checked on that one, for each of K folds
+of games dealt at random (``--shuffles`` deals). ``--quick`` (a smoke run) plays one short game per
+follower pairing at a fiftieth of the budgets, fits on it and checks on it.
 """
 
 from __future__ import annotations
@@ -21,6 +24,8 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import random
+import statistics
 import sys
 import tempfile
 from collections import Counter, defaultdict
@@ -30,7 +35,7 @@ from typing import NamedTuple
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from advice import PAIRINGS, Result, _append_pairs, calibration_line, deciles, play, play_aa
+from advice import PAIRINGS, Result, _append_pairs, brier, calibration_line, deciles, play, play_aa
 
 from companion.games.calibration import Logistic, Maps, chance, logit, sigmoid, smoothed
 
@@ -47,8 +52,8 @@ class AdviceRow(NamedTuple):
 
 
 # A weak prior towards the identity (a = 0, b = 1): a cell its player nearly always wins stays finite.
-# It weighs as a handful of advices; the advices of one game share one outcome, so what a fit needs is
-# games (about a hundred per cell, docs/bots.md), which the prior does not replace.
+# Each game weighing as one, it weighs as a handful of games; what a fit needs is games (about a
+# hundred per cell, docs/bots.md), which the prior does not replace.
 PRIOR_SD = 2.0
 LEAST = 50  # a decile counts for the goal (within 10 points) when it has this many advices
 
@@ -71,7 +76,8 @@ def read(paths: Iterable[Path], unfinished: bool = False, game: str = "on-the-wa
                 first, second = PAIRINGS[row["pairing"]]
                 if first != "follower" or (game == "auf-achse" and second == "casual"):
                     continue
-                where = f"{path}:{row['seed']}:{row['pairing']}:{row['game']}"
+                # One game of one run: runs with other --players or --scale may share a file.
+                where = f"{path}:{row['seed']}:{row['scale']}:{row['players']}:{row['pairing']}:{row['game']}"
                 players, rate, playouts, score = (
                     int(row["players"]),
                     float(row["chance"]),
@@ -82,7 +88,7 @@ def read(paths: Iterable[Path], unfinished: bool = False, game: str = "on-the-wa
                 if not (2 <= players <= 4 and 0 <= rate <= 1 and playouts >= 0 and 0 <= score <= 1):
                     raise ValueError("players 2-4, a chance and a score in 0..1 and playouts >= 0")
                 out.append(advice)
-            except (ValueError, KeyError, IndexError, TypeError, AttributeError) as exc:
+            except (ValueError, KeyError, IndexError, TypeError, AttributeError, ArithmeticError) as exc:
                 raise SystemExit(f"{path}:{number}: not an advice line of advice.py --pairs ({exc})") from None
     return out
 
@@ -131,15 +137,15 @@ def fit_kinds(advices: list[AdviceRow]) -> dict[str, Logistic]:
             hess[k][-1] += w * x
             hess[-1][k] += w * x
             hess[-1][-1] += w * x * x
+        if sum(abs(g) for g in grad) < 1e-7 * len(rows):  # the posterior's top: converged
+            break
         step = _solve(hess, grad)
         # Newton's full step can overshoot far where the outcomes are nearly all wins: halve it until
         # the posterior does not fall (it is concave, so a short enough step always rises).
         now, scale = log_posterior(theta), 1.0
-        while scale > 1e-9 and log_posterior([t + scale * d for t, d in zip(theta, step, strict=True)]) < now - 1e-12:
+        while scale > 1e-12 and log_posterior([t + scale * d for t, d in zip(theta, step, strict=True)]) < now - 1e-12:
             scale /= 2
         theta = [t + scale * d for t, d in zip(theta, step, strict=True)]
-        if scale * sum(abs(d) for d in step) < 1e-9:
-            break
     else:
         raise SystemExit(f"the fit against {', '.join(kinds)} did not converge in 200 Newton steps")
     if not all(math.isfinite(t) for t in theta):
@@ -171,18 +177,19 @@ def _solve(matrix: list[list[float]], vector: list[float]) -> list[float]:
     return x
 
 
-def fit_all(advices: list[AdviceRow], shared_slope: bool = False) -> dict[tuple[int, str], tuple[Logistic, int]]:
-    """The maps per player count and opponent kind, with ``shared_slope`` one slope per player count."""
+def fit_all(advices: list[AdviceRow], shared_slope: bool = False) -> dict[tuple[int, str], tuple[Logistic, int, int]]:
+    """The maps per player count and opponent kind (with ``shared_slope`` one slope per player count),
+    each with the advices and the games it was fitted on."""
     cells: dict[tuple[int, str], list[AdviceRow]] = defaultdict(list)
     for advice in advices:
         cells[advice.players, advice.kind].append(advice)
-    out: dict[tuple[int, str], tuple[Logistic, int]] = {}
+    out: dict[tuple[int, str], tuple[Logistic, int, int]] = {}
     for players in sorted({n for n, _ in cells}):
         mine = {kind: cell for (n, kind), cell in sorted(cells.items()) if n == players}
         groups = [[a for cell in mine.values() for a in cell]] if shared_slope else list(mine.values())
         for group in groups:
             for kind, found in fit_kinds(group).items():
-                out[players, kind] = (found, len(mine[kind]))
+                out[players, kind] = (found, len(mine[kind]), len({a.game for a in mine[kind]}))
     return out
 
 
@@ -204,6 +211,36 @@ def check(advices: list[AdviceRow], maps: Maps) -> list[str]:
     for d, mean_p, mean_o, n in deciles(pooled):
         share = f"predicted {mean_p * 100:.1f} %, won {mean_o * 100:.1f} %"
         lines.append(f"chance decile {d * 10}-{d * 10 + 10} %: {share} over {n} advices of {len(games_in[d])} games")
+    return lines
+
+
+def cross_check(advices: list[AdviceRow], folds: int, shuffles: int, shared_slope: bool) -> list[str]:
+    """Fit on all games but one fold and check on that fold, for every fold of ``folds`` (games
+    dealt to folds at random, ``shuffles`` times): the Brier score and the largest decile gap of the
+    win rate and of the chance on games the fit did not see, mean and worst over the checks."""
+    games = sorted({a.game for a in advices})
+    found: dict[str, list[tuple[float, float]]] = {"win rate": [], "chance": []}
+    for shuffle in range(shuffles):
+        order = games[:]
+        random.Random(shuffle).shuffle(order)
+        fold = {g: i % folds for i, g in enumerate(order)}
+        for k in range(folds):
+            test = [a for a in advices if fold[a.game] == k]
+            maps = {key: m for key, (m, *_) in fit_all([a for a in advices if fold[a.game] != k], shared_slope).items()}
+            for name, pairs in (
+                ("win rate", [(a.rate, a.score) for a in test]),
+                ("chance", [(_told(a.rate, a.playouts, a.players, a.kind, maps), a.score) for a in test]),
+            ):
+                gaps = [abs(p - o) for _, p, o, n in deciles(pairs) if n >= LEAST]
+                found[name].append((brier(pairs), max(gaps, default=0.0)))
+    lines = []
+    for name, results in found.items():
+        b, g = [r[0] for r in results], [r[1] for r in results]
+        lines.append(
+            f"cross-check {name}: brier {statistics.fmean(b):.3f} (worst {max(b):.3f}), largest decile gap "
+            f"{statistics.fmean(g) * 100:.1f} points (worst {max(g) * 100:.1f}) over {len(results)} checks: "
+            f"{folds} folds of {len(games)} games, {shuffles} shuffles"
+        )
     return lines
 
 
@@ -230,6 +267,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--shared-slope", action="store_true", help="one slope b per player count (an a per opponent kind)"
     )
+    parser.add_argument("--folds", type=int, default=0, metavar="K", help="also cross-check the fit: K folds of games")
+    parser.add_argument("--shuffles", type=int, default=5, metavar="N", help="with --folds: N random deals of games")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as tmp:
         if args.quick:
@@ -238,16 +277,20 @@ def main(argv: list[str] | None = None) -> int:
             args.fit, args.check = [path], [path]
         if not args.fit:
             parser.error("name at least one --pairs file to fit on")
-        fitted = fit_all(read(args.fit, args.quick, args.game), args.shared_slope)
+        fitting = read(args.fit, args.quick, args.game)
+        fitted = fit_all(fitting, args.shared_slope)
         held_out = read(args.check, args.quick, args.game)
     where = f"companion/games/{args.game.replace('-', '_')}/bots/chances.py"
-    print(f"MAPS: Maps = {{  # for {where}: benchmarks/calibrate.py --game {args.game} " + " ".join(map(str, args.fit)))
-    for (players, kind), (m, n) in fitted.items():
-        print(f"    ({players}, {kind!r}): Logistic({m.a}, {m.b}),  # {n} advices")
+    print(f"FITTED: Maps = {{  # {where}: calibrate.py --game {args.game} " + " ".join(map(str, args.fit)))
+    for (players, kind), (m, n, games) in fitted.items():
+        print(f"    ({players}, {kind!r}): Logistic({m.a}, {m.b}),  # {games} games, {n} advices")
     print("}")
     if held_out:
-        maps = {key: m for key, (m, _) in fitted.items()}
+        maps = {key: m for key, (m, *_) in fitted.items()}
         for line in check(held_out, maps):
+            print(line)
+    if args.folds >= 2:
+        for line in cross_check(fitting, args.folds, max(1, args.shuffles), args.shared_slope):
             print(line)
     print(f"maps fitted: {len(fitted)}; held-out advices: {len(held_out)}")
     return 0

@@ -67,8 +67,10 @@ class BotSeats:
     """The seats the box plays (colour -> level): called with the state, it answers the command a bot
     plays now, or None. ``seats`` tells a table whose turn is the box's. Each seat remembers the last
     ``MEMORY`` states it answered in (``bot_command``'s ``seen``), as a player remembers the turn. A
-    box that resumes a game passes its ``recent`` states: without them a bot could retrace a step of
-    the turn it resumes (the hard bot never steps back to a position of its turn, ``no_circles``)."""
+    box that resumes a game passes its ``recent`` states (every seat's, the game's undo stack), which
+    start each seat's memory: the game's ``bot_command`` finds the seat's turn in them (On The Way:
+    ``same_turn``). Without them a bot could retrace a step of the turn it resumes (the hard bot never
+    steps back to a position of its turn, ``no_circles``)."""
 
     def __init__(self, plugin: GamePlugin, bots: Mapping[str, str], seed: int, recent: Sequence[Any] = ()) -> None:
         self._plugin = plugin
@@ -93,5 +95,5 @@ class BotSeats:
 
 def bot_player(plugin: GamePlugin, bots: Mapping[str, str], seed: int, recent: Sequence[Any] = ()) -> BotSeats | None:
     """The one object a table or a script asks; None when no seat is a bot. ``recent``: the states of a
-    game resumed (``Game.recent(MEMORY)``), remembered as the seats had answered in them."""
+    game resumed (``Game.recent(MEMORY)``), the start of every seat's memory (``BotSeats``)."""
     return BotSeats(plugin, bots, seed, recent) if bots else None

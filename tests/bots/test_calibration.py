@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from companion.games import calibration as cal
@@ -85,8 +85,8 @@ def test_a_fit_never_lets_the_chance_fall_as_the_win_rate_rises() -> None:
 
 def test_a_malformed_pairs_line_names_its_file_and_line(tmp_path: Path) -> None:
     pairs = tmp_path / "pairs.jsonl"
-    good = {"kind": "advice", "seed": 1, "game": 0, "pairing": 0, "players": 2, "chance": 0.4, "playouts": 90}
-    good |= {"score": 1.0, "finished": True}
+    good = {"kind": "advice", "seed": 1, "scale": 1.0, "game": 0, "pairing": 0, "players": 2, "chance": 0.4}
+    good |= {"playouts": 90, "score": 1.0, "finished": True}
     pairs.write_text(json.dumps(good) + "\n" + json.dumps({**good, "chance": "high"}) + "\n", encoding="utf-8")
     with pytest.raises(SystemExit, match=r"pairs.jsonl:2: not an advice line"):
         _calibrate_benchmark().read([pairs])
@@ -156,16 +156,19 @@ def test_a_person_is_told_the_chance_against_medium_and_hard_is_the_win_rates_ow
 def test_the_shipped_maps_rank_the_opponents_as_their_games_did() -> None:
     # Fitted on whole games (docs/bots.md): the follower beat easy and the casual baseline far more often
     # than medium, at the same win rate of its playouts. A fit that lost that order would be noise.
+    # Checked over the win rates most advices have (20-80 %): near certainty the maps may cross (at
+    # about 93 % easy's and medium's do, both telling 97-98 %).
     maps = chances.FITTED
     assert (2, "easy") in maps and (2, "medium") in maps and (2, "casual") in maps
     for players in (2, 3, 4):
         kinds = {kind for (n, kind) in maps if n == players}
-        if not {"easy", "medium"} <= kinds:
-            continue
-        for rate in (0.2, 0.4, 0.6, 0.8):
-            easy = chance(rate, 200, ["easy"] * (players - 1), maps)
-            medium = chance(rate, 200, ["medium"] * (players - 1), maps)
-            assert easy is not None and medium is not None and easy > medium, (players, rate)
+        for weaker in sorted(kinds & {"easy", "casual"}):
+            if "medium" not in kinds:
+                continue
+            for rate in (0.2, 0.4, 0.6, 0.8):
+                weak = chance(rate, 200, [weaker] * (players - 1), maps)
+                medium = chance(rate, 200, ["medium"] * (players - 1), maps)
+                assert weak is not None and medium is not None and weak > medium, (players, weaker, rate)
 
 
 def test_the_opponents_set_the_picks_chance_never_the_advice(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -197,9 +200,13 @@ JSON = st.recursive(
     lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
     max_leaves=8,
 )
-ADVICE_KEYS = ("kind", "seed", "game", "pairing", "players", "chance", "playouts", "score", "finished")
+ADVICE_KEYS = ("kind", "seed", "scale", "game", "pairing", "players", "chance", "playouts", "score", "finished")
+GOOD = {"kind": "advice", "seed": 1, "scale": 1.0, "game": 0, "pairing": 0, "players": 2, "chance": 0.4}
+GOOD |= {"playouts": 90, "score": 1.0, "finished": True}
 
 
+@example(rows=[{**GOOD, "players": math.inf}])  # json writes Infinity: int() overflows
+@example(rows=[{**GOOD, "chance": 1e308 * 10}])
 @given(
     rows=st.lists(
         st.one_of(JSON, st.fixed_dictionaries({k: JSON for k in ADVICE_KEYS}).map(lambda d: {**d, "kind": "advice"})),
@@ -230,3 +237,15 @@ def test_a_game_weighs_as_one_however_many_advices_it_had() -> None:
     unweighted = [r._replace(game="") for r in rows]
     told = chance(0.5, 100, ["easy"], {(2, "easy"): fit(unweighted)})
     assert told is not None and told < 0.3  # counted one by one: 10 of 50
+
+
+def test_the_advices_of_one_game_are_one_game_and_no_other(tmp_path: Path) -> None:
+    # The fit weighs each game as one by the game each advice names: the same game of the same run
+    # shares it; another game, pairing, seed, player count, budget scale or file does not.
+    first, second = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    others = [{"game": 1}, {"pairing": 1}, {"seed": 2}, {"players": 3}, {"scale": 0.5}]
+    first.write_text("".join(json.dumps({**GOOD, **o}) + "\n" for o in [{}, {}, *others]), encoding="utf-8")
+    second.write_text(json.dumps(GOOD) + "\n", encoding="utf-8")
+    rows = _calibrate_benchmark().read([first, second])
+    assert len(rows) == 8 and rows[0].game == rows[1].game
+    assert len({r.game for r in rows}) == 7

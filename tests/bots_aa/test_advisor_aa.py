@@ -125,3 +125,24 @@ def test_the_advice_sentence_of_every_legal_command_is_told_in_every_language(
                         assert noun == forms[plural_form(language, int(number))], (text, number, noun)
     assert told > 300 and checked > 20
     assert not [r for r in caplog.records if "missing" in r.getMessage()], caplog.text
+
+
+def test_only_the_pick_tells_a_chance_of_winning_against_the_opponent() -> None:
+    # The maps (chances.py) were fitted on the pick's fresh lead share: the other suggestions (ranking
+    # means) tell none. A person is told the chance against medium; hard has no map here.
+    from companion.games.auf_achse.bots import chances
+    from companion.games.calibration import PERSON
+
+    assert {n: m for (n, kind), m in chances.MAPS.items() if kind == PERSON} == {
+        n: m for (n, kind), m in chances.FITTED.items() if kind == "medium"
+    }
+    state = position(config_for(2), AUCTION.format(blue="C02"))
+    person = advise(state, budget_s=0.1, seed=3)
+    medium = advise(state, budget_s=0.1, seed=3, opponents={"blue": "medium"})
+    easy = advise(state, budget_s=0.1, seed=3, opponents={"blue": "easy"})
+    hard = advise(state, budget_s=0.1, seed=3, opponents={"blue": "hard"})
+    assert len(person) > 1 and [a.command for a in person] == [a.command for a in easy] == [a.command for a in hard]
+    assert person[0].chance is not None and person[0].chance == medium[0].chance
+    assert easy[0].chance is not None and easy[0].chance != person[0].chance
+    assert hard[0].chance is None and "chance" not in hard[0].to_json()
+    assert all(a.chance is None and "chance" not in a.to_json() for a in (*person[1:], *easy[1:]))

@@ -60,7 +60,7 @@ def test_an_abbreviation_stands_for_one_name_when_a_split_can_say_which(stems: l
 
 
 def test_the_split_moves_to_the_end_that_tells_two_names_apart() -> None:
-    """"ŴŴŴŴ…furt" could be Erfurt or Frankfurt; with the same number of characters kept,
+    """ "ŴŴŴŴ…furt" could be Erfurt or Frankfurt; with the same number of characters kept,
     "ŴŴŴ…rfurt" and "ŴŴŴ…kfurt" cannot."""
     names = ("Ŵ" * 40 + "Erfurt", "Ŵ" * 40 + "Frankfurt")
     fitter = NameFitter(names)

@@ -255,6 +255,34 @@ def test_a_seat_played_by_the_box_acts_in_the_simulator() -> None:
     assert any(getattr(c, "player", None) == "blue" for c in sim.controller.game.log)
 
 
+def test_a_game_the_simulator_resumes_is_remembered_by_its_bot_seats(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A game with a history (as the simulator resumes one) comes with its recent states: the box's seat
+    # remembers them from its first ask, as the kiosk's does (a hard bot: no step back in its turn).
+    from companion.games.on_the_way.engine import LayOut
+
+    plugin = games.get("on-the-way")
+    remembered: list[tuple[object, ...]] = []
+    original = type(plugin).bot_command
+
+    def bot_command(self: object, state: object, colour: str, level: str, seed: int, *, seen: object = ()) -> object:
+        remembered.append(tuple(seen))  # type: ignore[arg-type]
+        return original(self, state, colour, level, seed, seen=seen)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(type(plugin), "bot_command", bot_command)
+    game = new_game("on-the-way", ("red", "blue"), end_at=3)
+    for card in ("B01", "B02", "B03"):
+        game.push(LayOut(card))
+    game.push(TakeContract("red", "B01"))
+    history = game.recent(5)  # the first state and the four after it
+    now = [0.0]
+    sim = Simulator(plugin, game, seed=7, clock=lambda: now[0], size=(1280, 800), bots={"blue": "easy"})
+    for _ in range(3):
+        now[0] += 2.0
+        sim.pump()
+    assert remembered and len(remembered[0]) >= len(history)  # (and what the table laid out since)
+    assert all(a is b for a, b in zip(remembered[0], history, strict=False))
+
+
 def _replayed_takes(game: object) -> list[tuple[TakeContract, tuple[str, ...] | None]]:
     """Every take in the game's record with the offer as it lay just before it (OTW-9)."""
     from companion.games.on_the_way.engine import Undo, apply, initial_state

@@ -4,10 +4,12 @@ the game's own (issue: one platform, two games)."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pygame
 import pytest
 
+from companion import games
 from companion.games.auf_achse.engine import PlaceTruck
 from companion.games.on_the_way.engine import Pass
 from companion.intents import ButtonName, ButtonPressed
@@ -202,7 +204,9 @@ def lay_out(box: Box) -> int:
     return laid
 
 
-def test_a_seat_can_be_played_by_the_box_and_survives_a_power_cut(tmp_path: Path) -> None:
+def test_a_seat_can_be_played_by_the_box_and_survives_a_power_cut(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     settings = KioskSettings(pin="2468", games=("on-the-way",), replay_step_s=0.0, bot_level="easy")
     box = Box(tmp_path / "j.sqlite", settings)
     box.press("ok", "ok")  # new game, 2 players
@@ -221,6 +225,16 @@ def test_a_seat_can_be_played_by_the_box_and_survives_a_power_cut(tmp_path: Path
     assert any(getattr(c, "player", None) == "blue" for c in game.log)  # the box played blue's turn
     offer = game.state.offer
     box.close()
+    # What the resumed table's bot seat is given to remember (a spy on the real plugin's bot_command).
+    plugin_class = type(games.get("on-the-way"))
+    remembered: list[tuple[object, ...]] = []
+
+    def bot_command(self: Any, state: Any, colour: str, level: str, seed: int, *, seen: Any = ()) -> object | None:
+        remembered.append(tuple(seen))
+        return original(self, state, colour, level, seed, seen=seen)
+
+    original = plugin_class.bot_command
+    monkeypatch.setattr(plugin_class, "bot_command", bot_command)
     box = Box(tmp_path / "j.sqlite", settings)  # the power came back: blue is still the box's
     box.press("ok")
     resumed = box.kiosk.game
@@ -235,6 +249,11 @@ def test_a_seat_can_be_played_by_the_box_and_survives_a_power_cut(tmp_path: Path
     box.kiosk.playing.controller._push(Pass("red"))  # type: ignore[union-attr]
     box.later(2.0)
     assert sum(getattr(c, "player", None) == "blue" for c in resumed.log) > played  # the bot plays on
+    # From its first ask the seat remembered the resumed game's states (a hard bot: its turn so far,
+    # no step back to a position of it); a box that forgot would have started it with none.
+    states = resumed.recent(10_000)
+    assert remembered and len(remembered[0]) > 1
+    assert all(any(s is t for t in states) for s in remembered[0])
     box.close()
 
 

@@ -9,7 +9,7 @@ from companion.games.calibration import PERSON, Logistic, Maps
 
 # benchmarks/calibrate.py pairs_14101.jsonl pairs_14201.jsonl: the --pairs files of `benchmarks/advice.py
 # --games 60 --seed 14101` and `--seed 14201` (follower pairings only, real budgets, stopped after 112
-# two-player games: 37-38 per opponent). The check on games the fit did not see: docs/bots.md,
+# two-player games: 36-38 per opponent). The check on games the fit did not see: docs/bots.md,
 # "Seventh session".
 FITTED: Maps = {
     (2, "casual"): Logistic(2.803, 1.236),  # 36 games, 6 422 advices
@@ -21,6 +21,7 @@ MAPS: Maps = {
     **FITTED,
     # A person: as medium (calibration.py says why).
     **{(n, PERSON): m for (n, kind), m in FITTED.items() if kind == "medium"},
-    # Hard decides as the advisor does (players.choose): the win rate's own model, the identity.
+    # Hard decides as the advisor does (players.choose): the win rate's own model, the identity. An
+    # assumption, not a fit (no follower games against hard were played).
     **{(n, "hard"): Logistic(0.0, 1.0) for n in (2, 3, 4)},
 }
