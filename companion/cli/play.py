@@ -190,7 +190,7 @@ def run_script(
     No exception leaves the loop: a line that is not a command gets an ``input`` error, a command
     the game refuses its rule's error, and anything unexpected an ``internal`` error line.
     """
-    bot = bot_player(plugin, bots or {}, seed)
+    bot = bot_player(plugin, bots or {}, seed, game)
     play_bots(game, bot, plugin.finished)
     for raw in lines:
         if _blank(raw):

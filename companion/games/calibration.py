@@ -43,6 +43,22 @@ class Logistic:
 Maps = Mapping[tuple[int, str], Logistic]  # (players, opponent kind) -> map
 
 
+IDENTITY = Logistic(0.0, 1.0)  # the win rate is the chance: an opponent as strong as the advice
+
+
+def with_stand_ins(fitted: Maps, stand_ins: Mapping[str, str], identity: Iterable[str] = ()) -> Maps:
+    """A game's maps: ``fitted``, plus each kind of ``stand_ins`` (kind -> the fitted kind it plays as,
+    e.g. ``PERSON`` -> ``"medium"``) at every player count its stand-in was fitted for, plus the
+    ``identity`` kinds at 2-4 players where they have no fit (the win rate's own model, assumed)."""
+    maps = dict(fitted)
+    for kind, like in stand_ins.items():
+        maps |= {(n, kind): m for (n, fitted_kind), m in fitted.items() if fitted_kind == like}
+    for kind in identity:
+        for n in (2, 3, 4):
+            maps.setdefault((n, kind), IDENTITY)  # a fit, once there is one, wins
+    return maps
+
+
 def logit(p: float) -> float:
     return math.log(p / (1.0 - p))
 

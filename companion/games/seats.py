@@ -11,6 +11,7 @@ from collections.abc import Callable, Mapping, Sequence
 from types import MappingProxyType
 from typing import Any
 
+from companion.engine.game import Game
 from companion.games.protocol import GamePlugin
 
 BotPlayer = Callable[[Any], object | None]  # state -> the command a bot plays now, or None
@@ -93,7 +94,9 @@ class BotSeats:
         return None
 
 
-def bot_player(plugin: GamePlugin, bots: Mapping[str, str], seed: int, recent: Sequence[Any] = ()) -> BotSeats | None:
-    """The one object a table or a script asks; None when no seat is a bot. ``recent``: the states of a
-    game resumed (``Game.recent(MEMORY)``), the start of every seat's memory (``BotSeats``)."""
-    return BotSeats(plugin, bots, seed, recent) if bots else None
+def bot_player(
+    plugin: GamePlugin, bots: Mapping[str, str], seed: int, game: Game[Any] | None = None
+) -> BotSeats | None:
+    """The one object a table or a script asks; None when no seat is a bot. ``game``: the game the seats
+    play; a resumed one's recent states start every seat's memory (``BotSeats``)."""
+    return BotSeats(plugin, bots, seed, game.recent(MEMORY) if game is not None else ()) if bots else None

@@ -36,7 +36,7 @@ from companion import games
 from companion.engine.errors import DataError, IllegalAction
 from companion.engine.stats import GameStats
 from companion.games.protocol import GamePlugin, GameScreen
-from companion.games.seats import MEMORY, bot_player
+from companion.games.seats import bot_player
 from companion.games.stats import stats_of_game
 from companion.intents import ButtonName, ButtonPressed, CardScanned, Intent
 from companion.journal import (
@@ -396,7 +396,7 @@ class Kiosk:
         plugin = game.plugin
         self.game = game
         # The seats the box plays, if any; a resumed game's recent states are their memory of the turn.
-        bot = bot_player(plugin, game.setup.bots, seed=game.game_id, recent=game.recent(MEMORY))
+        bot = bot_player(plugin, game.setup.bots, seed=game.game_id, game=game)
         controller = plugin.table(game, self.tags, leds=self.leds, language=self.language, bot=bot)
         self._put_away()
         self.playing = PlayingTable(controller, plugin.screen(), plugin)

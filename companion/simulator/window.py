@@ -33,7 +33,7 @@ from companion.display.record import Canvas, FrameRecord
 from companion.display.waiting import wait_for_events
 from companion.engine.game import Game
 from companion.games.protocol import GamePlugin
-from companion.games.seats import MEMORY, bot_player
+from companion.games.seats import bot_player
 from companion.intents import ButtonName, ButtonPressed, Intent
 from companion.simulator.edge import LONG_PRESS_S, TableEdge, tray_height
 from companion.simulator.readers import POLL_S, EmulatedReaders
@@ -76,7 +76,7 @@ class Simulator:
         intents: queue.Queue[Intent] = queue.Queue()
         self.readers: EmulatedReaders | None = None
         options: dict[str, Any] = {"language": language, "settle_s": settle_s, "on_admin": self._on_admin}
-        bot = bot_player(plugin, bots or {}, seed or 0, recent=game.recent(MEMORY))  # a resumed game: the turn so far
+        bot = bot_player(plugin, bots or {}, seed or 0, game)  # a resumed game: its turn so far
         if bot is not None:  # seats the box plays: you move their pieces as the screen and the rings show
             options["bot"] = bot
         if emulated_readers:  # opt-in: through the MFRC522 emulators and the 595 chain (docs/simulator.md)

@@ -500,7 +500,7 @@ def _restarts(seed: int, steps: int, remember: bool) -> list[tuple[object, objec
     seat's answer, the restarted seat's), for ``steps`` asks."""
     from companion import games
     from companion.engine.game import Game
-    from companion.games.seats import MEMORY, bot_player
+    from companion.games.seats import bot_player
 
     plugin = games.get("on-the-way")
     pile = sorted(c.id for c in config_for(2).deck.contracts)
@@ -516,7 +516,7 @@ def _restarts(seed: int, steps: int, remember: bool) -> list[tuple[object, objec
         if step is None:
             break
         if game.state.turn.steps_used > 0:  # mid-turn: the box restarts here
-            restarted = bot_player(plugin, bots, seed, recent=game.recent(MEMORY) if remember else ())
+            restarted = bot_player(plugin, bots, seed, game if remember else None)
             assert restarted is not None
             out.append((step, restarted(game.state)))
         game.push(step)
@@ -527,7 +527,7 @@ def test_a_box_that_resumes_mid_turn_lets_a_hard_bot_decide_as_if_it_never_stopp
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """A box restarted in a bot's turn (kiosk: the journal's game resumed) gives the seats the game's
-    recent states (``bot_player(..., recent=)``): the hard bot remembers the turn so far and answers as
+    recent states (``bot_player(..., game)``): the hard bot remembers the turn so far and answers as
     the seat that never stopped. Without them it may step back to a position of the turn (OTW-12)."""
     from companion.games.on_the_way.bots import players
 

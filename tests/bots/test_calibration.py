@@ -249,3 +249,12 @@ def test_the_advices_of_one_game_are_one_game_and_no_other(tmp_path: Path) -> No
     rows = _calibrate_benchmark().read([first, second])
     assert len(rows) == 8 and rows[0].game == rows[1].game
     assert len({r.game for r in rows}) == 7
+
+
+def test_a_stand_in_plays_as_its_fitted_kind_and_the_identity_never_hides_a_fit() -> None:
+    fitted = {(2, "medium"): Logistic(0.7, 1.1), (3, "medium"): Logistic(0.2, 0.9), (2, "hard"): Logistic(0.1, 1.2)}
+    maps = cal.with_stand_ins(fitted, {cal.PERSON: "medium"}, identity=("hard",))
+    assert maps[2, cal.PERSON] == fitted[2, "medium"] and maps[3, cal.PERSON] == fitted[3, "medium"]
+    assert (4, cal.PERSON) not in maps  # no medium fit for 4 players: no stand-in either
+    assert maps[2, "hard"] == fitted[2, "hard"] and maps[3, "hard"] == maps[4, "hard"] == cal.IDENTITY
+    assert {k: m for k, m in maps.items() if k in fitted} == fitted

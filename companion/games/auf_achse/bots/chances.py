@@ -4,7 +4,7 @@ winning to tell (``Advice.chance`` is None) and the table tells the lead share a
 
 from __future__ import annotations
 
-from companion.games.calibration import PERSON, Logistic, Maps
+from companion.games.calibration import PERSON, Logistic, Maps, with_stand_ins
 
 # benchmarks/calibrate.py --game auf-achse pairs_aa_14501.jsonl pairs_aa_14601.jsonl: the --pairs files
 # of `benchmarks/advice.py --game auf-achse --seed 14501` and `--seed 14601` (follower vs easy and vs
@@ -15,12 +15,8 @@ FITTED: Maps = {
     (2, "medium"): Logistic(0.104, 0.569),  # 56 games, 11 129 advices
 }
 
-MAPS: Maps = {
-    **FITTED,
-    # The casual baseline is the easy level in Auf Achse (nothing to build: benchmarks/advice.py).
-    **{(n, "casual"): m for (n, kind), m in FITTED.items() if kind == "easy"},
-    # A person: as medium (calibration.py says why).
-    **{(n, PERSON): m for (n, kind), m in FITTED.items() if kind == "medium"},
-}
+# A person as medium (calibration.py says why); the casual baseline is the easy level in Auf Achse
+# (nothing to build: benchmarks/advice.py).
+MAPS = with_stand_ins(FITTED, {PERSON: "medium", "casual": "easy"})
 
 __all__ = ["FITTED", "MAPS", "Logistic"]

@@ -5,7 +5,7 @@ against opponents as strong as the advice."""
 
 from __future__ import annotations
 
-from companion.games.calibration import PERSON, Logistic, Maps
+from companion.games.calibration import PERSON, Logistic, Maps, with_stand_ins
 
 # benchmarks/calibrate.py pairs_14101.jsonl pairs_14201.jsonl: the --pairs files of `benchmarks/advice.py
 # --games 60 --seed 14101` and `--seed 14201` (follower pairings only, real budgets, stopped after 112
@@ -17,11 +17,6 @@ FITTED: Maps = {
     (2, "medium"): Logistic(0.721, 1.094),  # 38 games, 6 945 advices
 }
 
-MAPS: Maps = {
-    **FITTED,
-    # A person: as medium (calibration.py says why).
-    **{(n, PERSON): m for (n, kind), m in FITTED.items() if kind == "medium"},
-    # Hard decides as the advisor does (players.choose): the win rate's own model, the identity. An
-    # assumption, not a fit (no follower games against hard were played).
-    **{(n, "hard"): Logistic(0.0, 1.0) for n in (2, 3, 4)},
-}
+# A person as medium (calibration.py says why). Hard decides as the advisor does (players.choose): the
+# win rate's own model, the identity; an assumption, not a fit (no follower games against hard).
+MAPS = with_stand_ins(FITTED, {PERSON: "medium"}, identity=("hard",))
