@@ -28,6 +28,10 @@ score and the deciles are of the chance the advice tells (``Advice.told_chance``
 against the opponent, ``companion/games/calibration.py``); the win rate's own follow them.
 ``--pairings`` plays only the pairings named (and prints only their lines). In Auf Achse the casual
 baseline is the easy level (nothing to build), so "vs casual" reports the easy games, played once.
+``--regret N`` (On The Way): the advice's pick in N mid-game positions of greedy games, 4 seeds each,
+against a reference of ``--reference`` complete playouts per candidate (``search.candidates`` and every
+step the advice weighed); the picks more than 5 points below the best are counted by cause: the best
+was passing (weighed only when the greedy plan passes), not weighed at all, or weighed and ranked lower.
 """
 
 from __future__ import annotations
@@ -40,9 +44,10 @@ import random
 import statistics
 import sys
 import time
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
@@ -320,14 +325,30 @@ def reference_noise(values: list[float], playouts: int, draws: int = 4000, seed:
     return below / draws
 
 
-def regret(positions: int, seeds: int, reference: int, seed: int) -> tuple[float, float, float, int, float]:
+class Regret(NamedTuple):
+    """The advisor's picks against the reference (``regret``): shares of picks, points of win rate."""
+
+    below: float  # share of picks more than 5 points below the best candidate
+    mean: float  # mean regret
+    bias: float  # mean reported minus reference value of the pick
+    picks: int
+    floor: float  # the share a perfect advisor would get from the reference's noise alone
+    passing: int  # picks below, where the best was passing, weighed only when the greedy plan passes
+    unweighed: int  # ... where the best was not among the steps the advisor weighed
+    ranked: int  # ... where the advisor weighed the best and ranked it lower
+
+
+def regret(positions: int, seeds: int, reference: int, seed: int) -> Regret:
     """The advisor's pick against a reference of ``reference`` complete playouts per candidate (its own
-    model): (share of picks more than 5 points below the best, mean regret, mean reported − reference
-    value of the pick, picks, the share a perfect advisor would get from the reference's noise alone)."""
+    model), the candidates those of ``search.candidates`` and every step the advisor weighed; each pick
+    more than 5 points below the best counted by its cause."""
+    from companion.games.on_the_way.bots.advisor import considered
+    from companion.games.on_the_way.bots.kernel import PASS
     from companion.games.on_the_way.bots.search import FULL_HORIZON, candidates, rollout
 
     below = total = bias = floor = 0.0
     picks = 0
+    causes: Counter[str] = Counter()
     for state in greedy_positions(positions, seed):
         kernel = Kernel.from_state(state)
         values: dict[Action, float] = {}
@@ -341,17 +362,34 @@ def regret(positions: int, seeds: int, reference: int, seed: int) -> tuple[float
                 values[action] = wins / reference
             return values[action]
 
-        best = max(value(a) for a in candidates(kernel, random.Random(0)))
+        weighed = [considered(state, seed=s) for s in range(seeds)]
+        for action in {*candidates(kernel, random.Random(0)), *(a for w in weighed for a in w)}:
+            value(action)
         for s in range(seeds):
             top = advise(state, budget_s=DEFAULT_BUDGET_S, seed=s)[0]
             mine = value(kernel.from_command(top.command))
-            best = max(best, mine)
-            below += best - mine > 0.05
+            best_action = max(values, key=lambda a: values[a])
+            best = values[best_action]
+            if best - mine > 0.05:
+                below += 1
+                if best_action[0] == PASS and best_action not in weighed[s]:
+                    causes["passing"] += 1
+                else:
+                    causes["ranked" if best_action in weighed[s] else "unweighed"] += 1
             total += best - mine
             bias += top.win_rate - mine
             picks += 1
         floor += seeds * reference_noise(list(values.values()), reference)
-    return below / picks, total / picks, bias / picks, picks, floor / picks
+    return Regret(
+        below / picks,
+        total / picks,
+        bias / picks,
+        picks,
+        floor / picks,
+        causes["passing"],
+        causes["unweighed"],
+        causes["ranked"],
+    )
 
 
 def deciles(pairs: list[tuple[float, float]]) -> list[tuple[int, float, float, int]]:
@@ -520,13 +558,18 @@ def main(argv: list[str] | None = None) -> int:
             f"about {pi4:.2f} s on a Pi 4 (n-body factor: {PI4_NBODY_US:.1f} µs/step there, docs/bots.md)"
         )
     if args.regret and not aa:
-        share, mean, bias, picks, floor = regret(args.regret, 4, args.reference, args.seed)
+        reg = regret(args.regret, 4, args.reference, args.seed)
         print(
-            f"regret: {share * 100:.1f} % of picks more than 5 points below the best candidate, mean "
-            f"{mean * 100:.1f} points; reported minus reference value of the pick {bias * 100:+.1f} points "
-            f"({picks} picks: {args.regret} positions x 4 seeds, {args.reference} playouts per candidate)"
+            f"regret: {reg.below * 100:.1f} % of picks more than 5 points below the best candidate, mean "
+            f"{reg.mean * 100:.1f} points; reported minus reference value of the pick {reg.bias * 100:+.1f} points "
+            f"({reg.picks} picks: {args.regret} positions x 4 seeds, {args.reference} playouts per candidate)"
         )
-        print(f"regret expected from the reference's noise alone (a perfect advisor, about): {floor * 100:.1f} %")
+        print(f"regret expected from the reference's noise alone (a perfect advisor, about): {reg.floor * 100:.1f} %")
+        print(
+            f"regret by cause (picks more than 5 points below): the best was passing, which the advice weighs "
+            f"only when the greedy plan passes: {reg.passing}; the best was not among the steps it weighed: "
+            f"{reg.unweighed}; it weighed the best and ranked it lower: {reg.ranked}"
+        )
     print(
         f"run: {games} games per pairing, seed {args.seed}, budgets × {scale}, "
         f"{time.perf_counter() - t0:.0f} s wall, {args.jobs} job(s)"

@@ -180,3 +180,17 @@ def test_passing_is_a_candidate_only_when_the_greedy_policy_would_pass() -> None
     passing = next(a for a in actions if a[0] == PASS)
     assert pass_only_if_planned(kernel, rng, passing, actions) == actions  # the plan is to pass
     assert pass_only_if_planned(kernel, rng, plan, [passing]) == [passing]  # nothing else to do
+
+
+def test_the_steps_considered_are_those_the_advice_ranks() -> None:
+    """``considered`` (what the regret benchmark compares the pick with) is the candidate list of the
+    advice with the same seed: all three suggestions come from it, and it is all the advice weighed."""
+    from companion.games.on_the_way.bots.advisor import considered
+
+    state = laid_out(initial_state(config_for(2)), *OFFER)
+    kernel = Kernel.from_state(state)
+    for seed in (0, 1):
+        steps = considered(state, seed=seed)
+        advice = advise(state, budget_s=0.1, seed=seed)
+        assert len(advice) == min(3, len(steps))
+        assert all(kernel.from_command(a.command) in steps for a in advice)

@@ -216,6 +216,27 @@ def keeps_plan(k: Kernel, plan: Action, best: Arm, default: Arm) -> bool:
     return best.mean - default.mean <= SWITCH_GAIN
 
 
+def weighed(
+    kernel: Kernel, state: GameState, earlier: Sequence[GameState], rng: random.Random, plan_rng: random.Random
+) -> tuple[Action, list[Action]]:
+    """The greedy plan and the candidate steps ``rank`` weighs: ``search.candidates`` with the plan
+    first, passing only when planned (``pass_only_if_planned``), none that goes round in a circle."""
+    plan = policy_action(kernel, plan_rng, take_chance=1.0)
+    actions = pass_only_if_planned(kernel, rng, plan, candidates(kernel, rng, first=plan))
+    return plan, no_circles(kernel, state, earlier, actions)
+
+
+def considered(state: GameState, seed: int = 0, earlier: Sequence[GameState] = ()) -> list[Action]:
+    """The candidate steps ``advise(state, seed=seed, earlier=earlier)`` ranks (the regret benchmark
+    tells a pick ranked below the best from a best it never weighed)."""
+    return weighed(Kernel.from_state(state), state, earlier, *_streams(seed))[1]
+
+
+def _streams(seed: int) -> tuple[random.Random, random.Random]:
+    """The advice's random streams for ``seed``: the search's, and the greedy plan's."""
+    return random.Random(f"advise:{seed}"), random.Random(f"plan:{seed}")
+
+
 def rank(
     kernel: Kernel,
     state: GameState,
@@ -240,9 +261,7 @@ def rank(
     stalling, when it drives a loaded truck on and the best is not clearly better, or when the best is
     not more than SWITCH_GAIN above it (``keeps_plan``; docs/bots.md).
     """
-    plan = policy_action(kernel, plan_rng, take_chance=1.0)
-    actions = pass_only_if_planned(kernel, rng, plan, candidates(kernel, rng, first=plan))
-    actions = no_circles(kernel, state, earlier, actions)
+    plan, actions = weighed(kernel, state, earlier, rng, plan_rng)
     if only_first and (len(actions) <= 1 or (plan in actions and (obvious(kernel, plan) or behind_pace(kernel)))):
         return [Arm(plan if plan in actions or not actions else actions[0])]
     # Ranking: playouts of RANK_HORIZON actions then the static evaluation, the arms on common random
@@ -295,10 +314,10 @@ def advise(
     check_to_move(state, player)
     check_offer_known(state)
     kernel = Kernel.from_state(state)
-    rng = random.Random(f"advise:{seed}")
+    rng, plan_rng = _streams(seed)
     work = work_for(budget_s)
     check = int(work * CHECK_SHARE)
-    arms = rank(kernel, state, earlier, work - check, rng, random.Random(f"plan:{seed}"), progress, 1.0 - CHECK_SHARE)
+    arms = rank(kernel, state, earlier, work - check, rng, plan_rng, progress, 1.0 - CHECK_SHARE)
     if not arms:
         return ()
     pick = _fresh(kernel, arms[0].action, check, rng, progress)
