@@ -6,6 +6,7 @@ import copy
 import json
 import random
 from collections.abc import Callable, Sequence
+from functools import cache
 from typing import Any
 
 import pytest
@@ -363,10 +364,28 @@ def _steps_back(seed: int, ask: Callable[[GameState, tuple[GameState, ...]], Com
     return back
 
 
+@cache
+def _stepping_back_without_memory(count: int = 2, limit: int = 120) -> tuple[int, ...]:
+    """The first ``count`` seeds (of ``limit``) whose hard bot, asked without the states of its turn,
+    steps back to one of them: where the memory has something to prove. About 1 seed in 10 (20 of
+    200 with the fitted evaluation; seeds 1, 2 and 8 with the bots' hand-set one)."""
+    found: list[int] = []
+    for seed in range(limit):
+
+        def forgetful(state: GameState, earlier: Sequence[GameState], seed: int = seed) -> Command:
+            return choose(state, state.current.colour, Level.HARD, seed, budget_s=TINY)
+
+        if _steps_back(seed, forgetful):
+            found.append(seed)
+            if len(found) == count:
+                break
+    return tuple(found)
+
+
 @pytest.mark.parametrize("seed", range(10))
 def test_hard_never_steps_back_to_a_position_of_the_same_turn(seed: int) -> None:
     """Hard, given the states of the turn it was asked in, never steps back to one of them; at a tiny
-    budget its ranking is at its noisiest. Without them, seeds 1, 2 and 8 step back once each."""
+    budget its ranking is at its noisiest. (Where it steps back without them: the next test.)"""
     assert (
         _steps_back(
             seed, lambda s, earlier: choose(s, s.current.colour, Level.HARD, seed, budget_s=TINY, earlier=earlier)
@@ -375,19 +394,19 @@ def test_hard_never_steps_back_to_a_position_of_the_same_turn(seed: int) -> None
     )
 
 
-@pytest.mark.parametrize("seed", [1, 2, 8])
-def test_a_hard_bot_seat_remembers_its_turn_and_never_steps_back(seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_hard_bot_seat_remembers_its_turn_and_never_steps_back(monkeypatch: pytest.MonkeyPatch) -> None:
     """The same through the table's mechanism (``seats.BotSeats`` -> ``bot_command(seen=)``), with the
-    seats' own memory, on the seeds where hard without it steps back."""
+    seats' own memory, on seeds where hard without it steps back (so the check can fail)."""
     from companion import games
     from companion.games.on_the_way.bots import players
     from companion.games.seats import BotSeats
 
+    seeds = _stepping_back_without_memory()
+    assert len(seeds) == 2, seeds
     monkeypatch.setitem(players.BUDGET_S, Level.HARD, TINY)
-    seats = BotSeats(games.get("on-the-way"), {"red": "hard", "blue": "hard"}, seed)
-    no_memory = _steps_back(seed, lambda s, earlier: choose(s, s.current.colour, Level.HARD, seed, budget_s=TINY))
-    assert no_memory > 0  # these seeds do step back without the memory: the check below can fail
-    assert _steps_back(seed, lambda s, earlier: seats(s)) == 0  # type: ignore[arg-type,return-value]
+    for seed in seeds:
+        seats = BotSeats(games.get("on-the-way"), {"red": "hard", "blue": "hard"}, seed)
+        assert _steps_back(seed, lambda s, earlier, seats=seats: seats(s)) == 0, seed  # type: ignore[misc]
 
 
 def _lay_out_in(game: Any, pile: list[str]) -> None:

@@ -38,8 +38,9 @@ from companion.games.advice import in_english
 from companion.games.calibration import chance, rivals
 from companion.games.on_the_way.bots import chances
 from companion.games.on_the_way.bots.budget import work_for
+from companion.games.on_the_way.bots.evaluation import fitted
 from companion.games.on_the_way.bots.explain import PACKAGE, words
-from companion.games.on_the_way.bots.kernel import CANCEL, FULFIL, PASS, Action, Kernel
+from companion.games.on_the_way.bots.kernel import CANCEL, PASS, Action, Kernel
 from companion.games.on_the_way.bots.policy import policy_action
 from companion.games.on_the_way.bots.search import (
     FULL_HORIZON,
@@ -60,9 +61,10 @@ from companion.games.on_the_way.engine.state import GameState
 
 DEFAULT_BUDGET_S = 0.85  # Pi-4 seconds of search: ~1 s per advice on a Pi 4 with the overheads (benchmarks/advice.py)
 TOP = 3
-# Kernel actions per ranking playout (about four turns of each player, 2 players), then the static
-# evaluation: as the bots. Over 12 positions x 4 seeds (positions of benchmarks/advice.py --regret 12
-# --seed 9201, 1 000 complete playouts per candidate) the picks ranked on 40 actions were the closest
+# Kernel actions per ranking playout (about four turns of each player, 2 players), then a static
+# evaluation (the bots' then; ``evaluation.fitted``, fitted at this horizon, since the eighth session).
+# Over 12 positions x 4 seeds (positions of benchmarks/advice.py --regret 12 --seed 9201, 1 000
+# complete playouts per candidate) the picks ranked on 40 actions were the closest
 # to the best: 15-19 % more than 5 points below it, against 27 % on 120 actions, 40 % on complete games.
 RANK_HORIZON = 40
 # The win-rate gain (mean of the ranking playouts, on common random numbers) by which the best-ranked
@@ -197,19 +199,21 @@ def no_circles(k: Kernel, state: GameState, earlier: Sequence[GameState], action
 
 def keeps_plan(k: Kernel, plan: Action, best: Arm, default: Arm) -> bool:
     """Does the advice stay with the greedy ``plan`` (whose ranking arm is ``default``) rather than the
-    best-ranked ``best``? When the plan fulfils a contract (only fulfilling moves the time track, OTW-28:
-    a follower that postpones it stalls the game), the game is stalling (``search.behind_pace``: the plan
-    moves the time track on), or ``best`` is not more than ``SWITCH_GAIN`` above it on the ranking's
-    means (common random numbers: their difference is steadier than either). Looser than medium's
-    ``overrules`` (5 points and one standard error), which almost never let the advice leave the plan;
-    why not looser still: see ``advise``.
+    best-ranked ``best``? When the game is stalling (``search.behind_pace``: the plan moves the time
+    track on), or ``best`` is not more than ``SWITCH_GAIN`` above it on the ranking's means (common
+    random numbers: their difference is steadier than either). Looser than medium's ``overrules``
+    (5 points and one standard error), which almost never let the advice leave the plan; why not looser
+    still: see ``advise``.
 
-    A loaded truck driving on (``search.obvious``) keeps its plan unless ``best`` is clearly better
-    (``search.clearly_better``, medium's margin): the greedy route is not always the good one. In 2 of
-    40 mid-game positions (``benchmarks/advice.py --regret``, seed 9101) the plan drove a loaded truck on
-    at 24 and 29 % by complete playouts, another route or cancelling at 45-46 %, and the ranking gained
-    12-16 points by it; elsewhere its gain over a loaded truck's plan stayed within 4 points, noise."""
-    if best is default or plan[0] == FULFIL or behind_pace(k):
+    An obvious plan (``search.obvious``: fulfilling a contract, a loaded truck driving on) stays unless
+    ``best`` is clearly better (``search.clearly_better``, medium's margin): only fulfilling moves the
+    time track (OTW-28), and a follower that postpones it on noise stalls the game, but the obvious
+    step is not always the good one. Over 40 mid-game positions x 4 seeds (``benchmarks/advice.py
+    --regret``, complete playouts): a loaded truck's plan at 24 and 29 %, another route or cancelling
+    at 45-46 % (seed 9101); fulfilling under a malus event (OTW-30: 500 R less) at 46 and 37 %, a
+    build first or cancelling at 48-63 %, and fulfilling at 28 % against a build first at 48 % (seed
+    16101). Elsewhere the ranking's gain over an obvious plan stayed within 4 points, noise."""
+    if best is default or behind_pace(k):
         return True
     if obvious(k, plan):
         return not clearly_better(best, default, SWITCH_MARGIN)
@@ -257,15 +261,15 @@ def rank(
     advice more than 5 points below the best candidate (benchmarks/advice.py --regret 10, seed 9101):
     at the advice's budget a better step is rarely *clearly* better. Always taking the best-ranked
     instead (12.5 %) lost whole games: a follower that postpones fulfilling stalls the time track,
-    one that re-decides every step wanders. So the plan stays when it fulfils, when the game is
-    stalling, when it drives a loaded truck on and the best is not clearly better, or when the best is
-    not more than SWITCH_GAIN above it (``keeps_plan``; docs/bots.md).
+    one that re-decides every step wanders. So the plan stays when the game is stalling, when it is
+    obvious (fulfilling, a loaded truck driving on) and the best is not clearly better, or when the
+    best is not more than SWITCH_GAIN above it (``keeps_plan``; docs/bots.md).
     """
     plan, actions = weighed(kernel, state, earlier, rng, plan_rng)
     if only_first and (len(actions) <= 1 or (plan in actions and (obvious(kernel, plan) or behind_pace(kernel)))):
         return [Arm(plan if plan in actions or not actions else actions[0])]
-    # Ranking: playouts of RANK_HORIZON actions then the static evaluation, the arms on common random
-    # numbers (less noisy than complete games).
+    # Ranking: playouts of RANK_HORIZON actions then the fitted evaluation (``evaluation.py``), the arms
+    # on common random numbers (less noisy than complete games).
     arms = search(
         kernel,
         actions,
@@ -276,6 +280,7 @@ def rank(
         scale=scale,
         common_randomness=True,
         protect=plan if plan in actions else None,
+        evaluation=fitted,
     )
     default = next((a for a in arms if a.action == plan), None)
     if default is not None and keeps_plan(kernel, plan, arms[0], default):
@@ -296,10 +301,10 @@ def advise(
 ) -> tuple[Advice, ...]:
     """Up to three commands for ``player`` (default: the player to move), best first.
 
-    Sequential halving over the candidates (playouts of ``RANK_HORIZON`` actions, then the static
-    evaluation) ranks them, the greedy plan among them; the best-ranked replaces the plan when it is
-    more than ``SWITCH_GAIN`` better, the plan does not fulfil a contract, a loaded truck's plan only to
-    a clearly better step, and the game is not stalling (``search.behind_pace``): ``keeps_plan``. The
+    Sequential halving over the candidates (playouts of ``RANK_HORIZON`` actions, then the fitted
+    evaluation, ``evaluation.py``) ranks them, the greedy plan among them; the best-ranked replaces the plan when it is
+    more than ``SWITCH_GAIN`` better (an obvious plan, fulfilling or a loaded truck driving on, only to
+    a clearly better step), and the game is not stalling (``search.behind_pace``): ``keeps_plan``. The
     pick is re-evaluated on fresh complete playouts (its reported chance, no winner's curse).
     ``earlier``: the states of this turn before ``state`` (``turn_so_far``), to avoid circles.
     ``opponents``: colour -> the bot level of a seat the box plays (or ``"casual"``, the benchmarks'
@@ -331,7 +336,7 @@ def advise(
         assert not isinstance(command, RevealEvent | LayOut | Undo)  # candidates are player commands
         said = words(kernel, arm.action)
         # The maps were fitted on the pick's win rate (fresh complete playouts), not on the others'
-        # ranking means (short playouts and the static evaluation): only the pick has a chance to tell.
+        # ranking means (short playouts and the fitted evaluation): only the pick has a chance to tell.
         told = chance(arm.mean, arm.playouts, against, chances.MAPS) if arm is pick else None
         out.append(Advice(command, arm.mean, low, high, arm.playouts, in_english(said, PACKAGE), said, told))
     return tuple(out)
