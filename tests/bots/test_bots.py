@@ -367,8 +367,9 @@ def _steps_back(seed: int, ask: Callable[[GameState, tuple[GameState, ...]], Com
 @cache
 def _stepping_back_without_memory(count: int = 2, limit: int = 120) -> tuple[int, ...]:
     """The first ``count`` seeds (of ``limit``) whose hard bot, asked without the states of its turn,
-    steps back to one of them: where the memory has something to prove. About 1 seed in 10 (20 of
-    200 with the fitted evaluation; seeds 1, 2 and 8 with the bots' hand-set one)."""
+    steps back to one of them: where the memory has something to prove. About 1 seed in 10 (seeds
+    1, 2 and 8 of the first ten here); any change to the ranking moves them, so they are found, not
+    named (a ranking tried in the eighth session stepped back on none of the first 24)."""
     found: list[int] = []
     for seed in range(limit):
 

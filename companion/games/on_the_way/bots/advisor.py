@@ -38,7 +38,6 @@ from companion.games.advice import in_english
 from companion.games.calibration import chance, rivals
 from companion.games.on_the_way.bots import chances
 from companion.games.on_the_way.bots.budget import work_for
-from companion.games.on_the_way.bots.evaluation import fitted
 from companion.games.on_the_way.bots.explain import PACKAGE, words
 from companion.games.on_the_way.bots.kernel import CANCEL, PASS, Action, Kernel
 from companion.games.on_the_way.bots.policy import policy_action
@@ -61,10 +60,9 @@ from companion.games.on_the_way.engine.state import GameState
 
 DEFAULT_BUDGET_S = 0.85  # Pi-4 seconds of search: ~1 s per advice on a Pi 4 with the overheads (benchmarks/advice.py)
 TOP = 3
-# Kernel actions per ranking playout (about four turns of each player, 2 players), then a static
-# evaluation (the bots' then; ``evaluation.fitted``, fitted at this horizon, since the eighth session).
-# Over 12 positions x 4 seeds (positions of benchmarks/advice.py --regret 12 --seed 9201, 1 000
-# complete playouts per candidate) the picks ranked on 40 actions were the closest
+# Kernel actions per ranking playout (about four turns of each player, 2 players), then the static
+# evaluation: as the bots. Over 12 positions x 4 seeds (positions of benchmarks/advice.py --regret 12
+# --seed 9201, 1 000 complete playouts per candidate) the picks ranked on 40 actions were the closest
 # to the best: 15-19 % more than 5 points below it, against 27 % on 120 actions, 40 % on complete games.
 RANK_HORIZON = 40
 # The win-rate gain (mean of the ranking playouts, on common random numbers) by which the best-ranked
@@ -268,8 +266,9 @@ def rank(
     plan, actions = weighed(kernel, state, earlier, rng, plan_rng)
     if only_first and (len(actions) <= 1 or (plan in actions and (obvious(kernel, plan) or behind_pace(kernel)))):
         return [Arm(plan if plan in actions or not actions else actions[0])]
-    # Ranking: playouts of RANK_HORIZON actions then the fitted evaluation (``evaluation.py``), the arms
-    # on common random numbers (less noisy than complete games).
+    # Ranking: playouts of RANK_HORIZON actions then the static evaluation, the arms on common random
+    # numbers (less noisy than complete games). A static evaluation fitted to complete games ranked
+    # closer to the complete playouts but lost whole games: docs/bots.md, "Eighth session".
     arms = search(
         kernel,
         actions,
@@ -280,7 +279,6 @@ def rank(
         scale=scale,
         common_randomness=True,
         protect=plan if plan in actions else None,
-        evaluation=fitted,
     )
     default = next((a for a in arms if a.action == plan), None)
     if default is not None and keeps_plan(kernel, plan, arms[0], default):
@@ -301,8 +299,8 @@ def advise(
 ) -> tuple[Advice, ...]:
     """Up to three commands for ``player`` (default: the player to move), best first.
 
-    Sequential halving over the candidates (playouts of ``RANK_HORIZON`` actions, then the fitted
-    evaluation, ``evaluation.py``) ranks them, the greedy plan among them; the best-ranked replaces the plan when it is
+    Sequential halving over the candidates (playouts of ``RANK_HORIZON`` actions, then the static
+    evaluation) ranks them, the greedy plan among them; the best-ranked replaces the plan when it is
     more than ``SWITCH_GAIN`` better (an obvious plan, fulfilling or a loaded truck driving on, only to
     a clearly better step), and the game is not stalling (``search.behind_pace``): ``keeps_plan``. The
     pick is re-evaluated on fresh complete playouts (its reported chance, no winner's curse).
@@ -336,7 +334,7 @@ def advise(
         assert not isinstance(command, RevealEvent | LayOut | Undo)  # candidates are player commands
         said = words(kernel, arm.action)
         # The maps were fitted on the pick's win rate (fresh complete playouts), not on the others'
-        # ranking means (short playouts and the fitted evaluation): only the pick has a chance to tell.
+        # ranking means (short playouts and the static evaluation): only the pick has a chance to tell.
         told = chance(arm.mean, arm.playouts, against, chances.MAPS) if arm is pick else None
         out.append(Advice(command, arm.mean, low, high, arm.playouts, in_english(said, PACKAGE), said, told))
     return tuple(out)

@@ -7,14 +7,16 @@ from __future__ import annotations
 
 from companion.games.calibration import PERSON, Logistic, Maps, with_stand_ins
 
-# benchmarks/calibrate.py pairs_14101.jsonl pairs_14201.jsonl: the --pairs files of `benchmarks/advice.py
-# --games 60 --seed 14101` and `--seed 14201` (follower pairings only, real budgets, stopped after 112
-# two-player games: 36-38 per opponent). The check on games the fit did not see: docs/bots.md,
-# "Seventh session".
+# benchmarks/calibrate.py pairs_14101.jsonl pairs_14201.jsonl val_15101.jsonl val_15201.jsonl
+# pairs_16201.jsonl pairs_16301.jsonl: the --pairs files of `benchmarks/advice.py --seed S` (follower
+# pairings, real budgets) for seeds 14101 and 14201 (seventh session), 15101 and 15201 (the seventh
+# session's check on fresh seeds), 16201 (12 games per pairing) and 16301 (30 games against medium),
+# 252 two-player games, each a different deal. The check on games the fit did not see: docs/bots.md,
+# "Eighth session".
 FITTED: Maps = {
-    (2, "casual"): Logistic(2.803, 1.236),  # 36 games, 6 422 advices
-    (2, "easy"): Logistic(1.987, 0.593),  # 38 games, 6 761 advices
-    (2, "medium"): Logistic(0.721, 1.094),  # 38 games, 6 945 advices
+    (2, "casual"): Logistic(2.741, 1.19),  # 72 games, 12 885 advices
+    (2, "easy"): Logistic(2.332, 0.741),  # 75 games, 13 466 advices
+    (2, "medium"): Logistic(0.185, 1.03),  # 105 games, 19 584 advices
 }
 
 # A person as medium (calibration.py says why). Hard decides as the advisor does (players.choose): the

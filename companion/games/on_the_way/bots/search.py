@@ -129,21 +129,15 @@ def evaluate(k: Kernel, seat: int) -> float:
     return 1.0 / (1.0 + math.exp(-(mine - best_other) / 3.0))
 
 
-Evaluation = Callable[[Kernel, int], float]  # a win chance for a seat in an unfinished game
-
-
-def rollout(
-    k: Kernel, seat: int, rng: random.Random, horizon: int, evaluation: Evaluation = evaluate
-) -> tuple[float, int]:
-    """Play ``k`` in place with the policy for at most ``horizon`` actions: (value for ``seat``, actions);
-    an unfinished game is scored by ``evaluation``."""
+def rollout(k: Kernel, seat: int, rng: random.Random, horizon: int) -> tuple[float, int]:
+    """Play ``k`` in place with the policy for at most ``horizon`` actions: (value for ``seat``, actions)."""
     played = 0
     while not k.finished and played < horizon:
         k.step(policy_action(k, rng))
         played += 1
     if k.finished:
         return (1.0 if seat in k.winners() else 0.0), played
-    return evaluation(k, seat), played
+    return evaluate(k, seat), played
 
 
 def candidates(k: Kernel, rng: random.Random, limit: int = MAX_CANDIDATES, first: Action | None = None) -> list[Action]:
@@ -215,7 +209,6 @@ def search(
     progress: Callable[[float], None] | None = None,
     scale: float = 1.0,
     common_randomness: bool = False,
-    evaluation: Evaluation = evaluate,
 ) -> list[Arm]:
     """Sequential halving over ``actions`` for the player on turn in ``k``, spending about ``work``
     kernel actions of playouts; returns the arms best first (the survivors of the last round first).
@@ -223,8 +216,7 @@ def search(
     The ``protect``-ed action is never dropped, so it ends with as many playouts as the best.
     ``progress`` is told the share of ``work`` spent (times ``scale``) after every playout. With
     ``common_randomness`` the n-th playout of every arm draws from the same random stream, so the
-    arms' difference is less noisy than their values (common random numbers). A playout cut at
-    ``horizon`` is scored by ``evaluation``.
+    arms' difference is less noisy than their values (common random numbers).
     """
     seat = k.seat
     arms = [Arm(a) for a in actions]
@@ -250,7 +242,7 @@ def search(
             used = 0
             while True:
                 stream = random.Random(salt + arm.playouts) if common_randomness else rng
-                value, played = rollout(start.copy(), seat, stream, horizon, evaluation)
+                value, played = rollout(start.copy(), seat, stream, horizon)
                 arm.playouts += 1
                 arm.wins += value
                 arm.actions += played + 1
