@@ -96,8 +96,8 @@ def test_advice_is_for_the_player_to_move_names_only_open_cards_and_ignores_hidd
 def test_the_search_never_overrules_an_obvious_step_and_only_a_clearly_better_one() -> None:
     """Fulfilling, or driving a loaded truck on, is played by medium whatever the playouts' noise says;
     any other plan yields only to an arm clearly better (``overrules``). The advisor's ``keeps_plan``,
-    checked on the same real positions: fulfilling (OTW-28) or a loaded truck's route yields only to a
-    clearly better step (the obvious step is not always the good one), never to noise."""
+    checked on the same real positions: fulfilling always stays (OTW-28), a loaded truck's route yields
+    only to a clearly better step (the greedy route is not always the good one), never to noise."""
     from companion.games.on_the_way.bots.policy import policy_action
     from companion.games.on_the_way.bots.search import Arm, obvious, overrules
 
@@ -132,7 +132,7 @@ def test_the_search_never_overrules_an_obvious_step_and_only_a_clearly_better_on
                 clearly, slightly = Arm((MOVE, 2, 0, 0, 0), 100, 99.0), Arm((MOVE, 2, 0, 0, 0), 100, 53.0)
                 assert not overrules(k, step_plan, clearly, Arm(step_plan, 100, 1.0))
                 assert keeps_plan(k, step_plan, slightly, Arm(step_plan, 100, 50.0))
-                assert not keeps_plan(k, step_plan, clearly, Arm(step_plan, 100, 1.0))
+                assert keeps_plan(k, step_plan, clearly, Arm(step_plan, 100, 1.0)) == (step_plan[0] == FULFIL)
         game, _ = apply(game, choose(game, game.current.colour, "easy", seed=step))
         if game.finished or min(found.values()) >= 3:
             break
@@ -141,8 +141,7 @@ def test_the_search_never_overrules_an_obvious_step_and_only_a_clearly_better_on
 
 def test_the_advice_leaves_the_plan_for_a_better_ranked_step_but_not_an_obvious_plan() -> None:
     """``keeps_plan``: the best-ranked candidate replaces a plan it beats by more than SWITCH_GAIN, even
-    within one standard error (the bots would keep the plan); a plan that fulfils (OTW-28) only to a
-    clearly better one."""
+    within one standard error (the bots would keep the plan); never a plan that fulfils (OTW-28)."""
     from companion.games.on_the_way.bots.advisor import SWITCH_GAIN, keeps_plan
     from companion.games.on_the_way.bots.policy import policy_action
     from companion.games.on_the_way.bots.search import Arm, obvious, overrules
@@ -157,12 +156,10 @@ def test_the_advice_leaves_the_plan_for_a_better_ranked_step_but_not_an_obvious_
     assert not overrules(kernel, plan, ahead, default)  # medium's stricter rule keeps it
     assert keeps_plan(kernel, plan, level, default)
     assert keeps_plan(kernel, plan, default, default)
-    # An obvious plan: fulfilling (a kernel action of kind FULFIL) stays against a step ahead within
-    # noise, and yields to one clearly better.
+    # An obvious plan: fulfilling (a kernel action of kind FULFIL), whatever the ranking.
     fulfil = (FULFIL, 0, 0, 0, 0)
     assert obvious(kernel, fulfil)
-    assert keeps_plan(kernel, fulfil, ahead, Arm(fulfil, 40, 20.0))
-    assert not keeps_plan(kernel, fulfil, Arm((MOVE, 2, 0, 0, 0), 40, 40.0), Arm(fulfil, 40, 0.0))
+    assert keeps_plan(kernel, fulfil, Arm((MOVE, 2, 0, 0, 0), 40, 40.0), Arm(fulfil, 40, 0.0))
 
 
 def test_passing_is_a_candidate_only_when_the_greedy_policy_would_pass() -> None:

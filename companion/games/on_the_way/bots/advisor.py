@@ -39,7 +39,7 @@ from companion.games.calibration import chance, rivals
 from companion.games.on_the_way.bots import chances
 from companion.games.on_the_way.bots.budget import work_for
 from companion.games.on_the_way.bots.explain import PACKAGE, words
-from companion.games.on_the_way.bots.kernel import CANCEL, PASS, Action, Kernel
+from companion.games.on_the_way.bots.kernel import CANCEL, FULFIL, PASS, Action, Kernel
 from companion.games.on_the_way.bots.policy import policy_action
 from companion.games.on_the_way.bots.search import (
     FULL_HORIZON,
@@ -197,21 +197,22 @@ def no_circles(k: Kernel, state: GameState, earlier: Sequence[GameState], action
 
 def keeps_plan(k: Kernel, plan: Action, best: Arm, default: Arm) -> bool:
     """Does the advice stay with the greedy ``plan`` (whose ranking arm is ``default``) rather than the
-    best-ranked ``best``? When the game is stalling (``search.behind_pace``: the plan moves the time
-    track on), or ``best`` is not more than ``SWITCH_GAIN`` above it on the ranking's means (common
-    random numbers: their difference is steadier than either). Looser than medium's ``overrules``
-    (5 points and one standard error), which almost never let the advice leave the plan; why not looser
-    still: see ``advise``.
+    best-ranked ``best``? When the plan fulfils a contract (only fulfilling moves the time track, OTW-28:
+    a follower that postpones it stalls the game), the game is stalling (``search.behind_pace``: the plan
+    moves the time track on), or ``best`` is not more than ``SWITCH_GAIN`` above it on the ranking's
+    means (common random numbers: their difference is steadier than either). Looser than medium's
+    ``overrules`` (5 points and one standard error), which almost never let the advice leave the plan;
+    why not looser still: see ``advise``.
 
-    An obvious plan (``search.obvious``: fulfilling a contract, a loaded truck driving on) stays unless
-    ``best`` is clearly better (``search.clearly_better``, medium's margin): only fulfilling moves the
-    time track (OTW-28), and a follower that postpones it on noise stalls the game, but the obvious
-    step is not always the good one. Over 40 mid-game positions x 4 seeds (``benchmarks/advice.py
-    --regret``, complete playouts): a loaded truck's plan at 24 and 29 %, another route or cancelling
-    at 45-46 % (seed 9101); fulfilling under a malus event (OTW-30: 500 R less) at 46 and 37 %, a
-    build first or cancelling at 48-63 %, and fulfilling at 28 % against a build first at 48 % (seed
-    16101). Elsewhere the ranking's gain over an obvious plan stayed within 4 points, noise."""
-    if best is default or behind_pace(k):
+    A loaded truck driving on (``search.obvious``) keeps its plan unless ``best`` is clearly better
+    (``search.clearly_better``, medium's margin): the greedy route is not always the good one. In 2 of
+    40 mid-game positions (``benchmarks/advice.py --regret``, seed 9101) the plan drove a loaded truck on
+    at 24 and 29 % by complete playouts, another route or cancelling at 45-46 %, and the ranking gained
+    12-16 points by it; elsewhere its gain over a loaded truck's plan stayed within 4 points, noise.
+    Letting fulfilling yield the same way lowered that regret (fresh positions, seed 16801: 31.9 ->
+    27.5 %) but lost whole games on the same deals (follower 40.5 against 44 of 74, 6 of 30 lost to
+    easy): docs/bots.md, "Eighth to tenth sessions"."""
+    if best is default or plan[0] == FULFIL or behind_pace(k):
         return True
     if obvious(k, plan):
         return not clearly_better(best, default, SWITCH_MARGIN)
@@ -259,16 +260,16 @@ def rank(
     advice more than 5 points below the best candidate (benchmarks/advice.py --regret 10, seed 9101):
     at the advice's budget a better step is rarely *clearly* better. Always taking the best-ranked
     instead (12.5 %) lost whole games: a follower that postpones fulfilling stalls the time track,
-    one that re-decides every step wanders. So the plan stays when the game is stalling, when it is
-    obvious (fulfilling, a loaded truck driving on) and the best is not clearly better, or when the
-    best is not more than SWITCH_GAIN above it (``keeps_plan``; docs/bots.md).
+    one that re-decides every step wanders. So the plan stays when it fulfils, when the game is
+    stalling, when it drives a loaded truck on and the best is not clearly better, or when the best is
+    not more than SWITCH_GAIN above it (``keeps_plan``; docs/bots.md).
     """
     plan, actions = weighed(kernel, state, earlier, rng, plan_rng)
     if only_first and (len(actions) <= 1 or (plan in actions and (obvious(kernel, plan) or behind_pace(kernel)))):
         return [Arm(plan if plan in actions or not actions else actions[0])]
     # Ranking: playouts of RANK_HORIZON actions then the static evaluation, the arms on common random
     # numbers (less noisy than complete games). A static evaluation fitted to complete games ranked
-    # closer to the complete playouts but lost whole games: docs/bots.md, "Eighth session".
+    # closer to the complete playouts but lost whole games: docs/bots.md, "Eighth to tenth sessions".
     arms = search(
         kernel,
         actions,
@@ -301,8 +302,8 @@ def advise(
 
     Sequential halving over the candidates (playouts of ``RANK_HORIZON`` actions, then the static
     evaluation) ranks them, the greedy plan among them; the best-ranked replaces the plan when it is
-    more than ``SWITCH_GAIN`` better (an obvious plan, fulfilling or a loaded truck driving on, only to
-    a clearly better step), and the game is not stalling (``search.behind_pace``): ``keeps_plan``. The
+    more than ``SWITCH_GAIN`` better, the plan does not fulfil a contract, a loaded truck's plan only to
+    a clearly better step, and the game is not stalling (``search.behind_pace``): ``keeps_plan``. The
     pick is re-evaluated on fresh complete playouts (its reported chance, no winner's curse).
     ``earlier``: the states of this turn before ``state`` (``turn_so_far``), to avoid circles.
     ``opponents``: colour -> the bot level of a seat the box plays (or ``"casual"``, the benchmarks'
