@@ -210,8 +210,8 @@ def keeps_plan(k: Kernel, plan: Action, best: Arm, default: Arm) -> bool:
     at 24 and 29 % by complete playouts, another route or cancelling at 45-46 %, and the ranking gained
     12-16 points by it; elsewhere its gain over a loaded truck's plan stayed within 4 points, noise.
     Letting fulfilling yield the same way lowered that regret (fresh positions, seed 16801: 31.9 ->
-    27.5 %) but lost whole games on the same deals (follower 40.5 against 44 of 74, 6 of 30 lost to
-    easy): docs/bots.md, "Eighth to tenth sessions"."""
+    27.5 %) but lost whole games on the same deals (the follower 87.5 against 94 of 136; 6 of 30
+    lost to easy against 3): docs/bots.md, "Eighth to tenth sessions"."""
     if best is default or plan[0] == FULFIL or behind_pace(k):
         return True
     if obvious(k, plan):
