@@ -17,7 +17,7 @@ contracts at half) and of the fit, and the fit's weights. Samples whose game end
 horizon are skipped (a playout that reaches the end is scored by its result, not by the evaluation).
 ``--quick``: 300 samples.
 
-The fit predicts better (docs/bots.md, "Eighth session"), and the advisor ranked closer to complete
+The fit predicts better (docs/bots.md, "Eighth to tenth sessions"), and the advisor ranked closer to complete
 playouts with it, but a follower using it won fewer whole games against medium: it is not shipped.
 The benchmark stays as the instrument for the next evaluation.
 """
@@ -38,7 +38,7 @@ from calibrate import _solve
 
 from companion.games.on_the_way.bots.kernel import Kernel
 from companion.games.on_the_way.bots.policy import policy_action
-from companion.games.on_the_way.bots.search import evaluate
+from companion.games.on_the_way.bots.search import evaluate, loaded_contracts, money_per_vp
 from companion.games.on_the_way.data import load_reference
 from companion.games.on_the_way.engine import GameConfig
 from companion.games.on_the_way.engine.state import initial_state
@@ -58,12 +58,8 @@ def features(k: Kernel, seat: int) -> tuple[float, float, float]:
     """``seat``'s VP, money as VP (1 500 R per VP while anything can be built, OTW-23..25, else 3 000 R at
     the end, OTW-33) and its loaded contracts' pay and VP (as VP)."""
     t = k.t
-    builds_left = k.sup_trucks > 0 and (k.sup_wh > 0 or k.sup_lc > 0)
-    rate = 1500 if builds_left else 3000
-    loaded = 0.0
-    for c in k.contracts[seat]:
-        if any(tp is not None and tp[2] >> c & 1 for tp in k.tr[seat]):
-            loaded += t.c_pay[c] / rate + t.c_vp[c]
+    rate = money_per_vp(k)
+    loaded = sum(t.c_pay[c] / rate + t.c_vp[c] for c in loaded_contracts(k, seat))
     return (float(k.vp[seat]), k.money[seat] / rate, loaded)
 
 

@@ -10,9 +10,9 @@ from companion.games.calibration import PERSON, Logistic, Maps, with_stand_ins
 # benchmarks/calibrate.py pairs_14101.jsonl pairs_14201.jsonl val_15101.jsonl val_15201.jsonl
 # pairs_16201.jsonl pairs_16301.jsonl: the --pairs files of `benchmarks/advice.py --seed S` (follower
 # pairings, real budgets) for seeds 14101 and 14201 (seventh session), 15101 and 15201 (the seventh
-# session's check on fresh seeds), 16201 (12 games per pairing) and 16301 (30 games against medium),
+# session's check on fresh seeds), 16201 (44 games, three pairings) and 16301 (30 games against medium),
 # 252 two-player games, each a different deal. The check on games the fit did not see: docs/bots.md,
-# "Eighth session".
+# "Eighth to tenth sessions".
 FITTED: Maps = {
     (2, "casual"): Logistic(2.741, 1.19),  # 72 games, 12 885 advices
     (2, "easy"): Logistic(2.332, 0.741),  # 75 games, 13 466 advices

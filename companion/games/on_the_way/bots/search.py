@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from companion.games.on_the_way.bots.kernel import (
@@ -110,19 +110,31 @@ def overrules(k: Kernel, plan: Action, best: Arm, default: Arm | None) -> bool:
     return best is not default and not obvious(k, plan) and clearly_better(best, default, SWITCH_MARGIN)
 
 
+def money_per_vp(k: Kernel) -> int:
+    """What money is worth in VP now: 1 500 R per VP while anything can still be built (OTW-23..25),
+    else 3 000 R per VP at the end (OTW-33)."""
+    builds_left = k.sup_trucks > 0 and (k.sup_wh > 0 or k.sup_lc > 0)
+    return 1500 if builds_left else 3000
+
+
+def loaded_contracts(k: Kernel, seat: int) -> Iterator[int]:
+    """The contracts ``seat`` holds whose goods are already on one of its trucks."""
+    for c in k.contracts[seat]:
+        if any(tp is not None and tp[2] >> c & 1 for tp in k.tr[seat]):
+            yield c
+
+
 def evaluate(k: Kernel, seat: int) -> float:
     """A win-probability proxy for an unfinished game: VP now, money as the VP it can still buy, held
     contracts already loaded at half their pay; the margin over the best rival through a logistic.
     (A contract not yet loaded is worth nothing yet: valuing it makes a search hoard cards.)"""
     t = k.t
-    builds_left = k.sup_trucks > 0 and (k.sup_wh > 0 or k.sup_lc > 0)
-    rate = 1500 if builds_left else 3000  # R per VP by building (OTW-23..25) or at the end (OTW-33)
+    rate = money_per_vp(k)
     values = []
     for s in range(t.players):
         v = k.vp[s] + k.money[s] / rate
-        for c in k.contracts[s]:
-            if any(tp is not None and tp[2] >> c & 1 for tp in k.tr[s]):
-                v += 0.5 * (t.c_pay[c] / rate + t.c_vp[c])
+        for c in loaded_contracts(k, s):
+            v += 0.5 * (t.c_pay[c] / rate + t.c_vp[c])
         values.append(v)
     mine = values[seat]
     best_other = max(v for s, v in enumerate(values) if s != seat)
