@@ -42,9 +42,20 @@ SYSTEM_GROUPS = ("gpio", "spi", "render")  # made if the OS has not (Pi OS has; 
 # python3-dev, gcc: spidev is a source distribution. libgbm1, libdrm2: SDL's kmsdrm display.
 PACKAGES = ("python3-venv", "python3-dev", "gcc", "libc6-dev", "ca-certificates", "libgbm1", "libdrm2", "sqlite3")
 MFRC522 = "mfrc522==0.0.7"  # without its dependencies: it pulls RPi.GPIO, which clashes with rpi-lgpio
-# What is copied to /opt/companion/src: the package, its build file, the units, the docs, the firmware.
-SOURCE_ITEMS = ("pyproject.toml", "README.md", "wiring.md", "companion", "systemd", "docs", "firmware", "install")
-SKIPPED = ("__pycache__", ".pyc", ".egg-info", ".mypy_cache", ".ruff_cache", ".pytest_cache")
+# What is copied to /opt/companion/src: the package, its build files, the units, the docs, the firmware.
+SOURCE_ITEMS = (
+    "pyproject.toml",
+    "setup.py",
+    "README.md",
+    "wiring.md",
+    "companion",
+    "systemd",
+    "docs",
+    "firmware",
+    "install",
+)
+# Build leftovers of a checkout are not sources: the kernel compiled for another machine (setup.py) least.
+SKIPPED = ("__pycache__", ".pyc", ".egg-info", ".mypy_cache", ".ruff_cache", ".pytest_cache", ".so", "native.sha256")
 # Kernel command line for a kiosk (docs/pi-install.md): no console blanking, no cursor, a quiet boot.
 KIOSK_CMDLINE = ("consoleblank=0", "vt.global_cursor_default=0", "quiet", "loglevel=3", "logo.nologo")
 # A login console on the GPIO UART would read the card reader's bytes as a login name.

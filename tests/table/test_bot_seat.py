@@ -304,7 +304,9 @@ def test_advice_that_arrives_after_the_players_moved_on_is_not_shown() -> None:
     """The search is done before the loop looks, but the position changed in between (the loop
     handles intents before it ticks): the old advice is dropped, not shown for the new position."""
     t = Table("")
-    offer = _ask_for_advice(t, budget_s=0.02)
+    # Long enough that the search is still running when the loop first looks, right after starting it
+    # (0.02 s of a Pi was done by then once the kernel was compiled), short enough to end in the join.
+    offer = _ask_for_advice(t, budget_s=0.5)
     t.later(0.05)
     thinking = t.ctl._thinking
     assert thinking is not None

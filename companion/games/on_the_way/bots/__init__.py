@@ -8,10 +8,14 @@ Pure (no I/O, no clock): everything is deterministic given a seed.
 
 from __future__ import annotations
 
-from companion.games.on_the_way.bots.advisor import DEFAULT_BUDGET_S, Advice, advise
-from companion.games.on_the_way.bots.budget import PI4_ACTIONS_PER_S, work_for
-from companion.games.on_the_way.bots.kernel import Kernel, UnsupportedRules
-from companion.games.on_the_way.bots.players import BUDGET_S, Level, choose
+from companion.games.on_the_way.bots import native
+
+native.select()  # before anything below imports the kernel: the compiled build only while it is current
+
+from companion.games.on_the_way.bots.advisor import DEFAULT_BUDGET_S, Advice, advise  # noqa: E402
+from companion.games.on_the_way.bots.budget import PI4_ACTIONS_PER_S, work_for  # noqa: E402
+from companion.games.on_the_way.bots.kernel import Kernel, UnsupportedRules  # noqa: E402
+from companion.games.on_the_way.bots.players import BUDGET_S, Level, choose  # noqa: E402
 
 __all__ = [
     "BUDGET_S",

@@ -123,6 +123,18 @@ class Tables:
             BUILD_COST[Building.LOGISTICS_CENTRE],
             EXPAND_COST,
         )
+        # The playout's hot path reads these instead of computing them at every step: a card's worth
+        # (pay plus 3 000 R per VP, OTW-33) and its roads plus one, for the policy's pay per road; the
+        # building costs (warehouse, centre, expansion, the cheapest) under each event, index event + 1
+        # (0: no event), the CHEAPER event lowering each (OTW-30).
+        self.c_worth = [pay + 3000 * vp for pay, vp in zip(self.c_pay, self.c_vp, strict=True)]
+        self.c_roads1 = [d + 1 for d in self.c_distance]
+        self.costs: list[tuple[int, int, int, int]] = [self._costs(e) for e in range(-1, len(deck.events))]
+
+    def _costs(self, event: int) -> tuple[int, int, int, int]:
+        off = self.e_amount[event] if event >= 0 and self.e_kind[event] == CHEAPER else 0
+        wh, lc, ex = (max(0, base - off) for base in (self.wh_cost, self.lc_cost, self.ex_cost))
+        return wh, lc, ex, min(wh, lc, ex)
 
     def road_key(self, a: int, b: int) -> int:
         return a * self._n + b if a < b else b * self._n + a
@@ -217,7 +229,7 @@ class Kernel:
     @classmethod
     def from_state(cls, state: GameState) -> Kernel:
         t = tables_for(state.config)
-        k = cls.__new__(cls)
+        k = cls()  # no __init__: the fields are set below (mypyc compiles no cls.__new__)
         k.t = t
         k.idle = list(state.idle)
         k.bld = [_KIND[b] for b in state.buildings]
@@ -264,7 +276,7 @@ class Kernel:
         return k
 
     def copy(self) -> Kernel:
-        k = Kernel.__new__(Kernel)
+        k = Kernel()
         k.t = self.t
         k.idle = self.idle[:]
         k.bld = self.bld[:]
@@ -546,12 +558,12 @@ class Kernel:
     # -- apply (unchecked) --------------------------------------------------------------
     def step(self, action: Action) -> None:
         kind, a, b, c, d = action
-        if kind == TAKE:
+        if kind == MOVE:  # most of a playout's actions: tested first
+            self._move(a, b, c, d)
+        elif kind == TAKE:
             self._take(a)
         elif kind == FULFIL:
             self._fulfil(a)
-        elif kind == MOVE:
-            self._move(a, b, c, d)
         elif kind == CANCEL:
             self._cancel(a)
         elif kind in (BUILD_WH, BUILD_LC):
@@ -647,7 +659,9 @@ class Kernel:
                 if c_origin[card] in route and n >= c_trucks[card]:
                     loaded |= 1 << card
         slots[marker - 1] = (to, n, loaded)
-        self._spend(steps)
+        self.steps_used += steps  # ``_spend``, inlined on the playouts' most common action
+        if self.steps_used >= self.spt and not self.finished and not self.awaiting:
+            self._end_turn()
 
     def _cancel(self, marker: int) -> None:
         slots = self.tr[self.seat]

@@ -63,9 +63,10 @@ def policy_action(k: Kernel, rng: random.Random, take_chance: float = 0.9, build
     # Money buys VP at 1 500 R each by building (OTW-23..25) but only 3 000 R each at the end (OTW-33),
     # and a building brings trucks: build as soon as a centre is affordable (hoarding cash lost 99 % of
     # kernel games against this policy, 400 games).
-    action = _build_when_affordable(k, rng)
-    if action is not None:
-        return action
+    if k.money[seat] >= t.costs[k.event + 1][3]:  # most calls: nothing affordable, nothing to build
+        action = _build_when_affordable(k, rng)
+        if action is not None:
+            return action
     if len(held) < MAX_HELD and rng.random() < take_chance:
         card = _pick_contract(k, rng)
         if card >= 0:
@@ -86,14 +87,11 @@ def policy_action(k: Kernel, rng: random.Random, take_chance: float = 0.9, build
                 free_cards.remove(c)
                 break
     if free_cards:
-        c_origin = t.c_origin
         if tp0 is not None and a0 < 0:
-            dist = t.dist[tp0[0]]
-            a0 = min(free_cards, key=lambda c: dist[c_origin[c]])
+            a0 = _nearest_card(t.dist[tp0[0]], t.c_origin, free_cards)
             free_cards.remove(a0)
         if tp1 is not None and a1 < 0 and free_cards:
-            dist = t.dist[tp1[0]]
-            a1 = min(free_cards, key=lambda c: dist[c_origin[c]])
+            a1 = _nearest_card(t.dist[tp1[0]], t.c_origin, free_cards)
             free_cards.remove(a1)
     if a0 >= 0 and tp0 is not None:
         action = _drive(k, 0, tp0, a0, rng)
@@ -131,6 +129,16 @@ def policy_action(k: Kernel, rng: random.Random, take_chance: float = 0.9, build
     return (PASS, 0, 0, 0, 0)
 
 
+def _nearest_card(dist: list[int], c_origin: list[int], cards: list[int]) -> int:
+    """The first of ``cards`` whose start city is nearest (``min`` with a key, without its calls)."""
+    best, best_d = cards[0], dist[c_origin[cards[0]]]
+    for c in cards:
+        d = dist[c_origin[c]]
+        if d < best_d:
+            best, best_d = c, d
+    return best
+
+
 def _pick_contract(k: Kernel, rng: random.Random, candidates: int = 5) -> int:
     """The best of a few random takeable cards (or of the tracked offer) by pay per road, counting the
     way to its start city."""
@@ -148,15 +156,25 @@ def _pick_contract(k: Kernel, rng: random.Random, candidates: int = 5) -> int:
     else:  # any unused card may be meant: a few at random (the playout hot path)
         pool = []
         tries = 0
+        # ``rng.randrange(cards)``, inlined: the same draws from the same stream (CPython's
+        # ``_randbelow_with_getrandbits``), without two calls per card.
+        getrandbits, bits = rng.getrandbits, cards.bit_length()
         while len(pool) < candidates and tries < 40:
             tries += 1
-            c = rng.randrange(cards)
+            c = getrandbits(bits)
+            while c >= cards:
+                c = getrandbits(bits)
             if not (used >> c & 1 or not tiers[c_tier[c]]):
                 pool.append(c)
+    rows = [t.dist[s] for s in sources]
+    c_origin, c_worth, c_roads1 = t.c_origin, t.c_worth, t.c_roads1
     for c in pool:
-        origin = t.c_origin[c]
-        approach = min((t.dist[s][origin] for s in sources), default=FAR)
-        value = (t.c_pay[c] + 3000 * t.c_vp[c]) / (t.c_distance[c] + approach + 1)
+        origin = c_origin[c]
+        approach = FAR
+        for row in rows:
+            if row[origin] < approach:
+                approach = row[origin]
+        value = c_worth[c] / (c_roads1[c] + approach)
         if value > best_value:
             best, best_value = c, value
     return best
@@ -164,11 +182,11 @@ def _pick_contract(k: Kernel, rng: random.Random, candidates: int = 5) -> int:
 
 def _closest(k: Kernel, options: dict[int, int], target: int, rng: random.Random) -> int:
     """The option nearest to ``target``; ties broken at random."""
-    dist = k.t.dist
+    to_target = k.t.dist[target]  # roads are two-way: the distance matrix is symmetric
     best_d = FAR + 1
     ties: list[int] = []
     for city in options:
-        d = dist[city][target]
+        d = to_target[city]
         if d < best_d:
             best_d = d
             ties = [city]

@@ -1,0 +1,112 @@
+"""The compiled playout kernel (setup.py, mypyc) plays the same games as its Python sources, and is used
+only while it was compiled from the sources beside it (``bots/native.py``)."""
+
+from __future__ import annotations
+
+import importlib.machinery
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from companion.games.on_the_way.bots import native
+
+# Plays complete kernel games from the set-up with the greedy policy (what every playout runs) and
+# prints which build ran and a hash of every action and the final scores.
+GAMES = """
+import hashlib, random
+from companion.games.on_the_way.bots import native
+from companion.games.on_the_way.bots.kernel import Kernel
+from companion.games.on_the_way.bots.policy import policy_action
+from companion.games.on_the_way.data import load_reference
+from companion.games.on_the_way.engine import GameConfig
+from companion.games.on_the_way.engine.state import initial_state
+
+def canonical(value):  # a set's order differs between processes (string hashing): sort them
+    if isinstance(value, frozenset):
+        return ("set", sorted(map(repr, value)))
+    if isinstance(value, tuple):
+        return tuple(canonical(v) for v in value)
+    return value
+
+
+board, deck = load_reference()
+digest = hashlib.sha256()
+for players in (2, 3, 4):
+    start = initial_state(GameConfig(board, deck, ("red", "blue", "green", "yellow")[:players]))
+    for seed in range(25):
+        k = Kernel.from_state(start)
+        rng = random.Random(seed)
+        while not k.finished:
+            action = policy_action(k, rng)
+            digest.update(repr(action).encode())
+            k.step(action)
+        digest.update(repr(canonical((k.scores(), k.snapshot()))).encode())
+print(native.BUILD)
+print(digest.hexdigest())
+"""
+
+
+def _play(pure: bool) -> tuple[str, str]:
+    env = {k: v for k, v in os.environ.items() if k != native.PURE_ENV}
+    if pure:
+        env[native.PURE_ENV] = "1"
+    done = subprocess.run(
+        [sys.executable, "-c", GAMES], env=env, capture_output=True, text=True, timeout=300, check=True
+    )
+    build, digest = done.stdout.split("\n")[:2]
+    return build, digest
+
+
+def test_the_compiled_kernel_plays_the_same_games_as_its_python_sources() -> None:
+    if native.why_not_compiled() is not None:
+        pytest.skip(f"this install runs the kernel as {native.BUILD}: nothing compiled to compare")
+    compiled_build, compiled = _play(pure=False)
+    pure_build, pure = _play(pure=True)
+    assert compiled_build == "compiled (mypyc)"
+    assert pure_build.startswith("plain Python")
+    assert compiled == pure
+
+
+def _fake_install(folder: Path, stamp: str | None) -> None:
+    """A package folder as an install leaves it: the sources, a compiled file per module, the stamp."""
+    suffix = importlib.machinery.EXTENSION_SUFFIXES[0]
+    for name in native.COMPILED:
+        (folder / f"{name}.py").write_text(f"# {name}\n", encoding="utf-8")
+        (folder / f"{name}{suffix}").write_bytes(b"")
+    if stamp is not None:
+        (folder / native.STAMP).write_text(stamp + "\n", encoding="utf-8")
+
+
+def test_a_compiled_kernel_runs_only_while_it_matches_its_sources(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv(native.PURE_ENV, raising=False)
+    _fake_install(tmp_path, stamp=None)
+    assert "missing" in (native.why_not_compiled(tmp_path) or "")
+    _fake_install(tmp_path, stamp=native.sources_digest(tmp_path))
+    assert native.why_not_compiled(tmp_path) is None
+    # An edit or a checkout after the install: the compiled copy would run the old rules.
+    (tmp_path / "policy.py").write_text("# policy, edited\n", encoding="utf-8")
+    assert "sources changed" in (native.why_not_compiled(tmp_path) or "")
+    _fake_install(tmp_path, stamp=native.sources_digest(tmp_path))
+    monkeypatch.setenv(native.PURE_ENV, "1")
+    assert native.PURE_ENV in (native.why_not_compiled(tmp_path) or "")
+    monkeypatch.delenv(native.PURE_ENV)
+    (tmp_path / f"kernel{importlib.machinery.EXTENSION_SUFFIXES[0]}").unlink()
+    assert "only policy compiled" in (native.why_not_compiled(tmp_path) or "")
+    for name in native.COMPILED:
+        (tmp_path / f"{name}{importlib.machinery.EXTENSION_SUFFIXES[0]}").unlink(missing_ok=True)
+    assert "not compiled" in (native.why_not_compiled(tmp_path) or "")
+
+
+def test_the_build_that_runs_is_the_one_the_selection_names() -> None:
+    from companion.games.on_the_way.bots import kernel, policy
+
+    compiled = native.why_not_compiled() is None
+    expected = "compiled (mypyc)" if compiled else f"plain Python ({native.why_not_compiled()})"
+    assert expected == native.BUILD
+    for module in (kernel, policy):
+        assert (Path(module.__file__ or "").suffix != ".py") is compiled
