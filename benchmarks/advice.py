@@ -55,7 +55,7 @@ from bots import pile_for
 from casual_policy import casual_action
 
 from companion.engine.stats import wilson
-from companion.games.on_the_way.bots import BUDGET_S, DEFAULT_BUDGET_S, Kernel, Level, advise, choose
+from companion.games.on_the_way.bots import BUDGET_S, DEFAULT_BUDGET_S, Kernel, Level, advise, choose, native
 from companion.games.on_the_way.bots.advisor import same_turn
 from companion.games.on_the_way.bots.kernel import Action
 from companion.games.on_the_way.bots.policy import reveal_action
@@ -113,10 +113,10 @@ def _news(before: GameState, now: GameState) -> bool:
     return len(now.revealed) != len(before.revealed) or bool(set(now.offer or ()) - set(before.offer or ()))
 
 
-def play(job: tuple[int, int, int, float, int | None, int]) -> Result:
+def play(job: tuple[int, int, int, float, int | None, int, float]) -> Result:
     """One On The Way game of ``players`` seats: the pairing's first kind in seat ``game % players``
     (so seats rotate), its second kind in every other seat. A win shared by k players scores 1/k."""
-    pairing, game, seed, scale, end_at, players = job
+    pairing, game, seed, scale, end_at, players, advice_scale = job
     first, second = PAIRINGS[pairing]
     board, deck = load_reference()
     colours = SEATS[:players]
@@ -143,7 +143,8 @@ def play(job: tuple[int, int, int, float, int | None, int]) -> Result:
                 turn, started = [], {}
             rivals = {c: k for c, k in kinds.items() if c != colour}  # what the chance is against
             seed_now = seed * 100_003 + commands
-            top = advise(state, budget_s=DEFAULT_BUDGET_S * scale, seed=seed_now, earlier=turn, opponents=rivals)[0]
+            spend = DEFAULT_BUDGET_S * scale * advice_scale
+            top = advise(state, budget_s=spend, seed=seed_now, earlier=turn, opponents=rivals)[0]
             result.win_rates.append(top.win_rate)
             result.told.append(top.told_chance)
             result.playouts.append(top.playouts)
@@ -190,7 +191,7 @@ def play(job: tuple[int, int, int, float, int | None, int]) -> Result:
     return result
 
 
-def play_aa(job: tuple[int, int, int, float, int | None, int]) -> Result:
+def play_aa(job: tuple[int, int, int, float, int | None, int, float]) -> Result:
     """One Auf Achse game: the follower does the advisor's first suggestion at every decision it
     advises (moves, auctions, bids, loads); cards and the set-up are the easy policy's (a random unseen
     card: the shuffled deck). In Auf Achse there is nothing to build: the casual proxy is easy."""
@@ -204,7 +205,8 @@ def play_aa(job: tuple[int, int, int, float, int | None, int]) -> Result:
     from companion.games.auf_achse.engine.state import Phase
     from companion.games.auf_achse.engine.state import initial_state as aa_initial
 
-    pairing, game, seed, scale, end_at, _players = job  # end_at: in Auf Achse a command cap (quick runs); 2 players
+    # end_at: in Auf Achse a command cap (quick runs); 2 players
+    pairing, game, seed, scale, end_at, _players, advice_scale = job
     first, second = PAIRINGS[pairing]
     board, deck = load_aa_reference()
     state = aa_initial(AAConfig(board, deck, COLOURS, AARules(), seed=seed * 1009 + game))
@@ -224,7 +226,7 @@ def play_aa(job: tuple[int, int, int, float, int | None, int]) -> Result:
                 continue
             if kind == "follower" and state.phase is Phase.PLAY and type(command).__name__ not in AA_CARDS:
                 rivals = {c: k for c, k in kinds.items() if c != colour}  # what the chance is against
-                spend = DEFAULT_BUDGET_S * scale
+                spend = DEFAULT_BUDGET_S * scale * advice_scale
                 top = aa_advise(state, colour, budget_s=spend, seed=seed * 100_003 + commands, opponents=rivals)[0]
                 result.win_rates.append(top.win_rate)
                 result.told.append(top.told_chance)
@@ -338,10 +340,10 @@ class Regret(NamedTuple):
     ranked: int  # ... where the advisor weighed the best and ranked it lower
 
 
-def regret(positions: int, seeds: int, reference: int, seed: int) -> Regret:
-    """The advisor's pick against a reference of ``reference`` complete playouts per candidate (its own
-    model), the candidates those of ``search.candidates`` and every step the advisor weighed; each pick
-    more than 5 points below the best counted by its cause."""
+def regret(positions: int, seeds: int, reference: int, seed: int, scale: float = 1.0) -> Regret:
+    """The advisor's pick (at ``scale`` × its budget) against a reference of ``reference`` complete
+    playouts per candidate (its own model), the candidates those of ``search.candidates`` and every step
+    the advisor weighed; each pick more than 5 points below the best counted by its cause."""
     from companion.games.on_the_way.bots.advisor import considered
     from companion.games.on_the_way.bots.kernel import PASS
     from companion.games.on_the_way.bots.search import FULL_HORIZON, candidates, rollout
@@ -366,7 +368,7 @@ def regret(positions: int, seeds: int, reference: int, seed: int) -> Regret:
         for action in {*candidates(kernel, random.Random(0)), *(a for w in weighed for a in w)}:
             value(action)
         for s in range(seeds):
-            top = advise(state, budget_s=DEFAULT_BUDGET_S, seed=s)[0]
+            top = advise(state, budget_s=DEFAULT_BUDGET_S * scale, seed=s)[0]
             mine = value(kernel.from_command(top.command))
             best_action = max(values, key=lambda a: values[a])
             best = values[best_action]
@@ -451,6 +453,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=50, help="games per pairing (default 50)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the deals and the bots (default 1)")
     parser.add_argument("--scale", type=float, default=1.0, help="every budget × this (default 1: the real ones)")
+    parser.add_argument(
+        "--advice-scale",
+        type=float,
+        default=1.0,
+        help="the follower's advice budget × this on top of --scale (its opponents' stay; default 1)",
+    )
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--quick", action="store_true", help="a < 20 s smoke run: 1 short game per pairing")
     parser.add_argument("--regret", type=int, default=0, metavar="N", help="also the pick's regret over N positions")
@@ -494,7 +502,7 @@ def main(argv: list[str] | None = None) -> int:
     easy, casual = names.index("follower:easy"), names.index("follower:casual")
     repeats = aa and easy in playing and casual in playing
     jobs = [
-        (p, g, args.seed, scale, end_at, args.players)
+        (p, g, args.seed, scale, end_at, args.players, args.advice_scale)
         for g in range(games)
         for p in playing
         if not (repeats and p == casual)
@@ -557,8 +565,9 @@ def main(argv: list[str] | None = None) -> int:
             f"advice time: {cpu:.2f} s CPU per advice here (n-body {nbody:.2f} µs/step), "
             f"about {pi4:.2f} s on a Pi 4 (n-body factor: {PI4_NBODY_US:.1f} µs/step there, docs/bots.md)"
         )
+        print(f"playout kernel build: {native.BUILD}")
     if args.regret and not aa:
-        reg = regret(args.regret, 4, args.reference, args.seed)
+        reg = regret(args.regret, 4, args.reference, args.seed, scale)
         print(
             f"regret: {reg.below * 100:.1f} % of picks more than 5 points below the best candidate, mean "
             f"{reg.mean * 100:.1f} points; reported minus reference value of the pick {reg.bias * 100:+.1f} points "
@@ -572,7 +581,8 @@ def main(argv: list[str] | None = None) -> int:
         )
     print(
         f"run: {games} games per pairing, seed {args.seed}, budgets × {scale}, "
-        f"{time.perf_counter() - t0:.0f} s wall, {args.jobs} job(s)"
+        + (f"the follower's advice × {args.advice_scale} more, " if args.advice_scale != 1 else "")
+        + f"{time.perf_counter() - t0:.0f} s wall, {args.jobs} job(s)"
     )
     return 0
 
