@@ -39,7 +39,8 @@ USER = "companion"
 # The groups the unit's SupplementaryGroups= names; a missing one stops the unit from starting.
 DEVICE_GROUPS = ("gpio", "spi", "dialout", "video", "render", "input")
 SYSTEM_GROUPS = ("gpio", "spi", "render")  # made if the OS has not (Pi OS has; plain Debian lacks gpio, spi)
-# python3-dev, gcc: spidev is a source distribution. libgbm1, libdrm2: SDL's kmsdrm display.
+# python3-dev, gcc: spidev is a source distribution, and the install compiles the playout kernel (setup.py, mypyc).
+# libgbm1, libdrm2: SDL's kmsdrm display.
 PACKAGES = ("python3-venv", "python3-dev", "gcc", "libc6-dev", "ca-certificates", "libgbm1", "libdrm2", "sqlite3")
 MFRC522 = "mfrc522==0.0.7"  # without its dependencies: it pulls RPi.GPIO, which clashes with rpi-lgpio
 # What is copied to /opt/companion/src: the package, its build files, the units, the docs, the firmware.
