@@ -1,6 +1,6 @@
 """The checks of ``companion doctor``: one function per line of its report, in the order a box is
 built (the Pi, its settings, the hardware file, SPI and serial, the bridge, the readers, the screen,
-the journal, the PIN, the broker, the clock, the service).
+the journal, the PIN, the broker, the clock, the service, the bots' playout kernel).
 
 Each check returns a ``Result``: ``ok``, ``warn`` (works, but look), ``FAIL`` (the kiosk will not work
 as it should; ``fix`` says what to do) or ``n/a`` (does not apply here, and why — e.g. on a laptop).
@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from companion.doctor.box import Box
 from companion.doctor.devices import bridge, display, readers, serial, spi
-from companion.doctor.machine import clock, hardware_file, platform, service, settings
+from companion.doctor.machine import clock, hardware_file, platform, playout_kernel, service, settings
 from companion.doctor.network import broker
 from companion.doctor.result import Check, Findings, Result
 from companion.doctor.state import admin_pin, journal
@@ -32,6 +32,7 @@ CHECKS: tuple[Check, ...] = (
     broker,
     clock,
     service,
+    playout_kernel,
 )
 
 

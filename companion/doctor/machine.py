@@ -1,5 +1,5 @@
 """The machine and its kiosk: which Pi, the settings as the unit sees them, the hardware file, the
-clock, the systemd unit."""
+clock, the systemd unit, the bots' playout kernel."""
 
 from __future__ import annotations
 
@@ -121,3 +121,21 @@ def service(box: Box, found: Findings) -> Iterator[Result]:
         yield ok("service", f"{unit} enabled (systemd is not running here: it starts at boot)")
     else:
         yield ok("service", f"{unit} enabled, {state[1]}")
+
+
+def playout_kernel(box: Box, found: Findings) -> Iterator[Result]:
+    """Is the bots' playout kernel the compiled one (setup.py)? Plain Python plays the same moves about
+    twice as slowly: an advice takes ~0.6 s of a Pi 4 instead of ~0.3 s (docs/bots.md)."""
+    from companion.games.on_the_way.bots import native
+
+    reason = native.why_not_compiled(box.kernel_folder or native.HERE)
+    if reason is None:
+        yield ok("playout kernel", "compiled (mypyc): the bots and the advice think at full speed")
+    elif found.pi:
+        yield warn(
+            "playout kernel",
+            f"plain Python ({reason}): the same moves, the advice about twice as slow",
+            "sudo ./install/companion_install.py (it compiles the kernel with gcc and python3-dev)",
+        )
+    else:
+        yield ok("playout kernel", f"plain Python ({reason}): the same moves, the advice about twice as slow")

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import importlib.machinery
 from functools import cache
+from pathlib import Path
 
+from companion.games.on_the_way.bots import native
 from companion.games.on_the_way.data import load_reference
 from companion.games.on_the_way.engine import GameConfig, HouseRules, LayOut, apply
 from companion.games.on_the_way.engine.state import GameState
@@ -53,3 +56,15 @@ def laid_out(state: GameState, *cards: str) -> GameState:
     for card in cards:
         state, _ = apply(state, LayOut(card))
     return state
+
+
+def fake_kernel_install(folder: Path, stamped: bool = True) -> Path:
+    """A bots package folder as an install that compiled the kernel leaves it: the sources, a compiled
+    file per module (empty: only its presence is read) and, when ``stamped``, the hash of the sources."""
+    folder.mkdir(parents=True, exist_ok=True)
+    for name in native.COMPILED:
+        (folder / f"{name}.py").write_text(f"# {name}\n", encoding="utf-8")
+        (folder / f"{name}{importlib.machinery.EXTENSION_SUFFIXES[0]}").write_bytes(b"")
+    if stamped:
+        (folder / native.STAMP).write_text(native.sources_digest(folder) + "\n", encoding="utf-8")
+    return folder

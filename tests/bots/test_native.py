@@ -12,12 +12,14 @@ from pathlib import Path
 import pytest
 
 from companion.games.on_the_way.bots import native
+from tests.bots.helpers import fake_kernel_install
 
 # Plays complete kernel games from the set-up with the greedy policy (what every playout runs) and
 # prints which build ran and a hash of every action and the final scores.
 GAMES = """
 import hashlib, random
 from companion.games.on_the_way.bots import native
+from tests.bots.helpers import fake_kernel_install
 from companion.games.on_the_way.bots.kernel import Kernel
 from companion.games.on_the_way.bots.policy import policy_action
 from companion.games.on_the_way.data import load_reference
@@ -70,35 +72,25 @@ def test_the_compiled_kernel_plays_the_same_games_as_its_python_sources() -> Non
     assert compiled == pure
 
 
-def _fake_install(folder: Path, stamp: str | None) -> None:
-    """A package folder as an install leaves it: the sources, a compiled file per module, the stamp."""
-    suffix = importlib.machinery.EXTENSION_SUFFIXES[0]
-    for name in native.COMPILED:
-        (folder / f"{name}.py").write_text(f"# {name}\n", encoding="utf-8")
-        (folder / f"{name}{suffix}").write_bytes(b"")
-    if stamp is not None:
-        (folder / native.STAMP).write_text(stamp + "\n", encoding="utf-8")
-
-
 def test_a_compiled_kernel_runs_only_while_it_matches_its_sources(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.delenv(native.PURE_ENV, raising=False)
-    _fake_install(tmp_path, stamp=None)
+    compiled = importlib.machinery.EXTENSION_SUFFIXES[0]
+    fake_kernel_install(tmp_path, stamped=False)
     assert "missing" in (native.why_not_compiled(tmp_path) or "")
-    _fake_install(tmp_path, stamp=native.sources_digest(tmp_path))
+    fake_kernel_install(tmp_path)
     assert native.why_not_compiled(tmp_path) is None
     # An edit or a checkout after the install: the compiled copy would run the old rules.
     (tmp_path / "policy.py").write_text("# policy, edited\n", encoding="utf-8")
     assert "sources changed" in (native.why_not_compiled(tmp_path) or "")
-    _fake_install(tmp_path, stamp=native.sources_digest(tmp_path))
+    fake_kernel_install(tmp_path)
     monkeypatch.setenv(native.PURE_ENV, "1")
     assert native.PURE_ENV in (native.why_not_compiled(tmp_path) or "")
     monkeypatch.delenv(native.PURE_ENV)
-    (tmp_path / f"kernel{importlib.machinery.EXTENSION_SUFFIXES[0]}").unlink()
+    (tmp_path / f"kernel{compiled}").unlink()
     assert "only policy compiled" in (native.why_not_compiled(tmp_path) or "")
-    for name in native.COMPILED:
-        (tmp_path / f"{name}{importlib.machinery.EXTENSION_SUFFIXES[0]}").unlink(missing_ok=True)
+    (tmp_path / f"policy{compiled}").unlink()
     assert "not compiled" in (native.why_not_compiled(tmp_path) or "")
 
 

@@ -27,6 +27,7 @@ from companion.hardware.protocols import IntentSink
 from companion.hardware.rig import HardwareRig
 from companion.hardware.serial_peer import BridgePeer
 from companion.hardware.serial_protocol import rf_digest
+from tests.bots.helpers import fake_kernel_install
 
 REPO = Path(__file__).resolve().parents[2]
 JUNE_2026 = 1780272000.0
@@ -82,6 +83,12 @@ class PiRoot:
     now: float = JUNE_2026
     video: Callable[[str], str] = lambda driver: driver
 
+    @property
+    def kernel(self) -> Path:
+        """The bots' package as an install that compiled the playout kernel leaves it."""
+        folder = self.root / "opt/companion/venv/bots"
+        return folder if folder.exists() else fake_kernel_install(folder)
+
     def file(self, path: str, text: str = "", mode: int = 0o644) -> Path:
         target = self.root / path.lstrip("/")
         target.parent.mkdir(parents=True, exist_ok=True)
@@ -114,6 +121,7 @@ class PiRoot:
             "link_timeout_s": 1.5,
             "listen_s": 0.4,
             "broker_timeout_s": 3.0,
+            "kernel_folder": self.kernel,
         }
         settings.update(overrides)
         return Box(**settings)  # type: ignore[arg-type]
@@ -159,6 +167,7 @@ def test_a_healthy_emulated_box_has_nothing_to_fix(pi: PiRoot) -> None:
     assert results["admin pin"].status is Status.OK and "583920" not in results["admin pin"].line()  # never shown
     assert results["display"].message == "SDL video driver kmsdrm opens"  # the unit's driver, not ours
     assert results["service"].message == "companion.service enabled, inactive"
+    assert results["playout kernel"].message.startswith("compiled (mypyc)")
 
 
 def test_a_healthy_bridge_box_reports_the_firmware(pi: PiRoot) -> None:
@@ -305,6 +314,25 @@ def test_each_fault_fails_its_own_check_and_only_that(pi: PiRoot, fault: str) ->
     others = {name for name, r in results.items() if r.status is Status.FAIL and name != check}
     assert others == set(), [results[n].line() for n in others]
     assert healthy[check] in (Status.OK, Status.NA)
+
+
+def test_a_playout_kernel_older_than_its_sources_is_a_warning_on_a_pi(pi: PiRoot, tmp_path: Path) -> None:
+    """An update of the sources without a reinstall: the plain-Python kernel runs (bots/native.py), the
+    same moves, slower. Worth a look, not a failure."""
+    healthy = statuses(pi.results())
+    (pi.kernel / "kernel.py").write_text("# kernel, updated after the install\n", encoding="utf-8")
+    results = pi.results()
+    line = results["playout kernel"].line()
+    assert results["playout kernel"].status is Status.WARN, line
+    assert "plain Python" in line and "sources changed" in line and "companion_install.py" in line
+    assert {n: s for n, s in statuses(results).items() if n != "playout kernel"} == {
+        n: s for n, s in healthy.items() if n != "playout kernel"
+    }
+    laptop = PiRoot(tmp_path / "laptop")
+    (laptop.kernel / "policy.py").write_text("# policy, edited\n", encoding="utf-8")
+    on_laptop = {r.name: r for r in run(laptop.box(environ={"COMPANION_STATE_DIR": str(tmp_path / "state")}))}
+    assert on_laptop["playout kernel"].status is Status.OK  # a simulator needs no speed: nothing to fix
+    assert "sources changed" in on_laptop["playout kernel"].message
 
 
 def test_a_bridge_that_does_not_answer(pi: PiRoot) -> None:
