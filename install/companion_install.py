@@ -56,7 +56,7 @@ SOURCE_ITEMS = (
     "install",
 )
 # Build leftovers of a checkout are not sources: the kernel compiled for another machine (setup.py) least.
-SKIPPED = ("__pycache__", ".pyc", ".egg-info", ".mypy_cache", ".ruff_cache", ".pytest_cache", ".so", "native.sha256")
+SKIPPED = ("__pycache__", ".pyc", ".egg-info", ".mypy_cache", ".ruff_cache", ".pytest_cache", ".so", ".sha256")
 # Kernel command line for a kiosk (docs/pi-install.md): no console blanking, no cursor, a quiet boot.
 KIOSK_CMDLINE = ("consoleblank=0", "vt.global_cursor_default=0", "quiet", "loglevel=3", "logo.nologo")
 # A login console on the GPIO UART would read the card reader's bytes as a login name.

@@ -83,6 +83,7 @@ class Box:
     kernel_folder: Path | None = None  # the On The Way bots' package (compiled kernel); None: the installed one
     _settings: dict[str, str] | None = None
     _settings_error: str | None = None
+    _unit_only: dict[str, str] | None = None
 
     def path(self, absolute: str) -> Path:
         return self.sysroot / absolute.lstrip("/")
@@ -105,8 +106,15 @@ class Box:
                     from_file = {}
                 env = {**env, **UNIT_ENVIRONMENT, **from_file}
                 env["STATE_DIRECTORY"] = str(self.path(UNIT_ENVIRONMENT["STATE_DIRECTORY"]))
+                self._unit_only = {**UNIT_ENVIRONMENT, **from_file}
             self._settings = env
         return self._settings
+
+    def kiosk_environment(self) -> Mapping[str, str]:
+        """Only what the kiosk's process gets: on an installed box the unit's environment and its file,
+        not the shell's that runs the doctor; elsewhere ours (the simulator's)."""
+        self.settings()
+        return self.environ if self._unit_only is None else self._unit_only
 
     @property
     def settings_error(self) -> str | None:

@@ -124,18 +124,23 @@ def service(box: Box, found: Findings) -> Iterator[Result]:
 
 
 def playout_kernel(box: Box, found: Findings) -> Iterator[Result]:
-    """Is the bots' playout kernel the compiled one (setup.py)? Plain Python plays the same moves about
-    twice as slowly: an advice takes ~0.6 s of a Pi 4 instead of ~0.3 s (docs/bots.md)."""
+    """Is the bots' playout kernel the compiled one (setup.py), in the kiosk's environment? Plain Python
+    plays the same moves about half as fast: an advice takes ~0.6 s of a Pi 4 instead of ~0.3 s
+    (docs/bots.md)."""
     from companion.games.on_the_way.bots import native
 
-    reason = native.why_not_compiled(box.kernel_folder or native.HERE)
+    reason = native.why_not_compiled(box.kernel_folder or native.HERE, box.kiosk_environment())
     if reason is None:
         yield ok("playout kernel", "compiled (mypyc): the bots and the advice think at full speed")
-    elif found.pi:
+        return
+    message = f"plain Python ({reason}): the same moves, the advice about half as fast"
+    if not found.pi:
+        yield ok("playout kernel", message)  # a laptop's simulator needs no speed: nothing to fix
+    elif native.PURE_ENV in reason:
+        yield warn("playout kernel", message, f"remove {native.PURE_ENV} from {ENV_FILE}")
+    else:
         yield warn(
             "playout kernel",
-            f"plain Python ({reason}): the same moves, the advice about twice as slow",
+            message,
             "sudo ./install/companion_install.py (it compiles the kernel with gcc and python3-dev)",
         )
-    else:
-        yield ok("playout kernel", f"plain Python ({reason}): the same moves, the advice about twice as slow")

@@ -50,9 +50,9 @@ class GameSetup:
             board=data.get("board"),
             contracts=data.get("contracts"),
             events=data.get("events"),
-            end_at=data.get("end_at"),
+            end_at=_whole_or_none(data, "end_at"),
             rules={str(k): str(v) for k, v in dict(rules).items()},
-            seed=data.get("seed"),
+            seed=_whole_or_none(data, "seed"),
             bots={str(k): str(v) for k, v in dict(data.get("bots") or {}).items()},
         )
 
@@ -88,3 +88,12 @@ class GameSetup:
         for name, value in self.rules.items():
             args += ["--rule", f"{name}={value}"]
         return args
+
+
+def _whole_or_none(data: Mapping[str, Any], key: str) -> int | None:
+    """A whole number or nothing: ``8.0`` or ``true`` in a hand-edited record would reach the engine and
+    the bots (which take ints) as something else."""
+    value = data.get(key)
+    if value is None or (isinstance(value, int) and not isinstance(value, bool)):
+        return value
+    raise ValueError(f"{key} must be a whole number or null, not {value!r}")

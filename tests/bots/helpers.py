@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.machinery
 from functools import cache
 from pathlib import Path
 
@@ -64,7 +63,7 @@ def fake_kernel_install(folder: Path, stamped: bool = True) -> Path:
     folder.mkdir(parents=True, exist_ok=True)
     for name in native.COMPILED:
         (folder / f"{name}.py").write_text(f"# {name}\n", encoding="utf-8")
-        (folder / f"{name}{importlib.machinery.EXTENSION_SUFFIXES[0]}").write_bytes(b"")
+        (folder / f"{name}{native.SUFFIX}").write_bytes(b"")
     if stamped:
-        (folder / native.STAMP).write_text(native.sources_digest(folder) + "\n", encoding="utf-8")
+        (folder / native.stamp_name()).write_text(native.sources_digest(folder) + "\n", encoding="utf-8")
     return folder

@@ -335,6 +335,21 @@ def test_a_playout_kernel_older_than_its_sources_is_a_warning_on_a_pi(pi: PiRoot
     assert "sources changed" in on_laptop["playout kernel"].message
 
 
+def test_the_playout_kernel_is_judged_in_the_kiosks_environment(pi: PiRoot) -> None:
+    """COMPANION_PURE_PYTHON in kiosk.env makes the kiosk run plain Python: the fix is to remove it (a
+    reinstall would not help); in the shell that runs the doctor it says nothing about the kiosk."""
+    pi.file("/etc/companion/kiosk.env", f"{PIN}COMPANION_HARDWARE_FILE=/etc/companion/hardware.toml\n")
+    shell = {r.name: r for r in run(pi.box(environ={"COMPANION_PURE_PYTHON": "1"}))}
+    assert shell["playout kernel"].status is Status.OK, shell["playout kernel"].line()
+    pi.file(
+        "/etc/companion/kiosk.env",
+        f"{PIN}COMPANION_HARDWARE_FILE=/etc/companion/hardware.toml\nCOMPANION_PURE_PYTHON=1\n",
+    )
+    kiosk = pi.results()["playout kernel"]
+    assert kiosk.status is Status.WARN and "COMPANION_PURE_PYTHON is set" in kiosk.message
+    assert kiosk.fix == "remove COMPANION_PURE_PYTHON from /etc/companion/kiosk.env"
+
+
 def test_a_bridge_that_does_not_answer(pi: PiRoot) -> None:
     with socket.socket() as silent:  # accepts the connection, never answers HELLO
         silent.bind(("127.0.0.1", 0))
