@@ -55,7 +55,7 @@ from bots import pile_for
 from casual_policy import casual_action
 
 from companion.engine.stats import wilson
-from companion.games.on_the_way.bots import BUDGET_S, DEFAULT_BUDGET_S, Kernel, Level, advise, choose, native
+from companion.games.on_the_way.bots import BUDGET_S, DEFAULT_BUDGET_S, KERNEL_BUILD, Kernel, Level, advise, choose
 from companion.games.on_the_way.bots.advisor import same_turn
 from companion.games.on_the_way.bots.kernel import Action
 from companion.games.on_the_way.bots.policy import reveal_action
@@ -72,6 +72,19 @@ MAX_COMMANDS = 3000  # a 2-player game still running after this many commands is
 MAX_COMMANDS_AA = 5000  # Auf Achse: greedy 2-player games take ~450 commands
 AA_CARDS = ("DealContract", "RevealPublic", "DrawAction", "TakeSpare")  # drawn from the deck, never advised
 PAIRINGS = (("follower", "easy"), ("follower", "medium"), ("follower", "casual"), ("hard", "medium"))
+
+
+class Job(NamedTuple):
+    """One game to play: which pairing, which of its games, the seed, the budgets' scale, the end (a
+    short game's time track, or Auf Achse's command cap), the seats, the follower's extra advice scale."""
+
+    pairing: int
+    game: int
+    seed: int
+    scale: float
+    end_at: int | None
+    players: int
+    advice_scale: float = 1.0
 
 
 @dataclass
@@ -113,10 +126,10 @@ def _news(before: GameState, now: GameState) -> bool:
     return len(now.revealed) != len(before.revealed) or bool(set(now.offer or ()) - set(before.offer or ()))
 
 
-def play(job: tuple[int, int, int, float, int | None, int, float]) -> Result:
+def play(job: tuple[int, int, int, float, int | None, int] | Job) -> Result:
     """One On The Way game of ``players`` seats: the pairing's first kind in seat ``game % players``
     (so seats rotate), its second kind in every other seat. A win shared by k players scores 1/k."""
-    pairing, game, seed, scale, end_at, players, advice_scale = job
+    pairing, game, seed, scale, end_at, players, advice_scale = Job(*job)
     first, second = PAIRINGS[pairing]
     board, deck = load_reference()
     colours = SEATS[:players]
@@ -191,7 +204,7 @@ def play(job: tuple[int, int, int, float, int | None, int, float]) -> Result:
     return result
 
 
-def play_aa(job: tuple[int, int, int, float, int | None, int, float]) -> Result:
+def play_aa(job: tuple[int, int, int, float, int | None, int] | Job) -> Result:
     """One Auf Achse game: the follower does the advisor's first suggestion at every decision it
     advises (moves, auctions, bids, loads); cards and the set-up are the easy policy's (a random unseen
     card: the shuffled deck). In Auf Achse there is nothing to build: the casual proxy is easy."""
@@ -206,7 +219,7 @@ def play_aa(job: tuple[int, int, int, float, int | None, int, float]) -> Result:
     from companion.games.auf_achse.engine.state import initial_state as aa_initial
 
     # end_at: in Auf Achse a command cap (quick runs); 2 players
-    pairing, game, seed, scale, end_at, _players, advice_scale = job
+    pairing, game, seed, scale, end_at, _players, advice_scale = Job(*job)
     first, second = PAIRINGS[pairing]
     board, deck = load_aa_reference()
     state = aa_initial(AAConfig(board, deck, COLOURS, AARules(), seed=seed * 1009 + game))
@@ -502,7 +515,7 @@ def main(argv: list[str] | None = None) -> int:
     easy, casual = names.index("follower:easy"), names.index("follower:casual")
     repeats = aa and easy in playing and casual in playing
     jobs = [
-        (p, g, args.seed, scale, end_at, args.players, args.advice_scale)
+        Job(p, g, args.seed, scale, end_at, args.players, args.advice_scale)
         for g in range(games)
         for p in playing
         if not (repeats and p == casual)
@@ -565,7 +578,7 @@ def main(argv: list[str] | None = None) -> int:
             f"advice time: {cpu:.2f} s CPU per advice here (n-body {nbody:.2f} µs/step), "
             f"about {pi4:.2f} s on a Pi 4 (n-body factor: {PI4_NBODY_US:.1f} µs/step there, docs/bots.md)"
         )
-        print(f"playout kernel build: {native.BUILD}")
+        print(f"playout kernel build: {KERNEL_BUILD}")
     if args.regret and not aa:
         reg = regret(args.regret, 4, args.reference, args.seed, scale)
         print(

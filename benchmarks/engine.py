@@ -15,7 +15,7 @@ import random
 import statistics
 import time
 
-from companion.games.on_the_way.bots import native
+from companion.games.on_the_way.bots import KERNEL_BUILD
 from companion.games.on_the_way.bots.budget import DEV_ACTIONS_PER_S, PI4_SLOWDOWN
 from companion.games.on_the_way.bots.kernel import Kernel
 from companion.games.on_the_way.bots.policy import play_out as kernel_play_out
@@ -168,7 +168,7 @@ def main() -> None:
         f"{k['actions_per_s'] / 1000:.0f} k kernel actions/s — {k['games_per_s'] / g['games_per_s']:.1f}x "
         f"the validated engine's games/s"
     )
-    print(f"playout kernel build: {native.BUILD}")
+    print(f"playout kernel build: {KERNEL_BUILD}")
     nbody = nbody_us_per_step(2_000 if args.quick else 200_000)
     print(
         f"CPU calibration: n-body {nbody:.2f} µs/step here (Pi 4 published: 31.6 µs/step on CPython 3.7); "

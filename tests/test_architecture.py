@@ -27,6 +27,7 @@ GAMES = sorted(p.name for p in (ROOT / "games").iterdir() if (p / "plugin.py").e
 PLATFORM_ALLOWED: dict[str, set[str]] = {
     "engine": {"text"},
     "text": set(),  # what a name may hold (companion/text.py): a leaf every layer may use
+    "native": set(),  # which build of the compiled modules runs (companion/native.py): a leaf
     "data": {"engine", "text"},
     "intents": {"text"},
     "ledframe": {"text"},
@@ -48,7 +49,7 @@ PLATFORM_ALLOWED: dict[str, set[str]] = {
     "leaderboard": {"leaderboard", "table.messages", "display.names", "text"},
     "setup_box": {"engine", "intents", "ledframe", "table.messages", "display", "games", "setup_box", "text"},
     # Reads the kiosk's settings, hardware and journal through their own code (read-only).
-    "doctor": {"intents", "ledframe", "hardware", "journal", "kiosk", "leaderboard", "doctor", "text"},
+    "doctor": {"intents", "ledframe", "hardware", "journal", "kiosk", "leaderboard", "doctor", "native", "text"},
     "cli": {"*"},
     "__main__": {"*"},
 }
@@ -56,7 +57,8 @@ GAME_LAYERS = {
     "engine": {"engine"},
     "data": {"engine", "data"},
     "table": {"engine", "intents", "ledframe", "table", "bots"},
-    "bots": {"engine", "bots"},  # pure: the advisor and the bot players search the game's own rules
+    # pure: the advisor and the bot players search the game's own rules (``native``: compiled or not)
+    "bots": {"engine", "bots", "native"},
     "screen": {"engine", "ledframe", "table.ui", "table.messages", "display"},
     "simulator": {"engine", "intents", "ledframe", "table", "display", "simulator", "hardware"},
 }

@@ -80,7 +80,7 @@ class Box:
     link_timeout_s: float = 3.0  # how long the bridge may take to answer HELLO
     listen_s: float = 1.0  # after the link: reader faults the bridge reports
     broker_timeout_s: float = 5.0
-    kernel_folder: Path | None = None  # the On The Way bots' package (compiled kernel); None: the installed one
+    compiled_root: Path | None = None  # where ``companion`` (its compiled modules) lies; None: the installed one
     _settings: dict[str, str] | None = None
     _settings_error: str | None = None
     _unit_only: dict[str, str] | None = None

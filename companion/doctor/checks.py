@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from companion.doctor.box import Box
 from companion.doctor.devices import bridge, display, readers, serial, spi
-from companion.doctor.machine import clock, hardware_file, platform, playout_kernel, service, settings
+from companion.doctor.machine import clock, compiled_modules, hardware_file, platform, service, settings
 from companion.doctor.network import broker
 from companion.doctor.result import Check, Findings, Result
 from companion.doctor.state import admin_pin, journal
@@ -32,7 +32,7 @@ CHECKS: tuple[Check, ...] = (
     broker,
     clock,
     service,
-    playout_kernel,
+    compiled_modules,
 )
 
 

@@ -1,5 +1,5 @@
 """The machine and its kiosk: which Pi, the settings as the unit sees them, the hardware file, the
-clock, the systemd unit, the bots' playout kernel."""
+clock, the systemd unit, the compiled modules (the bots' playout kernel)."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from companion.doctor.result import Findings, Result, fail, na, ok, warn
 from companion.hardware.config import load
 from companion.hardware.errors import ConfigError
 from companion.journal.paths import default_journal_path
+from companion.native import COMPILED, PURE_ENV, ROOT, why_not_compiled
 
 # No clock reads earlier than this on a box running this code: 1 Jan 2026, 00:00 UTC.
 EARLIEST_SANE_TIME = 1767225600
@@ -123,24 +124,21 @@ def service(box: Box, found: Findings) -> Iterator[Result]:
         yield ok("service", f"{unit} enabled, {state[1]}")
 
 
-def playout_kernel(box: Box, found: Findings) -> Iterator[Result]:
-    """Is the bots' playout kernel the compiled one (setup.py), in the kiosk's environment? Plain Python
-    plays the same moves about half as fast: an advice takes ~0.6 s of a Pi 4 instead of ~0.3 s
+def compiled_modules(box: Box, found: Findings) -> Iterator[Result]:
+    """Do the compiled modules (the bots' playout kernel, setup.py) run in the kiosk's environment? Plain
+    Python plays the same moves about half as fast: an advice takes ~0.6 s of a Pi 4 instead of ~0.3 s
     (docs/bots.md)."""
-    from companion.games.on_the_way.bots import native
-
-    reason = native.why_not_compiled(box.kernel_folder or native.HERE, box.kiosk_environment())
-    if reason is None:
-        yield ok("playout kernel", "compiled (mypyc): the bots and the advice think at full speed")
-        return
-    message = f"plain Python ({reason}): the same moves, the advice about half as fast"
-    if not found.pi:
-        yield ok("playout kernel", message)  # a laptop's simulator needs no speed: nothing to fix
-    elif native.PURE_ENV in reason:
-        yield warn("playout kernel", message, f"remove {native.PURE_ENV} from {ENV_FILE}")
-    else:
-        yield warn(
-            "playout kernel",
-            message,
-            "sudo ./install/companion_install.py (it compiles the kernel with gcc and python3-dev)",
-        )
+    for package, compiled in COMPILED.items():
+        reason = why_not_compiled(package, box.compiled_root or ROOT, box.kiosk_environment())
+        if reason is None:
+            yield ok(compiled.what, "compiled (mypyc): the bots and the advice think at full speed")
+            continue
+        message = f"plain Python ({reason}): the same moves, the advice about half as fast"
+        if not found.pi:
+            yield ok(compiled.what, message)  # a laptop's simulator needs no speed: nothing to fix
+        elif PURE_ENV in reason:
+            yield warn(compiled.what, message, f"remove {PURE_ENV} from {ENV_FILE}")
+        else:
+            yield warn(
+                compiled.what, message, "sudo ./install/companion_install.py (it compiles with gcc and python3-dev)"
+            )

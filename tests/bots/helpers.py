@@ -5,7 +5,7 @@ from __future__ import annotations
 from functools import cache
 from pathlib import Path
 
-from companion.games.on_the_way.bots import native
+from companion import native
 from companion.games.on_the_way.data import load_reference
 from companion.games.on_the_way.engine import GameConfig, HouseRules, LayOut, apply
 from companion.games.on_the_way.engine.state import GameState
@@ -57,13 +57,19 @@ def laid_out(state: GameState, *cards: str) -> GameState:
     return state
 
 
-def fake_kernel_install(folder: Path, stamped: bool = True) -> Path:
-    """A bots package folder as an install that compiled the kernel leaves it: the sources, a compiled
-    file per module (empty: only its presence is read) and, when ``stamped``, the hash of the sources."""
+KERNEL = "companion.games.on_the_way.bots"  # the package whose modules the install compiles
+
+
+def fake_kernel_install(root: Path, stamped: bool = True) -> Path:
+    """The bots package under ``root`` as an install that compiled the kernel leaves it: the sources, a
+    compiled file per module (empty: only its presence is read) and, when ``stamped``, the hash of the
+    sources. Returns the package's folder."""
+    folder = native.folder_of(KERNEL, root)
     folder.mkdir(parents=True, exist_ok=True)
-    for name in native.COMPILED:
-        (folder / f"{name}.py").write_text(f"# {name}\n", encoding="utf-8")
+    for name in native.COMPILED[KERNEL].modules:
+        if not (folder / f"{name}.py").exists():
+            (folder / f"{name}.py").write_text(f"# {name}\n", encoding="utf-8")
         (folder / f"{name}{native.SUFFIX}").write_bytes(b"")
     if stamped:
-        (folder / native.stamp_name()).write_text(native.sources_digest(folder) + "\n", encoding="utf-8")
+        (folder / native.stamp_name()).write_text(native.sources_digest(KERNEL, root) + "\n", encoding="utf-8")
     return folder

@@ -1,5 +1,5 @@
 """The compiled playout kernel (setup.py, mypyc) plays the same games as its Python sources, and is used
-only while it was compiled from the sources beside it (``bots/native.py``)."""
+only while it was compiled from the sources beside it (``companion/native.py``)."""
 
 from __future__ import annotations
 
@@ -11,15 +11,15 @@ from pathlib import Path
 
 import pytest
 
-from companion.games.on_the_way.bots import native
-from tests.bots.helpers import fake_kernel_install
+from companion import native
+from companion.games.on_the_way.bots import KERNEL_BUILD
+from tests.bots.helpers import KERNEL, fake_kernel_install
 
 # Plays complete kernel games from the set-up with the greedy policy (what every playout runs) and
-# prints which build ran and a hash of every action and the final scores.
+# prints which build ran and a hash of every action and the final state.
 GAMES = """
 import hashlib, random
-from companion.games.on_the_way.bots import native
-from tests.bots.helpers import fake_kernel_install
+from companion.games.on_the_way.bots import KERNEL_BUILD
 from companion.games.on_the_way.bots.kernel import Kernel
 from companion.games.on_the_way.bots.policy import policy_action
 from companion.games.on_the_way.data import load_reference
@@ -46,7 +46,7 @@ for players in (2, 3, 4):
             digest.update(repr(action).encode())
             k.step(action)
         digest.update(repr(canonical((k.scores(), k.snapshot()))).encode())
-print(native.BUILD)
+print(KERNEL_BUILD)
 print(digest.hexdigest())
 """
 
@@ -62,9 +62,13 @@ def _play(pure: bool) -> tuple[str, str]:
     return build, digest
 
 
+def _compiled_here() -> None:
+    if native.why_not_compiled(KERNEL) is not None:
+        pytest.skip(f"this install runs the kernel as {KERNEL_BUILD}: nothing compiled to check")
+
+
 def test_the_compiled_kernel_plays_the_same_games_as_its_python_sources() -> None:
-    if native.why_not_compiled() is not None:
-        pytest.skip(f"this install runs the kernel as {native.BUILD}: nothing compiled to compare")
+    _compiled_here()
     compiled_build, compiled = _play(pure=False)
     pure_build, pure = _play(pure=True)
     assert compiled_build == "compiled (mypyc)"
@@ -72,68 +76,63 @@ def test_the_compiled_kernel_plays_the_same_games_as_its_python_sources() -> Non
     assert compiled == pure
 
 
-def test_a_compiled_kernel_runs_only_while_it_matches_its_sources(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.delenv(native.PURE_ENV, raising=False)
-    compiled = native.SUFFIX
+def test_a_compiled_kernel_runs_only_while_it_matches_its_sources(tmp_path: Path) -> None:
+    none: dict[str, str] = {}
     fake_kernel_install(tmp_path, stamped=False)
-    assert "missing" in (native.why_not_compiled(tmp_path) or "")
-    fake_kernel_install(tmp_path)
-    assert native.why_not_compiled(tmp_path) is None
+    assert "missing" in (native.why_not_compiled(KERNEL, tmp_path, none) or "")
+    folder = fake_kernel_install(tmp_path)
+    assert native.why_not_compiled(KERNEL, tmp_path, none) is None
     # An edit or a checkout after the install: the compiled copy would run the old rules.
-    (tmp_path / "policy.py").write_text("# policy, edited\n", encoding="utf-8")
-    assert "sources changed" in (native.why_not_compiled(tmp_path) or "")
+    (folder / "policy.py").write_text("# policy, edited\n", encoding="utf-8")
+    assert "sources changed" in (native.why_not_compiled(KERNEL, tmp_path, none) or "")
     fake_kernel_install(tmp_path)
-    monkeypatch.setenv(native.PURE_ENV, "1")
-    assert native.PURE_ENV in (native.why_not_compiled(tmp_path) or "")
-    monkeypatch.delenv(native.PURE_ENV)
-    (tmp_path / f"kernel{compiled}").unlink()
-    assert "only policy compiled" in (native.why_not_compiled(tmp_path) or "")
-    (tmp_path / f"policy{compiled}").unlink()
-    assert "not compiled" in (native.why_not_compiled(tmp_path) or "")
-
-
-def test_the_build_that_runs_is_the_one_the_selection_names() -> None:
-    from companion.games.on_the_way.bots import kernel, policy
-
-    compiled = native.why_not_compiled() is None
-    expected = "compiled (mypyc)" if compiled else f"plain Python ({native.why_not_compiled()})"
-    assert expected == native.BUILD
-    for module in (kernel, policy):
-        assert (Path(module.__file__ or "").suffix != ".py") is compiled
+    assert native.PURE_ENV in (native.why_not_compiled(KERNEL, tmp_path, {native.PURE_ENV: "1"}) or "")
+    assert native.why_not_compiled(KERNEL, tmp_path, {native.PURE_ENV: "0"}) is None
+    (folder / f"kernel{native.SUFFIX}").unlink()
+    assert "only policy compiled" in (native.why_not_compiled(KERNEL, tmp_path, none) or "")
+    (folder / f"policy{native.SUFFIX}").unlink()
+    assert "not compiled" in (native.why_not_compiled(KERNEL, tmp_path, none) or "")
 
 
 def test_an_edit_of_a_module_the_kernel_imports_also_counts(tmp_path: Path) -> None:
     """The compiled code relies on the types of the engine modules it imports (int fields of cards and
     state): an edit there, too, makes the compiled copy stale."""
-    folder = tmp_path / "companion/games/on_the_way/bots"
-    fake_kernel_install(folder)
+    folder = native.folder_of(KERNEL, tmp_path)
+    folder.mkdir(parents=True)
+    (folder / "kernel.py").write_text("from companion.games.on_the_way.engine.state import END\n", encoding="utf-8")
     engine = tmp_path / "companion/games/on_the_way/engine/state.py"
     engine.parent.mkdir(parents=True)
-    engine.write_text("TIME_END = 8\n", encoding="utf-8")
-    importing = "from companion.games.on_the_way.engine.state import TIME_END\n"
-    (folder / "kernel.py").write_text(importing, encoding="utf-8")
-    (folder / native.stamp_name()).write_text(native.sources_digest(folder) + "\n", encoding="utf-8")
-    assert engine in set(native.sources(folder))
-    assert native.why_not_compiled(folder, environ={}) is None
-    engine.write_text("TIME_END = 9\n", encoding="utf-8")
-    assert "sources changed" in (native.why_not_compiled(folder, environ={}) or "")
+    engine.write_text("END = 8\n", encoding="utf-8")
+    fake_kernel_install(tmp_path)
+    assert engine in set(native.sources(KERNEL, tmp_path))
+    assert native.why_not_compiled(KERNEL, tmp_path, {}) is None
+    engine.write_text("END = 9\n", encoding="utf-8")
+    assert "sources changed" in (native.why_not_compiled(KERNEL, tmp_path, {}) or "")
     # A stamp is per Python: another interpreter's build beside this one's does not vouch for it.
-    (folder / native.stamp_name(".cpython-399-x86_64-linux-gnu.so")).write_text(native.sources_digest(folder))
-    assert "sources changed" in (native.why_not_compiled(folder, environ={}) or "")
+    other = folder / native.stamp_name(".cpython-399-x86_64-linux-gnu.so")
+    other.write_text(native.sources_digest(KERNEL, tmp_path), encoding="utf-8")
+    assert "sources changed" in (native.why_not_compiled(KERNEL, tmp_path, {}) or "")
+
+
+def test_the_build_that_runs_is_the_one_the_selection_names() -> None:
+    from companion.games.on_the_way.bots import kernel, policy
+
+    reason = native.why_not_compiled(KERNEL)
+    expected = "compiled (mypyc)" if reason is None else f"plain Python ({reason})"
+    assert expected == KERNEL_BUILD == native.BUILDS[KERNEL]
+    for module in (kernel, policy):
+        assert (Path(module.__file__ or "").suffix != ".py") is (reason is None)
 
 
 def test_compiled_modules_that_do_not_load_give_way_to_the_sources(tmp_path: Path) -> None:
-    """A copy of the package whose compiled modules lack their shared library (it lives outside the
+    """A copy of the package whose compiled modules lack their shared library (it lies outside the
     package): the plain-Python kernel runs, and says why."""
-    if native.why_not_compiled() is not None:
-        pytest.skip(f"this install runs the kernel as {native.BUILD}: nothing compiled to break")
-    shutil.copytree(native.HERE.parents[2], tmp_path / "companion", ignore=shutil.ignore_patterns("__pycache__"))
+    _compiled_here()
+    shutil.copytree(native.ROOT / "companion", tmp_path / "companion", ignore=shutil.ignore_patterns("__pycache__"))
     probe = (
         f"import sys; sys.path.insert(0, {str(tmp_path)!r})\n"
-        "from companion.games.on_the_way.bots import kernel, native\n"
-        "print(native.BUILD); print(kernel.__file__)\n"
+        "from companion.games.on_the_way.bots import KERNEL_BUILD, kernel\n"
+        "print(KERNEL_BUILD); print(kernel.__file__)\n"
     )
     env = {k: v for k, v in os.environ.items() if k != native.PURE_ENV}
     done = subprocess.run(
@@ -142,4 +141,4 @@ def test_compiled_modules_that_do_not_load_give_way_to_the_sources(tmp_path: Pat
     assert done.returncode == 0, done.stderr
     build, kernel_file = done.stdout.split("\n")[:2]
     assert build.startswith("plain Python (the compiled modules do not load")
-    assert kernel_file == str(tmp_path / "companion/games/on_the_way/bots/kernel.py")
+    assert kernel_file == str(native.folder_of(KERNEL, tmp_path) / "kernel.py")

@@ -85,9 +85,16 @@ class PiRoot:
 
     @property
     def kernel(self) -> Path:
-        """The bots' package as an install that compiled the playout kernel leaves it."""
-        folder = self.root / "opt/companion/venv/bots"
-        return folder if folder.exists() else fake_kernel_install(folder)
+        """The bots' package as an install that compiled the playout kernel leaves it (under its root)."""
+        return fake_kernel_install(self.packages) if not (self.packages / "companion").exists() else self.bots
+
+    @property
+    def packages(self) -> Path:
+        return self.root / "opt/companion/venv/site-packages"
+
+    @property
+    def bots(self) -> Path:
+        return self.packages / "companion/games/on_the_way/bots"
 
     def file(self, path: str, text: str = "", mode: int = 0o644) -> Path:
         target = self.root / path.lstrip("/")
@@ -121,7 +128,7 @@ class PiRoot:
             "link_timeout_s": 1.5,
             "listen_s": 0.4,
             "broker_timeout_s": 3.0,
-            "kernel_folder": self.kernel,
+            "compiled_root": self.kernel.parents[3],
         }
         settings.update(overrides)
         return Box(**settings)  # type: ignore[arg-type]
@@ -317,7 +324,7 @@ def test_each_fault_fails_its_own_check_and_only_that(pi: PiRoot, fault: str) ->
 
 
 def test_a_playout_kernel_older_than_its_sources_is_a_warning_on_a_pi(pi: PiRoot, tmp_path: Path) -> None:
-    """An update of the sources without a reinstall: the plain-Python kernel runs (bots/native.py), the
+    """An update of the sources without a reinstall: the plain-Python kernel runs (companion/native.py), the
     same moves, slower. Worth a look, not a failure."""
     healthy = statuses(pi.results())
     (pi.kernel / "kernel.py").write_text("# kernel, updated after the install\n", encoding="utf-8")

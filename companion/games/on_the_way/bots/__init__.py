@@ -8,9 +8,10 @@ Pure (no I/O, no clock): everything is deterministic given a seed.
 
 from __future__ import annotations
 
-from companion.games.on_the_way.bots import native
+from companion.native import select
 
-native.select()  # before anything below imports the kernel: the compiled build only while it is current
+# Before anything below imports the kernel: its compiled build only while it matches the sources.
+KERNEL_BUILD = select(__name__)
 
 from companion.games.on_the_way.bots.advisor import DEFAULT_BUDGET_S, Advice, advise  # noqa: E402
 from companion.games.on_the_way.bots.budget import PI4_ACTIONS_PER_S, work_for  # noqa: E402
@@ -20,6 +21,7 @@ from companion.games.on_the_way.bots.players import BUDGET_S, Level, choose  # n
 __all__ = [
     "BUDGET_S",
     "DEFAULT_BUDGET_S",
+    "KERNEL_BUILD",
     "PI4_ACTIONS_PER_S",
     "Advice",
     "Kernel",
