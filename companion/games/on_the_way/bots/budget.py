@@ -12,6 +12,10 @@ from __future__ import annotations
 # ``advise`` over positions of a whole game, scaled to a quiet core by the n-body time measured alongside
 # (165-210 k/s; 245 k/s before the policy built its centres: more buildings, longer transshipment chains).
 DEV_ACTIONS_PER_S = 180_000
+# These rates are plain Python's. Where the install compiled the kernel (companion/native.py) the same work,
+# and so the same decisions, take about half the time (docs/bots.md, "Scaling to a Pi 4"): a budget of
+# "1 s of a Pi 4" is then ~0.45 s there. Kept in plain Python's terms so that a seed decides the same
+# whichever build runs.
 # The development machine is this many times faster than a Pi 4 core (nbody calibration, docs/bots.md).
 PI4_SLOWDOWN = 4.0
 PI4_ACTIONS_PER_S = int(DEV_ACTIONS_PER_S / PI4_SLOWDOWN)
