@@ -96,8 +96,8 @@ def test_advice_is_for_the_player_to_move_names_only_open_cards_and_ignores_hidd
 def test_the_search_never_overrules_an_obvious_step_and_only_a_clearly_better_one() -> None:
     """Fulfilling, or driving a loaded truck on, is played by medium whatever the playouts' noise says;
     any other plan yields only to an arm clearly better (``overrules``). The advisor's ``keeps_plan``,
-    checked on the same real positions: fulfilling always stays (OTW-28), a loaded truck's route yields
-    only to a clearly better step (the greedy route is not always the good one), never to noise."""
+    checked on the same real positions, never leaves an obvious plan either: letting a loaded truck's
+    route yield to a clearly better step lost whole games against medium (docs/bots.md)."""
     from companion.games.on_the_way.bots.policy import policy_action
     from companion.games.on_the_way.bots.search import Arm, obvious, overrules
 
@@ -111,6 +111,8 @@ def test_the_search_never_overrules_an_obvious_step_and_only_a_clearly_better_on
     assert overrules(kernel, plan, other, None)  # the plan is not a candidate
     best = Arm(plan, 100, 90.0)
     assert not overrules(kernel, plan, best, best)
+    assert not keeps_plan(kernel, plan, other, Arm(plan, 100, 10.0))  # a choice: the advice leaves it
+    assert keeps_plan(kernel, plan, Arm((MOVE, 2, 0, 0, 0), 100, 10.5), Arm(plan, 100, 10.0))  # not for noise
     # An obvious step: loaded and driving on (found in a real easy game), never overruled.
     from companion.games.on_the_way.bots import choose
     from companion.games.on_the_way.engine.queries import offer_missing
@@ -132,7 +134,7 @@ def test_the_search_never_overrules_an_obvious_step_and_only_a_clearly_better_on
                 clearly, slightly = Arm((MOVE, 2, 0, 0, 0), 100, 99.0), Arm((MOVE, 2, 0, 0, 0), 100, 53.0)
                 assert not overrules(k, step_plan, clearly, Arm(step_plan, 100, 1.0))
                 assert keeps_plan(k, step_plan, slightly, Arm(step_plan, 100, 50.0))
-                assert keeps_plan(k, step_plan, clearly, Arm(step_plan, 100, 1.0)) == (step_plan[0] == FULFIL)
+                assert keeps_plan(k, step_plan, clearly, Arm(step_plan, 100, 1.0))
         game, _ = apply(game, choose(game, game.current.colour, "easy", seed=step))
         if game.finished or min(found.values()) >= 3:
             break

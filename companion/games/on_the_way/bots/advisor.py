@@ -39,15 +39,13 @@ from companion.games.calibration import chance, rivals
 from companion.games.on_the_way.bots import chances
 from companion.games.on_the_way.bots.budget import work_for
 from companion.games.on_the_way.bots.explain import PACKAGE, words
-from companion.games.on_the_way.bots.kernel import CANCEL, FULFIL, PASS, Action, Kernel
+from companion.games.on_the_way.bots.kernel import CANCEL, PASS, Action, Kernel
 from companion.games.on_the_way.bots.policy import policy_action
 from companion.games.on_the_way.bots.search import (
     FULL_HORIZON,
-    SWITCH_MARGIN,
     Arm,
     behind_pace,
     candidates,
-    clearly_better,
     obvious,
     pass_only_if_planned,
     rollout,
@@ -197,26 +195,19 @@ def no_circles(k: Kernel, state: GameState, earlier: Sequence[GameState], action
 
 def keeps_plan(k: Kernel, plan: Action, best: Arm, default: Arm) -> bool:
     """Does the advice stay with the greedy ``plan`` (whose ranking arm is ``default``) rather than the
-    best-ranked ``best``? When the plan fulfils a contract (only fulfilling moves the time track, OTW-28:
-    a follower that postpones it stalls the game), the game is stalling (``search.behind_pace``: the plan
-    moves the time track on), or ``best`` is not more than ``SWITCH_GAIN`` above it on the ranking's
-    means (common random numbers: their difference is steadier than either). Looser than medium's
-    ``overrules`` (5 points and one standard error), which almost never let the advice leave the plan;
-    why not looser still: see ``advise``.
+    best-ranked ``best``? When the plan is obvious (fulfilling, a loaded truck driving on: only fulfilling
+    moves the time track, OTW-28), the game is stalling (``search.behind_pace``: the plan moves the time
+    track on), or ``best`` is not more than ``SWITCH_GAIN`` above it on the ranking's means (common random
+    numbers: their difference is steadier than either). Looser than medium's ``overrules`` (5 points and
+    one standard error), which almost never let the advice leave the plan; why not looser still: see
+    ``advise``.
 
-    A loaded truck driving on (``search.obvious``) keeps its plan unless ``best`` is clearly better
-    (``search.clearly_better``, medium's margin): the greedy route is not always the good one. In 2 of
-    40 mid-game positions (``benchmarks/advice.py --regret``, seed 9101) the plan drove a loaded truck on
-    at 24 and 29 % by complete playouts, another route or cancelling at 45-46 %, and the ranking gained
-    12-16 points by it; elsewhere its gain over a loaded truck's plan stayed within 4 points, noise.
-    Letting fulfilling yield the same way lowered that regret (fresh positions, seed 16801: 31.9 ->
-    27.5 %) but lost whole games on the same deals (the follower 87.5 against 94 of 136; 6 of 30
-    lost to easy against 3): docs/bots.md, "Eighth to tenth sessions"."""
-    if best is default or plan[0] == FULFIL or behind_pace(k):
-        return True
-    if obvious(k, plan):
-        return not clearly_better(best, default, SWITCH_MARGIN)
-    return best.mean - default.mean <= SWITCH_GAIN
+    An obvious plan never yields, not even to a step the ranking finds clearly better. Letting a loaded
+    truck's route yield (sessions 8-10) lowered the regret against the greedy reference (33.1 -> 28.1 %,
+    seed 9101) but lost whole games against medium on the same deals: 36.5 of 80 with it, 47.5 without
+    (seeds 17201, 17401; 24 deals better without it, 9 worse), easy level (66 against 67 of 70).
+    Letting fulfilling yield too lost more (87.5 against 94 of 136). docs/bots.md, "Eleventh session"."""
+    return best is default or obvious(k, plan) or behind_pace(k) or best.mean - default.mean <= SWITCH_GAIN
 
 
 def weighed(
@@ -260,9 +251,9 @@ def rank(
     advice more than 5 points below the best candidate (benchmarks/advice.py --regret 10, seed 9101):
     at the advice's budget a better step is rarely *clearly* better. Always taking the best-ranked
     instead (12.5 %) lost whole games: a follower that postpones fulfilling stalls the time track,
-    one that re-decides every step wanders. So the plan stays when it fulfils, when the game is
-    stalling, when it drives a loaded truck on and the best is not clearly better, or when the best is
-    not more than SWITCH_GAIN above it (``keeps_plan``; docs/bots.md).
+    one that re-decides every step wanders. So the plan stays when it is obvious (fulfilling, a loaded
+    truck driving on), when the game is stalling, or when the best is not more than SWITCH_GAIN above
+    it (``keeps_plan``; docs/bots.md).
     """
     plan, actions = weighed(kernel, state, earlier, rng, plan_rng)
     if only_first and (len(actions) <= 1 or (plan in actions and (obvious(kernel, plan) or behind_pace(kernel)))):
@@ -302,8 +293,8 @@ def advise(
 
     Sequential halving over the candidates (playouts of ``RANK_HORIZON`` actions, then the static
     evaluation) ranks them, the greedy plan among them; the best-ranked replaces the plan when it is
-    more than ``SWITCH_GAIN`` better, the plan does not fulfil a contract, a loaded truck's plan only to
-    a clearly better step, and the game is not stalling (``search.behind_pace``): ``keeps_plan``. The
+    more than ``SWITCH_GAIN`` better, the plan is not obvious (fulfilling, a loaded truck driving on:
+    ``search.obvious``) and the game is not stalling (``search.behind_pace``): ``keeps_plan``. The
     pick is re-evaluated on fresh complete playouts (its reported chance, no winner's curse).
     ``earlier``: the states of this turn before ``state`` (``turn_so_far``), to avoid circles.
     ``opponents``: colour -> the bot level of a seat the box plays (or ``"casual"``, the benchmarks'
