@@ -41,7 +41,6 @@ COMPILED: dict[str, Compiled] = {
 ROOT = Path(__file__).resolve().parent.parent  # the folder that holds ``companion``
 PURE_ENV = "COMPANION_PURE_PYTHON"  # set (to anything but "" or "0") to run the plain-Python sources
 SUFFIX = importlib.machinery.EXTENSION_SUFFIXES[0]  # this Python's, e.g. .cpython-311-x86_64-linux-gnu.so
-BUILDS: dict[str, str] = {}  # package -> which build runs, once ``select`` has run
 
 
 def folder_of(package: str, root: Path = ROOT) -> Path:
@@ -124,9 +123,9 @@ def select(package: str) -> str:
             for name in names:
                 sys.modules.pop(f"{package}.{name}", None)
             reason = f"the compiled modules do not load ({error}): reinstall"
-    BUILDS[package] = "compiled (mypyc)" if reason is None else f"plain Python ({reason})"
+    build = "compiled (mypyc)" if reason is None else f"plain Python ({reason})"
     if reason is None or not compiled_files(package):
-        return BUILDS[package]  # compiled and current, or nothing compiled: the import system finds the right files
+        return build  # compiled and current, or nothing compiled: the import system finds the right files
     folder = folder_of(package)
     for name in names:
         fullname = f"{package}.{name}"
@@ -138,4 +137,4 @@ def select(package: str) -> str:
         sys.modules[fullname] = module
         spec.loader.exec_module(module)
         setattr(sys.modules[package], name, module)
-    return BUILDS[package]
+    return build

@@ -126,15 +126,14 @@ class Tables:
         # The playout's hot path reads these instead of computing them at every step: a card's worth
         # (pay plus 3 000 R per VP, OTW-33) and its roads plus one, for the policy's pay per road; the
         # building costs (warehouse, centre, expansion, the cheapest) under each event, index event + 1
-        # (0: no event), the CHEAPER event lowering each (OTW-30).
+        # (0: no event), the CHEAPER event lowering each by its amount (OTW-30).
         self.c_worth = [pay + 3000 * vp for pay, vp in zip(self.c_pay, self.c_vp, strict=True)]
         self.c_roads1 = [d + 1 for d in self.c_distance]
-        self.costs: list[tuple[int, int, int, int]] = [self._costs(e) for e in range(-1, len(deck.events))]
-
-    def _costs(self, event: int) -> tuple[int, int, int, int]:
-        off = self.e_amount[event] if event >= 0 and self.e_kind[event] == CHEAPER else 0
-        wh, lc, ex = (max(0, base - off) for base in (self.wh_cost, self.lc_cost, self.ex_cost))
-        return wh, lc, ex, min(wh, lc, ex)
+        self.discount = [0] + [a if k == CHEAPER else 0 for k, a in zip(self.e_kind, self.e_amount, strict=True)]
+        self.costs: list[tuple[int, int, int, int]] = []
+        for off in self.discount:
+            wh, lc, ex = (max(0, base - off) for base in (self.wh_cost, self.lc_cost, self.ex_cost))
+            self.costs.append((wh, lc, ex, min(wh, lc, ex)))
 
     def road_key(self, a: int, b: int) -> int:
         return a * self._n + b if a < b else b * self._n + a
@@ -394,10 +393,8 @@ class Kernel:
         return left if left > 0 else 0
 
     def cost(self, base: int) -> int:
-        e = self.event
-        if e >= 0 and self.t.e_kind[e] == CHEAPER:
-            return max(0, base - self.t.e_amount[e])
-        return base
+        """``base`` under the active event (OTW-30: a CHEAPER event lowers every building's cost)."""
+        return max(0, base - self.t.discount[self.event + 1])
 
     def open_tiers(self) -> list[bool]:
         t = self.t

@@ -276,13 +276,14 @@ def _build(k: Kernel, rng: random.Random) -> Action | None:
     """The biggest affordable building (each buys VP at a better rate than money, OTW-33)."""
     t = k.t
     money = k.money[k.seat]
+    wh_cost, lc_cost, ex_cost, _ = t.costs[k.event + 1]
     limited = t.limited
     trucks = k.sup_trucks if limited else 10**9
-    if money >= k.cost(t.lc_cost) and (not limited or (k.sup_lc > 0 and trucks >= 2)):
+    if money >= lc_cost and (not limited or (k.sup_lc > 0 and trucks >= 2)):
         kinds = (BUILD_LC,)
-    elif money >= k.cost(t.ex_cost) and (not limited or (k.sup_lc > 0 and trucks >= 1)):
+    elif money >= ex_cost and (not limited or (k.sup_lc > 0 and trucks >= 1)):
         kinds = (EXPAND,)
-    elif money >= k.cost(t.wh_cost) and (not limited or (k.sup_wh > 0 and trucks >= 1)):
+    elif money >= wh_cost and (not limited or (k.sup_wh > 0 and trucks >= 1)):
         kinds = (BUILD_WH,)
     else:
         return None
@@ -293,7 +294,7 @@ def _build(k: Kernel, rng: random.Random) -> Action | None:
     else:
         cities = [c for c, b in enumerate(k.bld) if b == NONE]
         if not cities:
-            if kinds[0] == BUILD_LC and money >= k.cost(t.ex_cost):
+            if kinds[0] == BUILD_LC and money >= ex_cost:
                 cities = [c for c, b in enumerate(k.bld) if b == WH]
                 if not cities:
                     return None
@@ -305,23 +306,23 @@ def _build(k: Kernel, rng: random.Random) -> Action | None:
 def _build_when_affordable(k: Kernel, rng: random.Random) -> Action | None:
     """A logistics centre as soon as one is affordable (5 VP and two trucks for one step); a smaller
     building only when no centre can be built any more or in the last rounds (saving up for a centre
-    beat building the biggest affordable at once 62 % of kernel games), next to the player's trucks."""
+    beat building the biggest affordable at once 62 % of kernel games), next to the player's trucks.
+    ``policy_action`` calls it only when the cheapest building is affordable (most calls it is not)."""
     t = k.t
     money = k.money[k.seat]
-    if money < k.cost(t.lc_cost) and money < k.cost(t.ex_cost) and money < k.cost(t.wh_cost):
-        return None  # nothing affordable (most calls): every branch below would say None too
+    wh_cost, lc_cost, ex_cost, _ = t.costs[k.event + 1]
     limited = t.limited
     trucks = k.sup_trucks if limited else 10**9
     bld = k.bld
     any_free = NONE in bld  # the city lists only for the building chosen: this runs at every step
     centre_ok = any_free and (not limited or (k.sup_lc > 0 and trucks >= 2))
-    if centre_ok and money >= k.cost(t.lc_cost):
+    if centre_ok and money >= lc_cost:
         return _near_own_trucks(k, BUILD_LC, [c for c, b in enumerate(bld) if b == NONE], rng)
     if centre_ok and k.time < t.time_end - 1:
         return None  # save up for the centre
-    if WH in bld and money >= k.cost(t.ex_cost) and (not limited or (k.sup_lc > 0 and trucks >= 1)):
+    if WH in bld and money >= ex_cost and (not limited or (k.sup_lc > 0 and trucks >= 1)):
         return _near_own_trucks(k, EXPAND, [c for c, b in enumerate(bld) if b == WH], rng)
-    if any_free and money >= k.cost(t.wh_cost) and (not limited or (k.sup_wh > 0 and trucks >= 1)):
+    if any_free and money >= wh_cost and (not limited or (k.sup_wh > 0 and trucks >= 1)):
         return _near_own_trucks(k, BUILD_WH, [c for c, b in enumerate(bld) if b == NONE], rng)
     return None
 
