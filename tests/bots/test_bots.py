@@ -419,7 +419,7 @@ def _lay_out_in(game: Any, pile: list[str]) -> None:
             game.push(LayOut(card))
 
 
-def _answers_after_undos(seed: int, undos: int) -> list[tuple[Command, object]]:
+def _answers_after_undos(seed: int, undos: int) -> list[tuple[object, object]]:
     """Hard bot seats (``BotSeats``, TINY budget) through ``Game``: after every step of a turn the seat
     is asked again (so it remembers the new state), then the step is undone and the seat asked twice
     more: (the step, the answer after its undo), for the first ``undos`` steps."""
@@ -430,7 +430,7 @@ def _answers_after_undos(seed: int, undos: int) -> list[tuple[Command, object]]:
     random.Random(seed).shuffle(pile)
     game = Game(initial_state(config_for(2, None, 3)), apply)
     seats = BotSeats(games.get("on-the-way"), {"red": "hard", "blue": "hard"}, seed)
-    out: list[tuple[Command, object]] = []
+    out: list[tuple[object, object]] = []  # a seat answers with its game's command (object)
     while len(out) < undos and not game.state.finished:
         _lay_out_in(game, pile)
         turn = (game.state.turn.round, game.state.turn.seat)

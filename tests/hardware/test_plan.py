@@ -355,7 +355,7 @@ def test_flash_without_groups_is_refused_or_one_at_a_time(tmp_path: Path, capsys
         ('[["A", "B", "C"], ["A"]]', "group 1 and group 2"),
         ('[["A", "C"], ["B"]]', "are close"),
         ('[["A", "Zzz"], ["B", "C"]]', "has no reader"),
-        ('[[1, 2]]', "list of reader names"),
+        ("[[1, 2]]", "list of reader names"),
     ],
 )
 def test_rf_groups_in_the_file_are_checked(groups: str, words: str) -> None:
@@ -436,7 +436,7 @@ def test_plan_reads_a_digitised_data_set(tmp_path: Path, capsys: pytest.CaptureF
     [
         ('[[cities]]\nname = "A"\nx = 0.5\ny = 0.5\n\n[[cities]]\nname = "B"\nx = 1.5\ny = 0.2\n', 8, "[[cities]] B x"),
         ('[[cities]]\nname = "A"\nx = 0.5\ny = 0.5\n[[cities]]\nname = "A"\nx = 0.1\ny = 0.2\n', 5, "[[cities]] A"),
-        ('[[cities]]\nx = 0.5\ny = 0.5\n', 1, "[[cities]] #1 name"),
+        ("[[cities]]\nx = 0.5\ny = 0.5\n", 1, "[[cities]] #1 name"),
         ("[board]\nname = 'x'\n", None, "[[cities]]"),
         ("[[cities]\n", 1, "TOML syntax"),
     ],
@@ -455,7 +455,7 @@ def test_write_config_into_an_existing_file_keeps_its_readers(tmp_path: Path) ->
     box = tmp_path / "box.toml"
     text = REFERENCE.read_text(encoding="utf-8")
     before = load(REFERENCE, env={}).readers
-    swapped = text.replace(f'0 = "{before[0]}"', "0 = \"SWAP\"").replace(f'1 = "{before[1]}"', f'1 = "{before[0]}"')
+    swapped = text.replace(f'0 = "{before[0]}"', '0 = "SWAP"').replace(f'1 = "{before[1]}"', f'1 = "{before[0]}"')
     box.write_text(swapped.replace('0 = "SWAP"', f'0 = "{before[1]}"'), encoding="utf-8")
     readers = load(box, env={}).readers
     assert readers[0] == before[1] and readers[1] == before[0]

@@ -20,7 +20,7 @@ def rules() -> list[dict[str, tuple[str, str]]]:
         pairs: dict[str, tuple[str, str]] = {}
         for item in line.split(","):
             match = PAIR.fullmatch(item)
-            assert match, f"not a udev KEY op \"value\" pair: {item!r}"
+            assert match, f'not a udev KEY op "value" pair: {item!r}'
             key, op, value = match.groups()
             assert key in MATCH_KEYS | ASSIGN_KEYS, key
             assert (op == "==") == (key in MATCH_KEYS), f"{key} {op}: a match key needs ==, an assignment =/+="
