@@ -171,6 +171,21 @@ def test_the_shipped_maps_rank_the_opponents_as_their_games_did() -> None:
                 assert weak is not None and medium is not None and weak > medium, (players, weaker, rate)
 
 
+def test_every_table_of_two_to_four_players_is_told_a_chance() -> None:
+    # Maps fitted for 2, 3 and 4 players (chances.py, docs/bots.md): whoever sits at the table (bot
+    # levels, people), the advice tells a chance, not the playouts' win rate.
+    from itertools import combinations_with_replacement
+
+    for players in (2, 3, 4):
+        for seated in combinations_with_replacement(("easy", "medium", "hard", cal.PERSON), players - 1):
+            assert chance(0.4, 200, list(seated), chances.MAPS) is not None, (players, seated)
+    state = laid_out(initial_state(config_for(3)), "B01", "B02", "B03", "B04")  # OTW-9: 4 face up
+    pick = advise(state, "red", budget_s=0.05, seed=4, opponents={"blue": "easy"})[0]  # green: a person
+    both = [chance(pick.win_rate, pick.playouts, [kind, kind], chances.MAPS) for kind in ("medium", "easy")]
+    assert pick.chance is not None and both[0] is not None and both[1] is not None
+    assert both[0] < pick.chance < both[1]  # a person counts as medium, the bot as easy: in between
+
+
 def test_the_opponents_set_the_picks_chance_never_the_advice(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(chances, "MAPS", {(2, "easy"): Logistic(2.0, 1.0), (2, "medium"): Logistic(-1.0, 1.0)})
     state = laid_out(initial_state(config_for(2)), "B01", "B02", "B03")
