@@ -525,14 +525,22 @@ class Kernel:
             out.append((PASS, 0, 0, 0, 0))
         return out
 
+    def supplied(self) -> tuple[bool, bool, bool]:
+        """Does the supply hold a warehouse, a logistics centre, an expansion, each with the trucks it
+        places (OTW-23: one, OTW-25: two, OTW-24: one; OTW-26: the supply is finite)? Always, under the
+        house rule of an unlimited supply. The one place the policy and the legal builds ask."""
+        if not self.t.limited:
+            return True, True, True
+        trucks, lc = self.sup_trucks, self.sup_lc > 0
+        return self.sup_wh > 0 and trucks >= 1, lc and trucks >= 2, lc and trucks >= 1
+
     def legal_builds(self) -> list[Action]:
-        t = self.t
         money = self.money[self.seat]
-        limited = t.limited
-        trucks = self.sup_trucks if limited else 10**9
-        wh = (not limited or (self.sup_wh > 0 and trucks >= 1)) and money >= self.cost(t.wh_cost)
-        lc = (not limited or (self.sup_lc > 0 and trucks >= 2)) and money >= self.cost(t.lc_cost)
-        ex = money >= self.cost(t.ex_cost) and (not limited or (self.sup_lc > 0 and trucks >= 1))
+        wh_cost, lc_cost, ex_cost, _ = self.t.costs[self.event + 1]
+        wh_ok, lc_ok, ex_ok = self.supplied()
+        wh = wh_ok and money >= wh_cost
+        lc = lc_ok and money >= lc_cost
+        ex = ex_ok and money >= ex_cost
         out: list[Action] = []
         for city, b in enumerate(self.bld):
             if b == NONE:

@@ -277,13 +277,12 @@ def _build(k: Kernel, rng: random.Random) -> Action | None:
     t = k.t
     money = k.money[k.seat]
     wh_cost, lc_cost, ex_cost, _ = t.costs[k.event + 1]
-    limited = t.limited
-    trucks = k.sup_trucks if limited else 10**9
-    if money >= lc_cost and (not limited or (k.sup_lc > 0 and trucks >= 2)):
+    wh_ok, lc_ok, ex_ok = k.supplied()
+    if money >= lc_cost and lc_ok:
         kinds = (BUILD_LC,)
-    elif money >= ex_cost and (not limited or (k.sup_lc > 0 and trucks >= 1)):
+    elif money >= ex_cost and ex_ok:
         kinds = (EXPAND,)
-    elif money >= wh_cost and (not limited or (k.sup_wh > 0 and trucks >= 1)):
+    elif money >= wh_cost and wh_ok:
         kinds = (BUILD_WH,)
     else:
         return None
@@ -311,18 +310,17 @@ def _build_when_affordable(k: Kernel, rng: random.Random) -> Action | None:
     t = k.t
     money = k.money[k.seat]
     wh_cost, lc_cost, ex_cost, _ = t.costs[k.event + 1]
-    limited = t.limited
-    trucks = k.sup_trucks if limited else 10**9
+    wh_ok, lc_ok, ex_ok = k.supplied()
     bld = k.bld
     any_free = NONE in bld  # the city lists only for the building chosen: this runs at every step
-    centre_ok = any_free and (not limited or (k.sup_lc > 0 and trucks >= 2))
+    centre_ok = any_free and lc_ok
     if centre_ok and money >= lc_cost:
         return _near_own_trucks(k, BUILD_LC, [c for c, b in enumerate(bld) if b == NONE], rng)
     if centre_ok and k.time < t.time_end - 1:
         return None  # save up for the centre
-    if WH in bld and money >= ex_cost and (not limited or (k.sup_lc > 0 and trucks >= 1)):
+    if WH in bld and money >= ex_cost and ex_ok:
         return _near_own_trucks(k, EXPAND, [c for c, b in enumerate(bld) if b == WH], rng)
-    if any_free and money >= wh_cost and (not limited or (k.sup_wh > 0 and trucks >= 1)):
+    if any_free and money >= wh_cost and wh_ok:
         return _near_own_trucks(k, BUILD_WH, [c for c, b in enumerate(bld) if b == NONE], rng)
     return None
 
