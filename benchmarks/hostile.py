@@ -250,7 +250,11 @@ def datasets_campaign(size: int, seed: int) -> Tally:
                 path = inbox / f"bad{done}.zip"
                 path.write_bytes(data)
                 before, inbox_before = tree_digest(state), tree_digest(inbox)
-                ok, result = tally.timed(kind, path.name, lambda p=path, o=only: sets.import_file(p, game=o))
+
+                def import_bad(p: Path = path, o: str | None = only) -> object:
+                    return sets.import_file(p, game=o)
+
+                ok, result = tally.timed(kind, path.name, import_bad)
                 if ok:
                     tally.fail("accepted", f"{kind}: imported as {result}")
                     continue
@@ -279,14 +283,19 @@ def _broken_store_rounds(tally: Tally, sets: object, world: Path, rng: random.Ra
     outside.mkdir(exist_ok=True)
     (outside / "precious.txt").write_text("keep me")
     game_dir = state / "datasets" / "on-the-way"
-    damage: list[tuple[str, Callable[[Path], None]]] = [
+
+    def meta_is_a_folder(f: Path) -> None:
+        (f / "meta.json").unlink()
+        (f / "meta.json").mkdir()
+
+    damage: list[tuple[str, Callable[[Path], object]]] = [
         ("meta not JSON", lambda f: (f / "meta.json").write_bytes(rng.randbytes(64))),
         ("meta wrong game", lambda f: (f / "meta.json").write_text(json.dumps({"game": "auf-achse"}))),
         ("meta deep", lambda f: (f / "meta.json").write_text("[" * 50_000 + "]" * 50_000)),
         ("tags not TOML", lambda f: (f / "tags.toml").write_text("cards = = [")),
         ("tags cards = 5", lambda f: (f / "tags.toml").write_text("cards = 5\n")),
         ("board missing", lambda f: next(f.glob("*.board.toml")).unlink()),
-        ("meta is a folder", lambda f: ((f / "meta.json").unlink(), (f / "meta.json").mkdir())),
+        ("meta is a folder", meta_is_a_folder),
     ]
     good = [d.name for d in sets.list("on-the-way")]  # type: ignore[attr-defined]
     for n in range(rounds):
@@ -312,9 +321,12 @@ def _broken_store_rounds(tally: Tally, sets: object, world: Path, rng: random.Ra
         ]  # fmt: skip
         for label, argv in argv_sets:
             buffer_out, buffer_err = io.StringIO(), io.StringIO()
+
+            def run_store(a: list[str] = argv) -> object:
+                return cli_main([*a, "--state-dir", str(state)])
+
             with _redirect(buffer_out, buffer_err):
-                ok, result = tally.timed(f"store {label}", kind,
-                                         lambda a=argv: cli_main([*a, "--state-dir", str(state)]))  # fmt: skip
+                ok, result = tally.timed(f"store {label}", kind, run_store)
             if not ok:
                 tally.fail("tracebacks", f"{label} with {kind}: {type(result).__name__}: {result}")
                 continue
@@ -328,14 +340,12 @@ def _broken_store_rounds(tally: Tally, sets: object, world: Path, rng: random.Ra
         if tree_digest(outside) != before_outside or not (outside / "precious.txt").exists():
             tally.fail("outside", f"a store command changed a folder outside the store ({kind})")
         buffer_out, buffer_err = io.StringIO(), io.StringIO()
+
+        def delete_broken(k: int = n) -> object:
+            return cli_main(["setup-box", "delete", "--game", "on-the-way", f"broken-{k}", "--state-dir", str(state)])
+
         with _redirect(buffer_out, buffer_err):
-            ok, result = tally.timed(
-                "store delete broken",
-                kind,
-                lambda k=n: cli_main(
-                    ["setup-box", "delete", "--game", "on-the-way", f"broken-{k}", "--state-dir", str(state)]
-                ),
-            )
+            ok, result = tally.timed("store delete broken", kind, delete_broken)
         if not ok or result != 0 or folder.exists():
             tally.fail("tracebacks", f"a broken data set ({kind}) was not deleted: {result} {buffer_err.getvalue()}")
 
@@ -419,7 +429,11 @@ def hardware_campaign(size: int, seed: int) -> Tally:
             if done >= size:
                 break
             done += 1
-            ok, result = tally.timed(kind, kind, lambda b=bad: parse(b, "hw.toml", env={}))
+
+            def parse_bad(b: str = bad) -> object:
+                return parse(b, "hw.toml", env={})
+
+            ok, result = tally.timed(kind, kind, parse_bad)
             if ok:
                 tally.fail("accepted", f"{kind}: loaded")
             elif not isinstance(result, ConfigError):
@@ -480,7 +494,11 @@ def environment_campaign(size: int, seed: int) -> Tally:
             chosen = rng.sample(names, rng.randint(1, 3))
             env = {name: rng.choice(BAD_ENV[name]) for name in chosen}
             kind = "+".join(sorted(chosen))
-            ok, result = tally.timed(kind, repr(env)[:200], lambda e=env: read_environment(e, state))
+
+            def read_bad(e: dict[str, str] = env) -> object:
+                return read_environment(e, state)
+
+            ok, result = tally.timed(kind, repr(env)[:200], read_bad)
             if not ok:
                 tally.fail("tracebacks", f"{kind}: {type(result).__name__}: {result}")
                 continue
@@ -608,7 +626,11 @@ def broker_campaign(size: int, seed: int) -> Tally:
                 break
             done += 1
             before = (dict(model.results), dict(model.tables), dict(model.online))
-            ok, changed = tally.timed(kind, topic, lambda t=topic, p=payload: model.apply(t, p, 1.0))
+
+            def apply_bad(t: str = topic, p: bytes = payload) -> object:
+                return model.apply(t, p, 1.0)
+
+            ok, changed = tally.timed(kind, topic, apply_bad)
             if not ok:
                 tally.fail("tracebacks", f"{kind}: {type(changed).__name__}: {changed}")
             elif changed or (dict(model.results), dict(model.tables), dict(model.online)) != before:
@@ -620,7 +642,11 @@ def broker_campaign(size: int, seed: int) -> Tally:
                 model.results[f"x/{done}"] = Result(f"x/{done}", evil, info, 0.0, (line,))
                 getattr(screen, "_FAILED", set()).clear()
                 view = screen.BoardView(event=evil, connected=True, broker=evil, now=1764547200.0)
-                ok, error = tally.timed("screen", kind, lambda v=view: screen.render(surface, model, v, fonts))
+
+                def render_evil(v: screen.BoardView = view) -> None:
+                    screen.render(surface, model, v, fonts)
+
+                ok, error = tally.timed("screen", kind, render_evil)
                 if not ok:
                     tally.fail("tracebacks", f"screen: {type(error).__name__}: {error}")
                 elif getattr(screen, "_FAILED", None):
@@ -681,7 +707,12 @@ def _make_journal(folder: Path, rng: random.Random) -> tuple[dict[int, list[str]
             acked[game] = []
         for game in list(acked):
             for _ in range(rng.randrange(1, commands)):
-                command = {"player": "red", "action": "move", "to": f"city {rng.randrange(10**6)}", "pad": "x" * 900}
+                command: dict[str, object] = {
+                    "player": "red",
+                    "action": "move",
+                    "to": f"city {rng.randrange(10**6)}",
+                    "pad": "x" * 900,
+                }
                 store.append(game, len(acked[game]), command)
                 acked[game].append(json.dumps(command, ensure_ascii=False, separators=(",", ":")))
 
@@ -741,7 +772,11 @@ def journal_campaign(size: int, seed: int) -> Tally:
                 path.write_bytes(bytes(data))
                 kind = f"{fault} / {offset_class}"
                 journal = case / "journal.sqlite"
-                ok, store = tally.timed(kind, str(case), lambda j=journal: JournalStore.open(j))
+
+                def open_faulted(j: Path = journal) -> object:
+                    return JournalStore.open(j)
+
+                ok, store = tally.timed(kind, str(case), open_faulted)
                 if not ok:
                     if not isinstance(store, JournalError):
                         tally.fail("tracebacks", f"{kind}: {type(store).__name__}: {store}")

@@ -114,7 +114,8 @@ def main() -> None:
         t2 = time.perf_counter()
         controller_ms.append((t2 - t1) * 1e3)
         sweep_ms.append((t2 - t0) * 1e3)
-        assert controller.state.players[config.colours.index(colour)].transport(1).city == there
+        moved = controller.state.players[config.colours.index(colour)].transport(1)
+        assert moved is not None and moved.city == there
         where[colour] = there
         events += 2
     hw.close()

@@ -141,13 +141,21 @@ def acknowledgement_latency(samples: int, seed: int = 1) -> tuple[list[float], l
             here = where[colour]
             there = next(c for c in ROUTES[colour] if c != here)
             fw.lift(channel_of[here])
-            run_until(lambda here=here: any(isinstance(i, TagLifted) and i.city == here for i in intents), 1.0)
+
+            def lifted(here: str = here) -> bool:
+                return any(isinstance(i, TagLifted) and i.city == here for i in intents)
+
+            run_until(lifted, 1.0)
             run_until(lambda: False, 0.1 + rnd.uniform(0, 0.05))
             depth = table.game.depth
             placed_at = fw.now + rnd.uniform(0.0, 0.06)
             fw.at(placed_at, functools.partial(fw.place, channel_of[there], uid(colour)))
             seen_before, sent_before = len(frames), len(fw.sent)
-            run_until(lambda depth=depth: table.game.depth > depth, 2.0)
+
+            def deeper(depth: int = depth) -> bool:
+                return table.game.depth > depth
+
+            run_until(deeper, 2.0)
             assert table.game.depth > depth, f"the move of {colour} to {there} was not accepted"
             accepted_at = moves[-1]
             a, b = a_bit[there]

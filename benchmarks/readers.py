@@ -72,7 +72,9 @@ import time
 import tomllib
 from collections.abc import Callable
 from pathlib import Path
+from typing import cast
 
+from companion.hardware.chip_select import DecoderChipSelect
 from companion.hardware.config import REFERENCE, load
 from companion.hardware.emulated import EmulatedTable
 from companion.hardware.emulated_mfrc522 import EmulatedSpiBus, EmulatedTag, installed
@@ -286,7 +288,7 @@ def direct_sweep(speed_hz: int, tags: int, adjacency: dict[str, set[str]], n: in
         for i, channel in enumerate(tag_channels(tags)):
             table.place_tag(cities[channel], f"04A1B2C3D4E5{i:02X}", settle=False)
         table.step(12)
-        bus, cs = table.bus, table.readers.chip_select
+        bus, cs = table.bus, cast(DecoderChipSelect, table.readers.chip_select)  # the reference: a decoder
         start, xfers, writes = bus.now, bus.transfers, cs.line_writes
         for _ in range(n):
             table.readers.poll(table.now)

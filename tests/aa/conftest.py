@@ -14,6 +14,8 @@ one and carries a warning triangle (▲); so does ``Gamma-Delta#3``. ``Beta-Flen
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from companion.games.auf_achse.engine import AADeck, ActionCard, ContractCard, Effect, GameConfig, HouseRules, new_game
@@ -66,7 +68,7 @@ def config(colours: tuple[str, ...] = ("red", "blue"), seed: int = 0, **rules: o
     return GameConfig(BOARD, DECK, colours, HouseRules.from_mapping(rules), seed)
 
 
-def pos(text: str = "", colours: tuple[str, ...] = ("red", "blue"), **rules: object) -> GameState:
+def pos(text: str = "", colours: tuple[str, ...] = ("red", "blue"), **rules: Any) -> GameState:
     return position(config(colours, **rules), text)
 
 

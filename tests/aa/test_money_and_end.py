@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from companion.games.auf_achse.engine import (
     DrawAction,
     EndTurn,
@@ -28,7 +30,7 @@ from .helpers import play, refused
 DRAW = "red @Alpha-Beta#1 {red}\nblue @Gamma-Delta#4 {blue}\n"
 
 
-def drawn(card: str, red: str = "", blue: str = "", **rules: object):  # type: ignore[no-untyped-def]
+def drawn(card: str, red: str = "", blue: str = "", **rules: Any):  # type: ignore[no-untyped-def]
     state = play(pos(DRAW.format(red=red, blue=blue), **rules), Roll("red", 1), Move("red", "Alpha-Beta#2"))
     return apply(state, DrawAction(card))
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 from companion.engine.game import Game, Undone
 from companion.games.auf_achse.engine import Bid, Move, OpenAuction, PassBid, Roll, Undo, apply
@@ -19,7 +20,7 @@ turn   red stage=act exact
 """
 
 
-def game_at(text: str, **rules: object) -> Game:  # type: ignore[type-arg]
+def game_at(text: str, **rules: Any) -> Game:  # type: ignore[type-arg]
     return Game(pos(text, **rules), apply, undo_types=(Undo,))
 
 

@@ -11,7 +11,7 @@ from companion.engine.errors import IllegalAction
 from companion.games.on_the_way.bots import Kernel, advise
 from companion.games.on_the_way.bots.advisor import keeps_plan, no_circles, turn_so_far
 from companion.games.on_the_way.bots.kernel import CANCEL, FULFIL, MOVE, PASS
-from companion.games.on_the_way.engine import HouseRules, LayOut, Move, TakeContract, apply
+from companion.games.on_the_way.engine import Command, HouseRules, LayOut, Move, TakeContract, apply
 from companion.games.on_the_way.engine.notation import position
 from companion.games.on_the_way.engine.state import initial_state
 from tests.bots.helpers import config_for, laid_out
@@ -51,7 +51,7 @@ def test_a_transport_started_this_turn_is_not_cancelled_without_news() -> None:
 
 def test_turn_so_far_is_the_states_of_the_current_turn() -> None:
     first = laid_out(initial_state(config_for(2)), *OFFER)
-    commands = [TakeContract("red", "B01"), LayOut("B04")]
+    commands: list[Command] = [TakeContract("red", "B01"), LayOut("B04")]
     states = [first]
     for c in commands:
         states.append(apply(states[-1], c)[0])

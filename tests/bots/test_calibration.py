@@ -258,7 +258,7 @@ def test_the_advices_of_one_game_are_one_game_and_no_other(tmp_path: Path) -> No
     # The fit weighs each game as one by the game each advice names: the same game of the same run
     # shares it; another game, pairing, seed, player count, budget scale or file does not.
     first, second = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
-    others = [{"game": 1}, {"pairing": 1}, {"seed": 2}, {"players": 3}, {"scale": 0.5}]
+    others: list[dict[str, object]] = [{"game": 1}, {"pairing": 1}, {"seed": 2}, {"players": 3}, {"scale": 0.5}]
     first.write_text("".join(json.dumps({**GOOD, **o}) + "\n" for o in [{}, {}, *others]), encoding="utf-8")
     second.write_text(json.dumps(GOOD) + "\n", encoding="utf-8")
     rows = _calibrate_benchmark().read([first, second])

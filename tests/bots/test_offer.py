@@ -153,13 +153,13 @@ def test_a_bot_takes_only_cards_that_lie_open_and_is_never_refused(seed: int, pl
         colour = state.current.colour
         if rng.random() < 0.1 and not state.awaiting_event:  # the query agrees with the reducer on takes
             takeable = {c.id for c in takeable_contracts(state)}
-            for card in state.config.deck.contracts:
+            for contract in state.config.deck.contracts:
                 try:
-                    apply(state, TakeContract(colour, card.id))
+                    apply(state, TakeContract(colour, contract.id))
                     accepted = True
                 except IllegalAction:
                     accepted = False
-                assert accepted == (card.id in takeable and state.steps_left > 0), card.id
+                assert accepted == (contract.id in takeable and state.steps_left > 0), contract.id
         command = choose(state, colour, level, seed, budget_s=TINY)
         if isinstance(command, TakeContract):
             assert state.offer is not None and command.card in state.offer, (command, state.offer)

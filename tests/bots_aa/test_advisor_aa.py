@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import json
 import random
+from typing import cast
 
 import pytest
 
 from companion.engine.errors import IllegalAction
 from companion.games import get
 from companion.games.auf_achse.bots.advisor import advise
-from companion.games.auf_achse.engine import OpenAuction, apply
+from companion.games.auf_achse.engine import Bid, OpenAuction, PassBid, apply
 from companion.games.auf_achse.engine.notation import position
 from companion.games.auf_achse.engine.serialize import command_from_json
 from tests.bots_aa.helpers import config_for
@@ -42,7 +43,7 @@ def test_in_an_auction_it_advises_the_bidder_a_bid_or_a_pass() -> None:
     state = position(config_for(2), AUCTION.format(blue="C02"))
     state, _ = apply(state, OpenAuction("red", "C10"))
     advice = advise(state, budget_s=0.1, seed=1)  # blue must answer: red opened it (AA-19, AA-20)
-    assert advice and all(a.command.player == "blue" for a in advice)
+    assert advice and all(cast(Bid | PassBid, a.command).player == "blue" for a in advice)  # Bid/PassBid: checked next
     assert {type(a.command).__name__ for a in advice} <= {"Bid", "PassBid"}
 
 

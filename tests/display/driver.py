@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import pygame
 
@@ -28,7 +29,7 @@ class Driver:
         self.clock = clock
         sim.pump()
 
-    def post(self, kind: int, **attrs: object) -> None:
+    def post(self, kind: int, **attrs: Any) -> None:
         pygame.event.post(pygame.event.Event(kind, **attrs))
 
     def settle(self) -> None:

@@ -71,7 +71,8 @@ def test_an_auction_in_the_simulator_with_bank_cards(driver: Driver) -> None:
     card = state.public[0]
     d.click(sim.tray.public[0].center)  # scan a face-up contract: offer to auction it
     d.key(pygame.K_RETURN)
-    assert auction_status(sim.controller.state).card == card
+    status = auction_status(sim.controller.state)
+    assert status is not None and status.card == card
     d.click(sim.tray.banks["blue"].center)
     d.key(pygame.K_RETURN)  # blue bids level 1
     d.click(sim.tray.banks["red"].center)

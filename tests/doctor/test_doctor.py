@@ -206,36 +206,38 @@ def spi_box(pi: PiRoot) -> None:
     pi.open_rig = lambda config, sink: (_ for _ in ()).throw(AssertionError("readers opened"))  # type: ignore[method-assign]
 
 
-FAULTS: dict[str, tuple[Callable[[PiRoot], None], str, str]] = {
-    "SPI off in config.txt": (
-        lambda pi: (spi_box(pi), pi.file("/boot/firmware/config.txt", "#dtparam=spi=on\n[pi5]\ndtparam=spi=on\n")),
-        "spi",
-        "SPI is off",
-    ),
-    "no SPI device node": (
-        lambda pi: (spi_box(pi), (pi.root / "dev/spidev0.0").unlink()),
-        "spi",
-        "no ",
-    ),
+def _spi_off_in_config(pi: PiRoot) -> None:
+    spi_box(pi)
+    pi.file("/boot/firmware/config.txt", "#dtparam=spi=on\n[pi5]\ndtparam=spi=on\n")
+
+
+def _no_spi_device_node(pi: PiRoot) -> None:
+    spi_box(pi)
+    (pi.root / "dev/spidev0.0").unlink()
+
+
+def _spi_node_in_another_group(pi: PiRoot) -> None:
+    spi_box(pi)
+    pi.file("/etc/passwd", f"companion:x:{os.getuid()}:{os.getgid() + 1}::/:/usr/sbin/nologin\n")
+    pi.file("/etc/group", f"companion:x:{os.getgid() + 1}:\nspi:x:{os.getgid()}:\n")
+    # As the real node (crw-rw---- root spi): the owner is not the kiosk's user.
+    (pi.root / "dev/spidev0.0").chmod(0o060)
+
+
+def _bridge_unplugged(pi: PiRoot) -> None:
+    pi.file("/etc/companion/hardware.toml", hardware_toml("serial"))
+    (pi.root / "dev/ttyACM0").unlink()
+
+
+FAULTS: dict[str, tuple[Callable[[PiRoot], object], str, str]] = {
+    "SPI off in config.txt": (_spi_off_in_config, "spi", "SPI is off"),
+    "no SPI device node": (_no_spi_device_node, "spi", "no "),
     "SPI node in a group the user is not in": (
-        lambda pi: (
-            spi_box(pi),
-            pi.file("/etc/passwd", f"companion:x:{os.getuid()}:{os.getgid() + 1}::/:/usr/sbin/nologin\n"),
-            pi.file("/etc/group", f"companion:x:{os.getgid() + 1}:\nspi:x:{os.getgid()}:\n"),
-            # As the real node (crw-rw---- root spi): the owner is not the kiosk's user.
-            (pi.root / "dev/spidev0.0").chmod(0o060),
-        ),
+        _spi_node_in_another_group,
         "spi",
         "which the user companion is not in",
     ),
-    "bridge unplugged": (
-        lambda pi: (
-            pi.file("/etc/companion/hardware.toml", hardware_toml("serial")),
-            (pi.root / "dev/ttyACM0").unlink(),
-        ),
-        "serial",
-        "no /dev/ttyACM0",
-    ),
+    "bridge unplugged": (_bridge_unplugged, "serial", "no /dev/ttyACM0"),
     "GPIO UART off": (
         lambda pi: (
             pi.file("/etc/companion/hardware.toml", hardware_toml("serial", "/dev/serial0")),

@@ -122,7 +122,7 @@ def test_a_reader_that_stays_dead_does_not_keep_its_bank_down(link: Link) -> Non
     assert link.host.present() == {"City9": NTAG}
     assert not [e for e in events if isinstance(e, TagPlaced | TagLifted)]
     assert link.fw.bus.chips[9].hard_resets == 2  # at ~5.5 s and ~15.5 s; the next is due at ~35.5 s
-    assert link.fw.bridge.readers[9].faulted is False
+    assert link.fw.bridge is not None and link.fw.bridge.readers[9].faulted is False
 
 
 def test_firmware_survives_a_host_that_reconnects(link: Link) -> None:

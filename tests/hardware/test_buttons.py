@@ -20,6 +20,7 @@ class Clock:
 
 
 def make() -> tuple[GpioButtons, MockFactory, Clock, list[Intent]]:
+    got: list[Intent]
     factory, clock, got = MockFactory(), Clock(), []
     buttons = GpioButtons(got.append, PINS, long_press_s=1.5, bounce_s=None, clock=clock, pin_factory=factory)
     return buttons, factory, clock, got

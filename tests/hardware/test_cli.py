@@ -6,7 +6,9 @@ import argparse
 import io
 import queue
 import random
+from collections.abc import Callable
 from pathlib import Path
+from typing import TypedDict
 
 from companion.cli.hardware import (
     calibrate,
@@ -24,7 +26,12 @@ from companion.intents import Intent
 CITIES = ["Bremen", "Poznań", "Vilnius", "Lviv", "Bratislava", "Mönchengladbach"]
 
 
-def clocked(table: EmulatedTable) -> dict[str, object]:
+class Clocked(TypedDict):
+    clock: Callable[[], float]
+    sleep: Callable[[float], None]
+
+
+def clocked(table: EmulatedTable) -> Clocked:
     def sleep(dt: float) -> None:
         table.now += dt
 

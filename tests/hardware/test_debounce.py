@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -11,7 +13,7 @@ from companion.hardware.debounce import UNKNOWN, Change, DebounceSettings, Sampl
 A, B = "04AAAAAAAAAAAA", "04BBBBBBBBBBBB"
 
 
-def run(samples: list[Sample], settings: DebounceSettings | None = None) -> list[Change]:
+def run(samples: Sequence[Sample], settings: DebounceSettings | None = None) -> list[Change]:
     vote = TagVote(settings or DebounceSettings())
     return [c for c in (vote.add(s) for s in samples) if c != Change()]
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import cast
+
 import pytest
 from gpiozero.pins.mock import MockFactory
 from hypothesis import given, settings
@@ -35,7 +37,7 @@ def test_render_then_decode_gives_the_frame_back(frame: LedFrame) -> None:
 def test_patterns_hint_steady_selected_slow_expected_fast_second_colour() -> None:
     frame = LedFrame.build({"Riga": CityLight.HINT, "Oss": CityLight.SELECTED, "Lviv": CityLight.EXPECTED})
     a = {city: MAP.cities[city][0] for city in CITIES}
-    b = {city: MAP.cities[city][1] for city in CITIES}
+    b = {city: cast(int, MAP.cities[city][1]) for city in CITIES}  # a two-colour map: every city has a B bit
     at = {t: render_bits(frame, MAP, t) for t in (0.0, 0.2, 0.6)}
     assert [at[t][a["Riga"]] for t in at] == [True, True, True]
     assert [at[t][a["Oss"]] for t in at] == [True, True, False]
@@ -51,7 +53,9 @@ def factory() -> MockFactory:
 def test_shift_register_chain_latches_the_rendered_bits(factory: MockFactory) -> None:
     chain = Emulated595Chain(factory, data_pin=17, clock_pin=27, latch_pin=22, length=MAP.size)
     with ShiftRegisterLeds(MAP, data_pin=17, clock_pin=27, latch_pin=22, enable_pin=18, pin_factory=factory) as leds:
-        assert chain.length == 48 and leds.length == 48  # 18 city + 15 time + 5 event + 4 seat = 42 bits: six 595s
+        # 18 city + 15 time + 5 event + 4 seat = 42 bits: six 595s. (cast: BlinkingOutput.__enter__ is typed
+        # as returning BlinkingOutput, not the subclass.)
+        assert chain.length == 48 and cast(ShiftRegisterLeds, leds).length == 48
         frame = LedFrame.build({"Prague": CityLight.HINT}, time=7, event_kind="bonus", seat=2)
         leds.show(frame, 0.0)
         assert chain.outputs[: MAP.size] == render_bits(frame, MAP, 0.0)

@@ -184,6 +184,7 @@ def test_a_pico_at_the_repl_is_restarted_and_reported_once() -> None:
             received = b""
             for t in (0.41, 0.5, 1.0, 2.5, 4.0):
                 bridge.poll(t)
+                assert peer._conn is not None
                 peer._conn.setblocking(False)
                 with contextlib.suppress(BlockingIOError):
                     received += peer._conn.recv(4096)

@@ -39,7 +39,7 @@ from companion.hardware.plan_inputs import (
 )
 from companion.hardware.plan_output import hardware_toml, template_svg, to_json
 from companion.hardware.rf_groups import check_groups, colour_groups
-from companion.intents import TagPlaced
+from companion.intents import Intent, TagPlaced
 
 BOARD = Path(__file__).parents[2] / "companion/games/on_the_way/data/on-the-way.board.toml"
 REFERENCE_SIZE = (600.0, 450.0)
@@ -152,7 +152,7 @@ def test_adjacency_grouping_puts_close_cities_together_on_the_reference_board() 
 # --- the emulated table: adjacency-only grouping fails, the geometric plan does not ---------------
 def _run_table(
     cities: list[str], where: dict[str, tuple[float, float]], coil: float, tagged: dict[str, str], **config: object
-) -> tuple[list[object], int]:
+) -> tuple[list[Intent], int]:
     adjacency = config.pop("adjacency")
     base = config_for(cities, card_reader=False)
     base = replace(base, rf=RfSettings(**config))  # type: ignore[arg-type]

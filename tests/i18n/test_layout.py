@@ -23,6 +23,7 @@ from companion.display import fonts
 from companion.display.measure import Violation, violations
 from companion.display.record import FrameRecord
 from companion.display.stats import draw_stats
+from companion.engine.stats import GameStats
 from companion.games.auf_achse.screen.render import render as render_aa
 from companion.games.on_the_way.screen.render import render as render_otw
 from companion.games.setup import GameSetup
@@ -70,8 +71,11 @@ def otw_frames(language: str) -> Iterator[Frame]:
         yield _otw(f"otw_4p_menu_{step}", t)
         t.press("plus")
     t.press("back")
-    yield Frame("otw", "otw_4p_advice", lambda s, t=t: render_otw(s, t.state, replace(t.ui, message=ADVICE),
-                                                                   t.ctl.led_frame))  # fmt: skip
+
+    def with_advice(s: pygame.Surface, t: Table = t) -> FrameRecord:
+        return render_otw(s, t.state, replace(t.ui, message=ADVICE), t.ctl.led_frame)
+
+    yield Frame("otw", "otw_4p_advice", with_advice)
 
 
 def _otw(name: str, t: Table) -> Frame:
@@ -88,7 +92,11 @@ def aa_frames(
     monkeypatch.setattr(aa_scenes, "AATable", lambda *a, **k: table(*a, language=language, **k))
     for build in (aa_scenes.setup, aa_scenes.move, aa_scenes.auction, aa_scenes.game_over):
         scene = build()
-        yield Frame("aa", f"{prefix}{scene.name}", lambda s, c=scene: render_aa(s, c.state, c.ui, c.leds), scene.ui)
+
+        def draw_scene(s: pygame.Surface, c: aa_scenes.Scene = scene) -> FrameRecord:
+            return render_aa(s, c.state, c.ui, c.leds)
+
+        yield Frame("aa", f"{prefix}{scene.name}", draw_scene, scene.ui)
     six = ("red", "blue", "green", "yellow", "black", "white")
     t = table(
         "red @Hamburg-Bremen#1 9000DM hand=C44 loaded=C21,C22 trailers=small debt=bank:500,blue:300 miss=1\n"
@@ -122,8 +130,11 @@ def dialog_frames(language: str = "en") -> Iterator[Frame]:
         for box in (None, *game.bot_levels):
             for short in (False, True):
                 choice = Choice(options, game=game.name, players=max(game.player_counts), box=box, short=short)
-                yield Frame("dialog", f"dialog_{game.name}_{box}_{'short' if short else 'full'}",
-                            lambda s, c=choice: _dialog(s, c, language))  # fmt: skip
+
+                def draw_choice(s: pygame.Surface, c: Choice = choice) -> FrameRecord:
+                    return _dialog(s, c, language)
+
+                yield Frame("dialog", f"dialog_{game.name}_{box}_{'short' if short else 'full'}", draw_choice)
 
 
 def _dialog(surface: pygame.Surface, choice: Choice, language: str = "en") -> FrameRecord:
@@ -245,8 +256,11 @@ def stats_frames(language: str) -> Iterator[Frame]:
         for command in plugin.sample_game(setup, 5, 200):
             played.push(command)
         stats = stats_of_game(plugin, played)
-        yield Frame("stats", f"stats_{plugin.name}",
-                    lambda s, st=stats: draw_stats(s, st, language=language, game_id=12, played=PLAYED))  # fmt: skip
+
+        def draw_played(s: pygame.Surface, st: GameStats = stats) -> FrameRecord:
+            return draw_stats(s, st, language=language, game_id=12, played=PLAYED)
+
+        yield Frame("stats", f"stats_{plugin.name}", draw_played)
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")

@@ -4,7 +4,7 @@ the game's own (issue: one platform, two games)."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pygame
 import pytest
@@ -17,6 +17,7 @@ from companion.journal import ENDED
 from companion.kiosk import KioskSettings, Screen
 from companion.kiosk.app import KioskLoop
 from companion.kiosk.screen import KioskScreen
+from companion.table.base import TableBase
 from companion.table.ui import Mode
 from tests.screenshots import save_png
 
@@ -133,7 +134,9 @@ def test_the_ranking_shows_the_game_in_figures(tmp_path: Path) -> None:
     box.new_game(2, [0, 0])
     plugin = games.get("on-the-way")
     for command in plugin.sample_game(GameSetup("on-the-way", ("red", "blue")), seed=2, max_commands=60):
-        assert box.kiosk.playing is not None and box.kiosk.playing.controller._push(command) is not None
+        assert (
+            box.kiosk.playing is not None and cast(TableBase, box.kiosk.playing.controller)._push(command) is not None
+        )
     box.enter_pin("2468")
     box.press(*["plus"] * box.view.options.index("End the game early"), "ok", "ok")
     stats = box.view.stats

@@ -58,11 +58,11 @@ def test_a_journaled_game_reaches_the_board(name: str, broker: TestBroker, tmp_p
         deadline = time.monotonic() + 10
         result_id = f"T1/{record.id}"
 
-        def shown() -> bool:  # the result, and the table's finished game (sent after it)
+        def result_shown() -> bool:  # the result, and the table's finished game (sent after it)
             live = model.tables.get("T1")
             return result_id in model.results and live is not None and live.game is not None and live.game.finished
 
-        while not shown() and time.monotonic() < deadline:
+        while not result_shown() and time.monotonic() < deadline:
             client.drain(model, timeout=0.05)
     client.close()
     shown = model.results[result_id]

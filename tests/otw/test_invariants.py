@@ -7,7 +7,7 @@ from dataclasses import replace
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from companion.games.on_the_way.engine import RevealEvent, Undo, new_game
+from companion.games.on_the_way.engine import Command, RevealEvent, Undo, new_game
 from companion.games.on_the_way.engine.queries import legal_commands
 from companion.games.on_the_way.engine.state import (
     TOTAL_LOGISTICS_CENTRES,
@@ -44,7 +44,7 @@ def test_random_legal_games_keep_the_invariants(data: st.DataObject, players: in
             break
         if state.awaiting_event:
             unseen = [e.id for e in state.config.deck.events if e.id not in state.revealed]
-            command = RevealEvent(data.draw(st.sampled_from(unseen)))
+            command: Command = RevealEvent(data.draw(st.sampled_from(unseen)))
         else:
             options = list(legal_commands(state))
             assert options, "a player on turn always has a legal command (at least pass)"

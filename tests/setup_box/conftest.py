@@ -9,7 +9,7 @@ from typing import Any
 from companion.games.digitise.profile import profile
 
 GAMES = ("on-the-way", "auf-achse")
-DEFAULTS = {"contracts": {"vp": 0}, "events": {}, "actions": {"text": ""}}
+DEFAULTS: dict[str, dict[str, Any]] = {"contracts": {"vp": 0}, "events": {}, "actions": {"text": ""}}
 
 
 def reference(game: str) -> dict[str, Path]:

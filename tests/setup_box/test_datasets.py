@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import zipfile
 from pathlib import Path
+from typing import Any, cast
 
 import pytest
 
@@ -51,7 +52,7 @@ def test_the_latest_data_set_is_chosen_and_plays(tmp_path: Path, otw_texts: dict
     assert sets.latest("on-the-way") == second == sets.choose("on-the-way")
     assert sets.choose("on-the-way", "my 2014 edition").name == "my 2014 edition"
     assert len(second.tags) == 106 and len(second.readers) == 44
-    setup = GameSetup("on-the-way", ("red", "blue"), **second.setup_files())
+    setup = GameSetup("on-the-way", ("red", "blue"), **cast(dict[str, Any], second.setup_files()))
     game = games.get("on-the-way").new_game(setup)
     assert game.state is not None
     with pytest.raises(DataSetError, match="already"):

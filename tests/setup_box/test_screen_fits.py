@@ -12,7 +12,7 @@ import pygame
 import pytest
 
 from companion.display.measure import violations
-from companion.games.digitise.model import Step
+from companion.games.digitise.model import Step, WizardState
 from companion.games.digitise.profile import profile
 from companion.setup_box.machine import enter
 from companion.setup_box.screen import LeaveTapped, hit, render
@@ -42,7 +42,7 @@ def overlap(a: Rect, b: Rect) -> bool:
     return a[0] < b[0] + b[2] and b[0] < a[0] + a[2] and a[1] < b[1] + b[3] and b[1] < a[1] + a[3]
 
 
-def moments(game: str) -> dict[str, object]:
+def moments(game: str) -> dict[str, WizardState]:
     """Each step of the owner's script, and the check with a long list of problems (no start cities,
     a card of every contract flagged): the list that must scroll, not run under the bottom."""
     seen = dict(states(game))

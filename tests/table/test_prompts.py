@@ -6,6 +6,8 @@ out come the next prompt and what the table must do (a checked command, a refusa
 
 from __future__ import annotations
 
+from typing import cast
+
 from companion.engine.errors import IllegalAction
 from companion.games.on_the_way.engine import (
     Build,
@@ -164,8 +166,11 @@ def test_otw19_the_move_takes_the_joined_trucks_along() -> None:
     state = at("cities Poznań=W1\nred 1:Poznań:2")
     prompt, outcome = step(Lifted(RED1, "Poznań", 3), MarkerPlaced(RED1, "Warsaw"), state)
     assert (prompt, outcome) == (Idle(), Move("red", 1, "Warsaw", trucks=3))
-    after, _ = apply(state, outcome)  # the engine moves all three trucks (OTW-19)
-    assert after.player("red").transport(1).trucks == 3
+    after, _ = apply(state, cast(Move, outcome))  # the engine moves all three trucks (OTW-19)
+    red = after.player("red")
+    assert red is not None
+    moved = red.transport(1)
+    assert moved is not None and moved.trucks == 3
 
 
 def test_putting_the_lifted_marker_back_is_no_move() -> None:

@@ -37,7 +37,7 @@ def test_aa19_any_order_bank_cards_tapped_by_whoever_bids(hardware_table) -> Non
     t.press("plus")
     t.press("ok")  # green bids level 2
     status = auction_status(t.state)
-    assert status.leader == "green" and status.level == 2 and t.ui.bidder is None
+    assert status is not None and status.leader == "green" and status.level == 2 and t.ui.bidder is None
     t.bank("green")  # the high bidder cannot outbid himself: the engine's reason is shown
     assert t.ui.refusal is not None and t.ui.refusal.rule == "AA-19" and "holds the high bid" in t.ui.refusal.message
     t.bank("blue")

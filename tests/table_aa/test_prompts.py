@@ -4,6 +4,7 @@ stay in the engine (style point 18). Unit tests per prompt, then hypothesis over
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import cast
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -223,7 +224,7 @@ def test_random_intents_never_raise_and_every_refusal_is_shown(data: st.DataObje
             case "tap":
                 t.tap(str(value))
             case _:
-                colour, city = value  # type: ignore[misc]
+                colour, city = cast(tuple[str, str], value)
                 t.place(colour, city)
         refused = [r for _, r in pushed if r is not None]
         if pushed and pushed[-1][1] is not None:  # a refused command: the table shows why, with the rule

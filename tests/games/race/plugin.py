@@ -14,7 +14,7 @@ from companion.display.record import Canvas
 from companion.display.tray import BUTTONS, draw_buttons
 from companion.engine.game import Game
 from companion.games.base import PluginBase
-from companion.games.protocol import CheckReport, Standing
+from companion.games.protocol import CheckReport, DataRole, Standing
 from companion.games.setup import GameSetup
 from companion.intents import ButtonName, Intent
 from companion.table.tags import MarkerTag, TagDirectory
@@ -25,10 +25,10 @@ class Race(PluginBase):
     name = "race"
     title = "Race to ten"
     currency = "pts"
-    colours = ("red", "blue", "green", "yellow")
-    player_counts = (2, 3, 4)
+    colours: tuple[str, ...] = ("red", "blue", "green", "yellow")
+    player_counts: tuple[int, ...] = (2, 3, 4)
     score_label = "pts"
-    data_roles = ()
+    data_roles: tuple[DataRole, ...] = ()
     package = "tests.games.race"
 
     def check_files(self, paths: Sequence[Path]) -> CheckReport:

@@ -1,9 +1,9 @@
 """Runs under the real MicroPython VM and under CPython (tests/hardware/test_link_on_micropython.py):
 the bridge's side of the link, as the Pico runs it, must print the same on both."""
 
-import serial_protocol as p
+import serial_protocol as p  # type: ignore[import-not-found]  # the copy the test puts beside this script
 
-out = []
+out: list[bytes] = []
 leds = []
 link = p.BridgeLink(6, "t/3", "B1", out.append, on_led=lambda n, d: leds.append(d), card_channel=5, led_bits=16)
 
