@@ -72,6 +72,11 @@ MAX_COMMANDS = 3000  # a 2-player game still running after this many commands is
 MAX_COMMANDS_AA = 5000  # Auf Achse: greedy 2-player games take ~450 commands
 AA_CARDS = ("DealContract", "RevealPublic", "DrawAction", "TakeSpare")  # drawn from the deck, never advised
 PAIRINGS = (("follower", "easy"), ("follower", "medium"), ("follower", "casual"), ("hard", "medium"))
+# Played only when named in --pairings (not part of the default run nor of its specified lines): a seat
+# that does what the regret's reference rates best (``reference_pick``) -- regret 0 by construction, so
+# whole games tell whether agreeing with the reference wins.
+EXTRA_PAIRINGS = (("reference", "medium"), ("reference", "easy"))
+ALL_PAIRINGS = PAIRINGS + EXTRA_PAIRINGS
 
 
 class Job(NamedTuple):
@@ -85,6 +90,7 @@ class Job(NamedTuple):
     end_at: int | None
     players: int
     advice_scale: float = 1.0
+    reference: int = 200  # a "reference" seat's complete playouts per candidate
 
 
 @dataclass
@@ -129,8 +135,8 @@ def _news(before: GameState, now: GameState) -> bool:
 def play(job: tuple[int, int, int, float, int | None, int] | Job) -> Result:
     """One On The Way game of ``players`` seats: the pairing's first kind in seat ``game % players``
     (so seats rotate), its second kind in every other seat. A win shared by k players scores 1/k."""
-    pairing, game, seed, scale, end_at, players, advice_scale = Job(*job)
-    first, second = PAIRINGS[pairing]
+    pairing, game, seed, scale, end_at, players, advice_scale, reference = Job(*job)
+    first, second = ALL_PAIRINGS[pairing]
     board, deck = load_reference()
     colours = SEATS[:players]
     config = GameConfig(board, deck, colours, end_at=end_at)
@@ -151,20 +157,23 @@ def play(job: tuple[int, int, int, float, int | None, int] | Job) -> Result:
         colour = state.current.colour
         kind = kinds[colour]
         command: Command
-        if kind == "follower" and not state.awaiting_event:
+        if kind in ("follower", "reference") and not state.awaiting_event:
             if turn and (turn[-1].turn.round, turn[-1].turn.seat) != (state.turn.round, state.turn.seat):
                 turn, started = [], {}
             rivals = {c: k for c, k in kinds.items() if c != colour}  # what the chance is against
             seed_now = seed * 100_003 + commands
-            spend = DEFAULT_BUDGET_S * scale * advice_scale
-            top = advise(state, budget_s=spend, seed=seed_now, earlier=turn, opponents=rivals)[0]
-            result.win_rates.append(top.win_rate)
-            result.told.append(top.told_chance)
-            result.playouts.append(top.playouts)
-            if last is not None and last[3] is state and turn:
-                result.consistent.append(last[1] <= top.win_rate <= last[2])
-                result.by_noise.append(_noise(last[0], last[1], last[2], last[4], top.win_rate, top.playouts))
-            command = top.command
+            if kind == "reference":
+                command = reference_pick(state, turn, seed_now, reference)
+            else:
+                spend = DEFAULT_BUDGET_S * scale * advice_scale
+                top = advise(state, budget_s=spend, seed=seed_now, earlier=turn, opponents=rivals)[0]
+                result.win_rates.append(top.win_rate)
+                result.told.append(top.told_chance)
+                result.playouts.append(top.playouts)
+                if last is not None and last[3] is state and turn:
+                    result.consistent.append(last[1] <= top.win_rate <= last[2])
+                    result.by_noise.append(_noise(last[0], last[1], last[2], last[4], top.win_rate, top.playouts))
+                command = top.command
             before = state
             if isinstance(command, Cancel) and command.marker in started and not _news(started[command.marker], state):
                 result.circles += 1
@@ -181,14 +190,15 @@ def play(job: tuple[int, int, int, float, int | None, int] | Job) -> Result:
             in_turn = (state.turn.round, state.turn.seat) == (before.turn.round, before.turn.seat)
             if in_turn and not state.finished and any(_position(s, colour) == _position(state, colour) for s in turn):
                 result.circles += 1
-            last = (top.win_rate, top.low, top.high, state, top.playouts)
+            if kind == "follower":
+                last = (top.win_rate, top.low, top.high, state, top.playouts)
         else:
             if kind == "casual":
                 k = Kernel.from_state(state)
                 action = reveal_action(k, rng) if k.awaiting else casual_action(k, rng)
                 command = k.to_command(action)
             else:
-                level = Level("easy" if kind == "follower" else kind)  # a follower's event reveal: random
+                level = Level("easy" if kind in ("follower", "reference") else kind)  # its event reveal: random
                 earlier = same_turn(asked, state)
                 asked = [*earlier, state]
                 spend = BUDGET_S[level] * scale
@@ -219,7 +229,7 @@ def play_aa(job: tuple[int, int, int, float, int | None, int] | Job) -> Result:
     from companion.games.auf_achse.engine.state import initial_state as aa_initial
 
     # end_at: in Auf Achse a command cap (quick runs); 2 players
-    pairing, game, seed, scale, end_at, _players, advice_scale = Job(*job)
+    pairing, game, seed, scale, end_at, _players, advice_scale, _reference = Job(*job)
     first, second = PAIRINGS[pairing]
     board, deck = load_aa_reference()
     state = aa_initial(AAConfig(board, deck, COLOURS, AARules(), seed=seed * 1009 + game))
@@ -338,6 +348,32 @@ def reference_noise(values: list[float], playouts: int, draws: int = 4000, seed:
         noisy = [v + rng.gauss(0.0, s) for v, s in zip(values, sd, strict=True)]
         below += max(noisy) - noisy[top] > 0.05
     return below / draws
+
+
+def reference_pick(state: GameState, earlier: list[GameState], seed: int, playouts: int) -> Command:
+    """What the regret's reference rates best: the candidates ``regret`` values (``search.candidates``
+    and every step the advice weighs, passing included), less the steps that go round in a circle this
+    turn (issue 22's "no circles", a goal of its own), each valued by ``playouts`` complete playouts of
+    the advisor's own model on common random numbers (the same streams for every candidate, so their
+    differences are steadier than the reference's independent ones). A seat doing this has no regret
+    against the reference beyond its noise; ``--pairings reference:medium`` plays it in whole games."""
+    from companion.games.on_the_way.bots.advisor import considered, no_circles
+    from companion.games.on_the_way.bots.search import FULL_HORIZON, candidates, rollout
+
+    kernel = Kernel.from_state(state)
+    pool = {*candidates(kernel, random.Random(seed)), *considered(state, seed=seed, earlier=earlier)}
+    actions = no_circles(kernel, state, earlier, sorted(pool))
+    if len(actions) == 1:
+        return kernel.to_command(actions[0])
+    values: dict[Action, float] = {}
+    for action in actions:
+        start = kernel.copy()
+        start.step(action)
+        values[action] = sum(
+            rollout(start.copy(), kernel.seat, random.Random(f"reference-pick:{seed}:{i}"), FULL_HORIZON)[0]
+            for i in range(playouts)
+        )
+    return kernel.to_command(max(actions, key=lambda a: values[a]))
 
 
 class Regret(NamedTuple):
@@ -483,6 +519,12 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--reference", type=int, default=1000, help="playouts per candidate of the regret's reference")
     parser.add_argument(
+        "--reference-playouts",
+        type=int,
+        default=200,
+        help="a reference follower's complete playouts per candidate (--pairings reference:medium; default 200)",
+    )
+    parser.add_argument(
         "--players",
         type=int,
         default=2,
@@ -497,13 +539,15 @@ def main(argv: list[str] | None = None) -> int:
         + "); only their lines are printed",
     )
     args = parser.parse_args(argv)
-    names = [f"{a}:{b}" for a, b in PAIRINGS]
+    names = [f"{a}:{b}" for a, b in ALL_PAIRINGS]
     chosen = [n.strip() for n in args.pairings.split(",") if n.strip()]
     unknown = [n for n in chosen if n not in names]
     if unknown or not chosen:
         parser.error(f"--pairings: {', '.join(unknown) or 'none given'}; choose from {', '.join(names)}")
     playing = [p for p, n in enumerate(names) if n in chosen]
     aa = args.game == "auf-achse"
+    if aa and any(ALL_PAIRINGS[p][0] == "reference" for p in playing):
+        parser.error("--pairings: the reference follower plays On The Way only")
     if aa and args.players != 2:
         parser.error("--players: the Auf Achse follower benchmark plays 2-player games")
     games, scale, end_at = (1, 0.02, 2) if args.quick else (args.games, args.scale, None)
@@ -515,7 +559,7 @@ def main(argv: list[str] | None = None) -> int:
     easy, casual = names.index("follower:easy"), names.index("follower:casual")
     repeats = aa and easy in playing and casual in playing
     jobs = [
-        Job(p, g, args.seed, scale, end_at, args.players, args.advice_scale)
+        Job(p, g, args.seed, scale, end_at, args.players, args.advice_scale, args.reference_playouts)
         for g in range(games)
         for p in playing
         if not (repeats and p == casual)
@@ -527,15 +571,16 @@ def main(argv: list[str] | None = None) -> int:
             results.append(r)  # progress on stderr: the lines on stdout stay exactly the specified ones
             if args.pairs is not None:  # per game, so that a run stopped early keeps what it played
                 _append_pairs(args.pairs, r, args.seed, scale)
-            first, second = PAIRINGS[r.pairing]
+            first, second = ALL_PAIRINGS[r.pairing]
             print(f"{len(results)}/{len(jobs)} {first} vs {second}: {r.score} in {r.rounds} rounds", file=sys.stderr)
     by_pairing = [
-        [r for r in results if r.pairing == (easy if repeats and p == casual else p)] for p in range(len(PAIRINGS))
+        [r for r in results if r.pairing == (easy if repeats and p == casual else p)] for p in range(len(ALL_PAIRINGS))
     ]
-    for p, ((first, second), rs) in enumerate(zip(PAIRINGS, by_pairing, strict=True)):
+    for p, ((first, second), rs) in enumerate(zip(ALL_PAIRINGS, by_pairing, strict=True)):
         if p not in playing:
             continue
-        name = f"advice follower vs {second}" if first == "follower" else f"{first} vs {second}"
+        name = f"{'advice' if first == 'follower' else 'reference'} follower vs {second}"
+        name = name if first in ("follower", "reference") else f"{first} vs {second}"
         print(_line(name, rs, args.players))
     print(f"stalled games: {sum(not r.finished and not r.capped for r in results)}")
     print(f"circles: {sum(r.circles for r in results)}")
@@ -557,7 +602,7 @@ def main(argv: list[str] | None = None) -> int:
     # Per opponent: the playouts model every seat with the same greedy policy, so the win rate is the
     # chance against an opponent who plays as well as the follower (see advisor.py); the told chance maps
     # it to the opponent (calibration.py).
-    for p, (_, second) in enumerate(PAIRINGS):
+    for p, (_, second) in enumerate(ALL_PAIRINGS):
         mine = [(x, r.score) for r in results if r.pairing == p for x in r.told]
         if mine:
             print(calibration_line(f"calibration vs {second}", mine))
