@@ -509,6 +509,13 @@ def main(argv: list[str] | None = None) -> int:
         help="the follower's advice budget × this on top of --scale (its opponents' stay; default 1)",
     )
     parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument(
+        "--first-game",
+        type=int,
+        default=0,
+        metavar="K",
+        help="play games K .. K+N-1 of the seed (the same deals as a longer run's; default 0)",
+    )
     parser.add_argument("--quick", action="store_true", help="a < 20 s smoke run: 1 short game per pairing")
     parser.add_argument("--regret", type=int, default=0, metavar="N", help="also the pick's regret over N positions")
     parser.add_argument(
@@ -560,7 +567,7 @@ def main(argv: list[str] | None = None) -> int:
     repeats = aa and easy in playing and casual in playing
     jobs = [
         Job(p, g, args.seed, scale, end_at, args.players, args.advice_scale, args.reference_playouts)
-        for g in range(games)
+        for g in range(args.first_game, args.first_game + games)
         for p in playing
         if not (repeats and p == casual)
     ]

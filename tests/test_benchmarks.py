@@ -95,6 +95,20 @@ def test_benchmark_runs_in_quick_mode(path: Path, tmp_path: Path) -> None:
         assert 0 < ack < float(figures["placement to command accepted, bridge, median"]["number"])
 
 
+def test_the_reference_follower_plays_a_whole_game_only_when_named(tmp_path: Path) -> None:
+    # --pairings reference:medium: a seat doing what the regret's reference rates best plays a (short)
+    # game to its end; it tells no chance (no advice lines) and the default pairings are not played.
+    pairs = tmp_path / "pairs.jsonl"
+    result = run_quick(ROOT / "benchmarks" / "advice.py", "--pairings", "reference:medium", "--pairs", str(pairs))
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert re.search(rf"^reference follower vs medium, 2 players: {WIN_SHARE}$", result.stdout, re.M)
+    assert "advice follower vs" not in result.stdout and "hard vs medium" not in result.stdout
+    rows = [json.loads(line) for line in pairs.read_text("utf-8").splitlines()]
+    assert [(r["kind"], r["finished"]) for r in rows] == [("game", True)]
+    refused = run_quick(ROOT / "benchmarks" / "advice.py", "--game", "auf-achse", "--pairings", "reference:easy")
+    assert refused.returncode == 2 and "On The Way only" in refused.stderr
+
+
 def test_the_figure_pattern_is_the_house_format() -> None:
     assert FIGURE.match("wrap soak, longest step: 31.5 ms")
     assert not FIGURE.match("wrap soak, longest step 31.5 ms")
