@@ -2,6 +2,7 @@
 
     python benchmarks/advice.py [--game on-the-way|auf-achse] [--games N] [--seed S] [--scale F] [--jobs J] [--quick]
                                 [--players 2|3|4] [--pairs FILE] [--regret N] [--reference N] [--pairings LIST]
+                                [--reference-playouts N] [--first-game K]
 
 An "advice follower" seat asks the advisor at every decision (with the states of its turn so far, as
 ``companion play`` passes them) and does its first suggestion; it plays against easy, medium and the
@@ -32,6 +33,11 @@ baseline is the easy level (nothing to build), so "vs casual" reports the easy g
 against a reference of ``--reference`` complete playouts per candidate (``search.candidates`` and every
 step the advice weighed); the picks more than 5 points below the best are counted by cause: the best
 was passing (weighed only when the greedy plan passes), not weighed at all, or weighed and ranked lower.
+``--pairings reference:medium`` (or ``reference:easy``; On The Way, never in the default run) seats a
+*reference follower* instead: at every decision it does what that reference rates best
+(``reference_pick``, ``--reference-playouts`` complete playouts per candidate), so whole games tell
+whether agreeing with the reference wins (docs/bots.md, "Thirteenth session": it lost 20 of 20 to
+medium). ``--first-game K`` plays games K.. of the seed: a longer run's deals, split across processes.
 """
 
 from __future__ import annotations
