@@ -51,6 +51,7 @@ import statistics
 import sys
 import time
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -62,9 +63,10 @@ from casual_policy import casual_action
 
 from companion.engine.stats import wilson
 from companion.games.on_the_way.bots import BUDGET_S, DEFAULT_BUDGET_S, KERNEL_BUILD, Kernel, Level, advise, choose
-from companion.games.on_the_way.bots.advisor import same_turn
-from companion.games.on_the_way.bots.kernel import Action
+from companion.games.on_the_way.bots.advisor import considered, no_circles, same_turn
+from companion.games.on_the_way.bots.kernel import PASS, Action
 from companion.games.on_the_way.bots.policy import reveal_action
+from companion.games.on_the_way.bots.search import FULL_HORIZON, candidates, rollout
 from companion.games.on_the_way.data import load_reference
 from companion.games.on_the_way.engine import Cancel, GameConfig, LayOut, TakeContract, apply
 from companion.games.on_the_way.engine.commands import Command
@@ -83,6 +85,7 @@ PAIRINGS = (("follower", "easy"), ("follower", "medium"), ("follower", "casual")
 # whole games tell whether agreeing with the reference wins.
 EXTRA_PAIRINGS = (("reference", "medium"), ("reference", "easy"))
 ALL_PAIRINGS = PAIRINGS + EXTRA_PAIRINGS
+FOLLOWERS = {"follower": "advice follower", "reference": "reference follower"}  # seat kind -> its line's name
 
 
 class Job(NamedTuple):
@@ -163,7 +166,7 @@ def play(job: tuple[int, int, int, float, int | None, int] | Job) -> Result:
         colour = state.current.colour
         kind = kinds[colour]
         command: Command
-        if kind in ("follower", "reference") and not state.awaiting_event:
+        if kind in FOLLOWERS and not state.awaiting_event:
             if turn and (turn[-1].turn.round, turn[-1].turn.seat) != (state.turn.round, state.turn.seat):
                 turn, started = [], {}
             rivals = {c: k for c, k in kinds.items() if c != colour}  # what the chance is against
@@ -204,7 +207,7 @@ def play(job: tuple[int, int, int, float, int | None, int] | Job) -> Result:
                 action = reveal_action(k, rng) if k.awaiting else casual_action(k, rng)
                 command = k.to_command(action)
             else:
-                level = Level("easy" if kind in ("follower", "reference") else kind)  # its event reveal: random
+                level = Level("easy" if kind in FOLLOWERS else kind)  # a follower's event reveal: random
                 earlier = same_turn(asked, state)
                 asked = [*earlier, state]
                 spend = BUDGET_S[level] * scale
@@ -356,6 +359,14 @@ def reference_noise(values: list[float], playouts: int, draws: int = 4000, seed:
     return below / draws
 
 
+def complete_wins(kernel: Kernel, action: Action, streams: Iterable[random.Random]) -> float:
+    """The wins of the player on turn over complete playouts after ``action``, one per stream: the
+    regret's reference and the reference follower value a step alike (the advisor's own model)."""
+    start = kernel.copy()
+    start.step(action)
+    return sum(rollout(start.copy(), kernel.seat, rng, FULL_HORIZON)[0] for rng in streams)
+
+
 def reference_pick(state: GameState, earlier: list[GameState], seed: int, playouts: int) -> Command:
     """What the regret's reference rates best: the candidates ``regret`` values (``search.candidates``
     and every step the advice weighs, passing included), less the steps that go round in a circle this
@@ -363,23 +374,16 @@ def reference_pick(state: GameState, earlier: list[GameState], seed: int, playou
     the advisor's own model on common random numbers (the same streams for every candidate, so their
     differences are steadier than the reference's independent ones). A seat doing this has no regret
     against the reference beyond its noise; ``--pairings reference:medium`` plays it in whole games."""
-    from companion.games.on_the_way.bots.advisor import considered, no_circles
-    from companion.games.on_the_way.bots.search import FULL_HORIZON, candidates, rollout
-
     kernel = Kernel.from_state(state)
     pool = {*candidates(kernel, random.Random(seed)), *considered(state, seed=seed, earlier=earlier)}
     actions = no_circles(kernel, state, earlier, sorted(pool))
     if len(actions) == 1:
         return kernel.to_command(actions[0])
-    values: dict[Action, float] = {}
-    for action in actions:
-        start = kernel.copy()
-        start.step(action)
-        values[action] = sum(
-            rollout(start.copy(), kernel.seat, random.Random(f"reference-pick:{seed}:{i}"), FULL_HORIZON)[0]
-            for i in range(playouts)
-        )
-    return kernel.to_command(max(actions, key=lambda a: values[a]))
+
+    def value(action: Action) -> float:  # common random numbers: the same streams for every candidate
+        return complete_wins(kernel, action, (random.Random(f"reference-pick:{seed}:{i}") for i in range(playouts)))
+
+    return kernel.to_command(max(actions, key=value))
 
 
 class Regret(NamedTuple):
@@ -399,10 +403,6 @@ def regret(positions: int, seeds: int, reference: int, seed: int, scale: float =
     """The advisor's pick (at ``scale`` × its budget) against a reference of ``reference`` complete
     playouts per candidate (its own model), the candidates those of ``search.candidates`` and every step
     the advisor weighed; each pick more than 5 points below the best counted by its cause."""
-    from companion.games.on_the_way.bots.advisor import considered
-    from companion.games.on_the_way.bots.kernel import PASS
-    from companion.games.on_the_way.bots.search import FULL_HORIZON, candidates, rollout
-
     below = total = bias = floor = 0.0
     picks = 0
     causes: Counter[str] = Counter()
@@ -412,11 +412,8 @@ def regret(positions: int, seeds: int, reference: int, seed: int, scale: float =
 
         def value(action: Action, kernel: Kernel = kernel, values: dict[Action, float] = values) -> float:
             if action not in values:
-                rng = random.Random(f"reference:{action}")
-                start = kernel.copy()
-                start.step(action)
-                wins = sum(rollout(start.copy(), kernel.seat, rng, FULL_HORIZON)[0] for _ in range(reference))
-                values[action] = wins / reference
+                rng = random.Random(f"reference:{action}")  # one stream per candidate, drawn on
+                values[action] = complete_wins(kernel, action, (rng for _ in range(reference))) / reference
             return values[action]
 
         weighed = [considered(state, seed=s) for s in range(seeds)]
@@ -592,9 +589,7 @@ def main(argv: list[str] | None = None) -> int:
     for p, ((first, second), rs) in enumerate(zip(ALL_PAIRINGS, by_pairing, strict=True)):
         if p not in playing:
             continue
-        name = f"{'advice' if first == 'follower' else 'reference'} follower vs {second}"
-        name = name if first in ("follower", "reference") else f"{first} vs {second}"
-        print(_line(name, rs, args.players))
+        print(_line(f"{FOLLOWERS.get(first, first)} vs {second}", rs, args.players))
     print(f"stalled games: {sum(not r.finished and not r.capped for r in results)}")
     print(f"circles: {sum(r.circles for r in results)}")
     checks = [c for r in results for c in r.consistent]
