@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+from collections.abc import Sequence
 
 import pytest
 
@@ -32,7 +33,7 @@ def short_supply(trucks: int, warehouses: int, centres: int, limited: bool = Tru
     )
 
 
-def kinds(commands: list[object]) -> set[str]:
+def kinds(commands: Sequence[object]) -> set[str]:
     out = {"expansion" for c in commands if isinstance(c, Expand)}
     return out | {c.building.value for c in commands if isinstance(c, Build)}
 
