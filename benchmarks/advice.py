@@ -169,11 +169,11 @@ def play(job: tuple[int, int, int, float, int | None, int] | Job) -> Result:
         if kind in FOLLOWERS and not state.awaiting_event:
             if turn and (turn[-1].turn.round, turn[-1].turn.seat) != (state.turn.round, state.turn.seat):
                 turn, started = [], {}
-            rivals = {c: k for c, k in kinds.items() if c != colour}  # what the chance is against
             seed_now = seed * 100_003 + commands
             if kind == "reference":
                 command = reference_pick(state, turn, seed_now, reference)
             else:
+                rivals = {c: k for c, k in kinds.items() if c != colour}  # what the chance is against
                 spend = DEFAULT_BUDGET_S * scale * advice_scale
                 top = advise(state, budget_s=spend, seed=seed_now, earlier=turn, opponents=rivals)[0]
                 result.win_rates.append(top.win_rate)
