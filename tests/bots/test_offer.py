@@ -130,6 +130,89 @@ def test_the_kernel_knows_the_offer_at_the_root_only() -> None:
     assert Kernel.from_state(initial_state(config_for(2))).offered(index["B09"])  # untracked: any card
 
 
+def open_cards(k: Kernel) -> set[int]:
+    return {c for c in range(len(k.t.card_ids)) if k.offer >> c & 1 and not k.used >> c & 1}
+
+
+def test_a_playout_keeps_the_cards_nobody_took_and_refills_only_the_gap() -> None:
+    """OTW-9: the offer lies open all game. Before, a playout forgot it after the first take and dealt
+    five fresh cards at every pick, so waiting or cancelling re-rolled the offer in the model."""
+    state = laid_out(initial_state(config_for(2)), "B01", "B08", "B03")
+    k = Kernel.from_state(state)
+    index = k.t.card_index
+    k.step(k.from_command(TakeContract("red", "B08")))
+    assert open_cards(k) == {index["B01"], index["B03"]} and k.refills == 1
+    k.reveal_refills(random.Random(4))
+    now = open_cards(k)
+    assert k.refills == 0 and len(now) == 3 and {index["B01"], index["B03"]} < now
+    assert index["B08"] not in now
+    k.reveal_refills(random.Random(5))  # nothing unseen: the offer stays as it lies
+    assert open_cards(k) == now
+
+
+def test_a_blind_take_from_the_pile_leaves_the_offer_as_it_lies() -> None:
+    state = laid_out(initial_state(config_for(2)), "B01", "B08", "B03")
+    k = Kernel.from_state(state)
+    k.step(k.from_command(TakeContract("red", "B09")))  # a person may take the top of the pile
+    assert open_cards(k) == {k.t.card_index[c] for c in ("B01", "B08", "B03")} and k.refills == 0
+
+
+@pytest.mark.parametrize("tier_order", [False, True])
+def test_a_refill_comes_from_a_tier_the_pile_still_holds(tier_order: bool) -> None:
+    """OTW-4: 2 players, 15 basic cards taken and the last 2 in play lying open: taking one leaves no basic
+    card in the pile, so its refill is of a later tier, the next one when the pile is sorted (OTW-5)."""
+    from companion.games.on_the_way.engine import HouseRules
+    from companion.games.on_the_way.engine.options import ContractOffer
+
+    offer = ContractOffer.TIER_ORDER if tier_order else ContractOffer.OPEN
+    config = config_for(2, HouseRules(contract_offer=offer))
+    basic = [c.id for c in config.deck.contracts if c.tier.value == "basic"]
+    tiers = {c.id: c.tier.value for c in config.deck.contracts}
+    state = laid_out(position(config, f"time 0 used={','.join(basic[:15])}"), basic[15], basic[16])
+    seen: set[str] = set()
+    for seed in range(40):
+        k = Kernel.from_state(state)
+        k.step(k.from_command(TakeContract("red", basic[15])))
+        k.reveal_refills(random.Random(seed))
+        refill = open_cards(k) - {k.t.card_index[basic[16]]}
+        assert len(refill) == 1
+        seen.add(tiers[k.t.card_ids[refill.pop()]])
+    assert "basic" not in seen
+    assert seen == ({"extended"} if tier_order else {"extended", "professional"}), seen
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10_000), players=st.integers(2, 4))
+def test_in_a_whole_playout_open_cards_leave_the_offer_only_when_taken(seed: int, players: int) -> None:
+    """The greedy policy plays a whole game in the kernel from a laid-out offer: every take is an open
+    card, the open cards never exceed the offer's size (OTW-9), and a card leaves only by being taken."""
+    from companion.games.on_the_way.bots.kernel import OFFER_SIZE, TAKE
+    from companion.games.on_the_way.bots.policy import policy_action
+
+    rng = random.Random(seed)
+    state = initial_state(config_for(players))
+    pile = [c.id for c in state.config.deck.contracts]
+    rng.shuffle(pile)
+    state = laid_out(state, *pile[: OFFER_SIZE[players]])
+    k = Kernel.from_state(state)
+    before = open_cards(k)
+    takes = 0
+    for _ in range(3000):
+        if k.finished:
+            break
+        action = policy_action(k, rng)
+        revealed = open_cards(k)  # the pick turned up the unseen refills
+        assert before <= revealed and len(revealed) <= OFFER_SIZE[players]
+        if action[0] == TAKE:
+            assert action[1] in revealed, action
+            takes += 1
+        k.step(action)
+        after = open_cards(k)
+        assert after == revealed - ({action[1]} if action[0] == TAKE else set()), action
+        before = after
+    assert takes > 0
+
+
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 10_000), players=st.integers(2, 4), level=st.sampled_from([Level.EASY, Level.MEDIUM]))
 def test_a_bot_takes_only_cards_that_lie_open_and_is_never_refused(seed: int, players: int, level: Level) -> None:

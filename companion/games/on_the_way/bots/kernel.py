@@ -20,6 +20,7 @@ does not validate.
 from __future__ import annotations
 
 import heapq
+import random
 
 from companion.engine.errors import GameError
 from companion.games.on_the_way.engine.cards import EventKind, Tier
@@ -176,6 +177,7 @@ class Kernel:
         "last_round",
         "money",
         "offer",
+        "refills",
         "revealed",
         "rnd",
         "seat",
@@ -220,9 +222,14 @@ class Kernel:
     _rc: dict[tuple[int, int, int], dict[int, int]]  # reach() answers for the current state
     spt: int  # steps per turn under the active event (OTW-10, OTW-30)
     # OTW-9: the face-up cards a bot may take (bitmask), or ANY_CARD when the table does not track the
-    # offer. Only the search's root knows the real offer: after a take the refill is an unknown card
-    # from the pile, so a playout goes on with ANY_CARD (any unused card is as likely to come up).
+    # offer. The offer lies open for the whole game: the cards nobody takes stay, turn after turn, so a
+    # playout keeps them too (forgetting them re-dealt a fresh offer at every pick, and waiting or
+    # cancelling looked better in the model than at the table).
     offer: int
+    # OTW-9: the offer's refills not seen yet. Only the search's root knows the real offer; after a take
+    # inside the search the refill comes from the pile, unknown until a playout's pick turns it up
+    # (``reveal_refills``). 0 at the root: the table has scanned every card that lies open.
+    refills: int
 
     # -- conversion ---------------------------------------------------------------------
     @classmethod
@@ -255,6 +262,7 @@ class Kernel:
         k.last_round = 0 if state.last_round is None else state.last_round
         k.finished = state.finished
         k.offer = ANY_CARD
+        k.refills = 0
         if state.offer is not None:
             k.offer = 0
             for cid in state.offer:
@@ -298,6 +306,7 @@ class Kernel:
         k.last_round = self.last_round
         k.finished = self.finished
         k.offer = self.offer
+        k.refills = self.refills
         k.money = self.money[:]
         k.vp = self.vp[:]
         k.contracts = [c[:] for c in self.contracts]
@@ -382,8 +391,44 @@ class Kernel:
 
     # -- derived ------------------------------------------------------------------------
     def offered(self, card: int) -> bool:
-        """OTW-9: may a bot choose ``card``: it lies in the tracked offer, or the offer is not tracked."""
-        return bool(self.offer >> card & 1)
+        """OTW-9: may a bot choose ``card``: it lies in the tracked offer, the offer is not tracked, or
+        an unseen refill may turn it up (an unused card that does not lie open)."""
+        return bool(self.offer >> card & 1) or (self.refills > 0 and not self.used >> card & 1)
+
+    def reveal_refills(self, rng: random.Random) -> None:
+        """OTW-9: the offer's unseen refills come up, each the top of the pile: a card of a tier the pile
+        still holds (OTW-4: a tier's cards in play, less those taken and those lying open), the lowest
+        such tier when the pile is sorted by tier (OTW-5), else a tier drawn by how many cards it has
+        left; then a random unused card of that tier (which of them went back to the box is unknown).
+        A chance event the model resolves when a pick first looks at the offer."""
+        t = self.t
+        c_tier = t.c_tier
+        cards = len(t.card_ids)
+        left = [t.in_play[i] - self.taken[i] for i in range(3)]
+        for c in range(cards):
+            if self.offer >> c & 1 and not self.used >> c & 1:
+                left[c_tier[c]] -= 1
+        while self.refills > 0:
+            self.refills -= 1
+            total = sum(n for n in left if n > 0)
+            if total <= 0:
+                break  # the pile is empty (OTW-4): the gap stays
+            if t.tier_order:
+                tier = next(i for i in range(3) if left[i] > 0)
+            else:
+                r = rng.randrange(total)
+                tier = 0
+                while left[tier] <= 0 or r >= left[tier]:
+                    r -= max(left[tier], 0)
+                    tier += 1
+            pile = [c for c in range(cards) if c_tier[c] == tier and not (self.used >> c & 1 or self.offer >> c & 1)]
+            if not pile:
+                left[tier] = 0
+                self.refills += 1  # try another tier
+                continue
+            self.offer |= 1 << pile[rng.randrange(len(pile))]
+            left[tier] -= 1
+        self.refills = 0
 
     def steps_per_turn(self) -> int:
         return self.spt
@@ -601,9 +646,12 @@ class Kernel:
         seat = self.seat
         self.used |= 1 << card
         self.taken[t.c_tier[card]] += 1
-        self.offer = ANY_CARD  # the refill is unknown: from here any unused card may come up
+        bit = 1 << card
+        if self.offer != ANY_CARD and self.offer & bit:  # not a blind take from the top of the pile
+            self.offer &= ~bit
+            self.refills += 1  # the refill is unknown until a pick looks (``reveal_refills``)
         self.contracts[seat].append(card)
-        origin, need, bit = t.c_origin[card], t.c_trucks[card], 1 << card
+        origin, need = t.c_origin[card], t.c_trucks[card]
         slots = self.tr[seat]
         for m, tp in enumerate(slots):
             if tp is not None and tp[0] == origin and tp[1] >= need:

@@ -152,6 +152,8 @@ def _pick_contract(k: Kernel, rng: random.Random, candidates: int = 5) -> int:
     sources = [tp[0] for tp in k.tr[seat] if tp is not None] or [c for c, n in enumerate(k.idle) if n > 0]
     best, best_value = -1, -1.0
     if k.offer != ANY_CARD:  # OTW-9: the table knows the face-up offer: only those cards, all of them
+        if k.refills:
+            k.reveal_refills(rng)
         pool = [c for c in range(cards) if k.offer >> c & 1 and not used >> c & 1 and tiers[c_tier[c]]]
     else:  # any unused card may be meant: a few at random (the playout hot path)
         pool = []
