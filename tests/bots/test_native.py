@@ -16,15 +16,16 @@ from companion.games.on_the_way.bots import KERNEL_BUILD
 from tests.bots.helpers import KERNEL, fake_kernel_install
 
 # Plays complete kernel games from the set-up with the greedy policy (what every playout runs) and
-# prints which build ran and a hash of every action and the final state.
+# prints which build ran and a hash of every action and the final state. Odd seeds start from a laid-out
+# face-up offer, so that the offer's refills (``reveal_refills``, OTW-9) run compiled too.
 GAMES = """
 import hashlib, random
 from companion.games.on_the_way.bots import KERNEL_BUILD
 from companion.games.on_the_way.bots.kernel import Kernel
 from companion.games.on_the_way.bots.policy import policy_action
 from companion.games.on_the_way.data import load_reference
-from companion.games.on_the_way.engine import GameConfig
-from companion.games.on_the_way.engine.state import initial_state
+from companion.games.on_the_way.engine import GameConfig, LayOut, apply
+from companion.games.on_the_way.engine.state import OFFER_SIZE, initial_state
 
 def canonical(value):  # a set's order differs between processes (string hashing): sort them
     if isinstance(value, frozenset):
@@ -39,11 +40,15 @@ digest = hashlib.sha256()
 for players in (2, 3, 4):
     start = initial_state(GameConfig(board, deck, ("red", "blue", "green", "yellow")[:players]))
     for seed in range(25):
-        k = Kernel.from_state(start)
         rng = random.Random(seed)
+        state = start
+        if seed % 2:
+            for card in rng.sample([c.id for c in deck.contracts], OFFER_SIZE[players]):
+                state, _ = apply(state, LayOut(card))
+        k = Kernel.from_state(state)
         while not k.finished:
             action = policy_action(k, rng)
-            digest.update(repr(action).encode())
+            digest.update(repr((action, k.offer)).encode())
             k.step(action)
         digest.update(repr(canonical((k.scores(), k.snapshot()))).encode())
 print(KERNEL_BUILD)
