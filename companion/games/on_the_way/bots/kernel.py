@@ -396,11 +396,11 @@ class Kernel:
         return bool(self.offer >> card & 1) or (self.refills > 0 and not self.used >> card & 1)
 
     def reveal_refills(self, rng: random.Random) -> None:
-        """OTW-9: the offer's unseen refills come up, each the top of the pile: a card of a tier the pile
-        still holds (OTW-4: a tier's cards in play, less those taken and those lying open), the lowest
-        such tier when the pile is sorted by tier (OTW-5), else a tier drawn by how many cards it has
-        left; then a random unused card of that tier (which of them went back to the box is unknown).
-        A chance event the model resolves when a pick first looks at the offer."""
+        """OTW-9: the offer's unseen refills come up, each the top of the pile. The pile lies sorted
+        (OTW-5: basic on top, then extended, then professional), so a refill is of the lowest tier the
+        pile still holds (OTW-4: a tier's cards in play, less those taken and those lying open), and a
+        random unused card of it (which of them went back to the box is unknown). A chance event the
+        model resolves when a pick first looks at the offer."""
         t = self.t
         c_tier = t.c_tier
         cards = len(t.card_ids)
@@ -408,26 +408,19 @@ class Kernel:
         for c in range(cards):
             if self.offer >> c & 1 and not self.used >> c & 1:
                 left[c_tier[c]] -= 1
+        tier = 0
         while self.refills > 0:
-            self.refills -= 1
-            total = sum(n for n in left if n > 0)
-            if total <= 0:
+            while tier < 3 and left[tier] <= 0:
+                tier += 1
+            if tier == 3:
                 break  # the pile is empty (OTW-4): the gap stays
-            if t.tier_order:
-                tier = next(i for i in range(3) if left[i] > 0)
-            else:
-                r = rng.randrange(total)
-                tier = 0
-                while left[tier] <= 0 or r >= left[tier]:
-                    r -= max(left[tier], 0)
-                    tier += 1
             pile = [c for c in range(cards) if c_tier[c] == tier and not (self.used >> c & 1 or self.offer >> c & 1)]
-            if not pile:
+            if not pile:  # every card of the tier is out already (a person's blind takes): the next tier
                 left[tier] = 0
-                self.refills += 1  # try another tier
                 continue
             self.offer |= 1 << pile[rng.randrange(len(pile))]
             left[tier] -= 1
+            self.refills -= 1
         self.refills = 0
 
     def steps_per_turn(self) -> int:
