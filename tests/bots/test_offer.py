@@ -296,3 +296,44 @@ def test_without_passing_a_bot_never_plans_a_refused_pass(level: Level) -> None:
         state, _ = apply(state, TakeContract("red", card))
     for seed in range(20):
         apply(state, choose(state, "blue", level, seed, budget_s=TINY))  # raises if refused
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10_000), players=st.integers(2, 4))
+def test_every_refill_a_playout_turns_up_is_a_card_the_engine_lets_lie_on_top(seed: int, players: int) -> None:
+    """The kernel's refill model against the validated engine, not its own arithmetic: the engine, with
+    the tier_order house rule, refuses to lay out a card that cannot be the pile's top (OTW-4: its tier
+    is all taken or open; OTW-5: a lower tier still lies above). Cards are taken from the offer until the
+    pile runs dry; after each take the card the kernel turns up is laid out through the engine."""
+    from companion.games.on_the_way.engine import HouseRules, Pass
+    from companion.games.on_the_way.engine.options import ContractOffer
+
+    rng = random.Random(seed)
+    state = initial_state(config_for(players, HouseRules(contract_offer=ContractOffer.TIER_ORDER)))
+    tiers = ("basic", "extended", "professional")
+    pile = sorted((c.id for c in state.config.deck.contracts), key=lambda cid: rng.random())
+    pile.sort(key=lambda cid: tiers.index(state.config.contract(cid).tier.value))  # type: ignore[union-attr]
+    for card in pile:
+        if not offer_missing(state):
+            break
+        state = laid_out(state, card)
+    refills = 0
+    while state.offer and not state.finished:
+        if state.awaiting_event or state.steps_left == 0:
+            break
+        colour = state.current.colour
+        card = rng.choice(state.offer)
+        k = Kernel.from_state(state)
+        k.step(k.from_command(TakeContract(colour, card)))
+        state, _ = apply(state, TakeContract(colour, card))
+        k.reveal_refills(rng)
+        turned_up = sorted(open_cards(k) - {k.t.card_index[c] for c in state.offer})
+        if offer_missing(state) == 0:  # the pile is empty: nothing may come up
+            assert turned_up == []
+            continue
+        assert len(turned_up) == 1
+        state = laid_out(state, k.t.card_ids[turned_up[0]])  # raises (OTW-4/5) if it cannot lie on top
+        refills += 1
+        if state.steps_left and rng.random() < 0.5 and not state.awaiting_event:
+            state, _ = apply(state, Pass(state.current.colour))
+    assert refills > 0
