@@ -37,7 +37,9 @@ was passing (weighed only when the greedy plan passes), not weighed at all, or w
 *reference follower* instead: at every decision it does what that reference rates best
 (``reference_pick``, ``--reference-playouts`` complete playouts per candidate), so whole games tell
 whether agreeing with the reference wins (docs/bots.md, "Thirteenth session": it lost 20 of 20 to
-medium). ``--first-game K`` plays games K.. of the seed: a longer run's deals, split across processes.
+medium). ``--pairings follower:hard`` (never in the default run) plays the follower against hard: the
+chance a table is told against hard. ``--first-game K`` plays games K.. of the seed: a longer run's deals,
+split across processes.
 """
 
 from __future__ import annotations
@@ -82,8 +84,9 @@ AA_CARDS = ("DealContract", "RevealPublic", "DrawAction", "TakeSpare")  # drawn 
 PAIRINGS = (("follower", "easy"), ("follower", "medium"), ("follower", "casual"), ("hard", "medium"))
 # Played only when named in --pairings (not part of the default run nor of its specified lines): a seat
 # that does what the regret's reference rates best (``reference_pick``) -- regret 0 by construction, so
-# whole games tell whether agreeing with the reference wins.
-EXTRA_PAIRINGS = (("reference", "medium"), ("reference", "easy"))
+# whole games tell whether agreeing with the reference wins; and the follower against hard, for the chance
+# a table is told against hard (chances.py).
+EXTRA_PAIRINGS = (("reference", "medium"), ("reference", "easy"), ("follower", "hard"))
 ALL_PAIRINGS = PAIRINGS + EXTRA_PAIRINGS
 FOLLOWERS = {"follower": "advice follower", "reference": "reference follower"}  # seat kind -> its line's name
 
@@ -239,7 +242,7 @@ def play_aa(job: tuple[int, int, int, float, int | None, int] | Job) -> Result:
 
     # end_at: in Auf Achse a command cap (quick runs); 2 players
     pairing, game, seed, scale, end_at, _players, advice_scale, _reference = Job(*job)
-    first, second = PAIRINGS[pairing]
+    first, second = ALL_PAIRINGS[pairing]
     board, deck = load_aa_reference()
     state = aa_initial(AAConfig(board, deck, COLOURS, AARules(), seed=seed * 1009 + game))
     kinds = {COLOURS[0]: first, COLOURS[1]: second} if game % 2 == 0 else {COLOURS[0]: second, COLOURS[1]: first}

@@ -35,7 +35,7 @@ from typing import NamedTuple
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from advice import PAIRINGS, Result, _append_pairs, brier, calibration_line, deciles, play, play_aa
+from advice import ALL_PAIRINGS, PAIRINGS, Result, _append_pairs, brier, calibration_line, deciles, play, play_aa
 
 from companion.games.calibration import Logistic, Maps, chance, logit, sigmoid, smoothed
 
@@ -73,7 +73,7 @@ def read(paths: Iterable[Path], unfinished: bool = False, game: str = "on-the-wa
                 row = json.loads(line)
                 if row.get("kind") != "advice" or not (row["finished"] or unfinished):
                     continue
-                first, second = PAIRINGS[row["pairing"]]
+                first, second = ALL_PAIRINGS[row["pairing"]]  # a reference follower's games are skipped
                 if first != "follower" or (game == "auf-achse" and second == "casual"):
                     continue
                 # One game of one run: runs with other --players or --scale may share a file.

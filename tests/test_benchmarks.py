@@ -109,6 +109,23 @@ def test_the_reference_follower_plays_a_whole_game_only_when_named(tmp_path: Pat
     assert refused.returncode == 2 and "On The Way only" in refused.stderr
 
 
+def test_the_follower_plays_hard_only_when_named_and_its_advices_fit_the_chance_against_hard(tmp_path: Path) -> None:
+    # --pairings follower:hard: the games that tell whether the chance a table is told against hard
+    # (chances.py) holds; calibrate.py reads its advices as against "hard" beside another extra pairing's
+    # game in the same file.
+    pairs = tmp_path / "pairs.jsonl"
+    advice = ROOT / "benchmarks" / "advice.py"
+    result = run_quick(advice, "--pairings", "follower:hard", "--pairs", str(pairs))
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert re.search(rf"^advice follower vs hard, 2 players: {WIN_SHARE}$", result.stdout, re.M)
+    assert "vs easy" not in result.stdout and "hard vs medium" not in result.stdout
+    assert run_quick(advice, "--pairings", "reference:medium", "--pairs", str(pairs)).returncode == 0
+    rows = [json.loads(line) for line in pairs.read_text("utf-8").splitlines()]
+    assert {r["pairing"] for r in rows if r["kind"] == "advice"} == {6}
+    read = load_benchmark("calibrate").read([pairs], unfinished=True)
+    assert read and {(r.players, r.kind) for r in read} == {(2, "hard")}
+
+
 def test_the_figure_pattern_is_the_house_format() -> None:
     assert FIGURE.match("wrap soak, longest step: 31.5 ms")
     assert not FIGURE.match("wrap soak, longest step 31.5 ms")
