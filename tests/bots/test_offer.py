@@ -126,7 +126,7 @@ def test_the_kernel_knows_the_offer_at_the_root_only() -> None:
     index = k.t.card_index
     assert k.offered(index["B08"]) and not k.offered(index["B09"])
     k.step(k.from_command(TakeContract("red", "B08")))
-    assert k.offered(index["B09"])  # the refill is unknown: any card may come up in a playout
+    assert k.offered(index["B09"])  # a refill is pending and unseen: a loose bound (reveal_refills narrows it)
     assert Kernel.from_state(initial_state(config_for(2))).offered(index["B09"])  # untracked: any card
 
 

@@ -392,7 +392,9 @@ class Kernel:
     # -- derived ------------------------------------------------------------------------
     def offered(self, card: int) -> bool:
         """OTW-9: may a bot choose ``card``: it lies in the tracked offer, the offer is not tracked, or
-        an unseen refill may turn it up (an unused card that does not lie open)."""
+        an unseen refill is pending and the card is unused (a loose bound: ``reveal_refills`` turns up only
+        cards of the lowest tier the pile still holds; the search asks only at the root, where no refill is
+        pending, and the greedy pick reveals the refills first)."""
         return bool(self.offer >> card & 1) or (self.refills > 0 and not self.used >> card & 1)
 
     def reveal_refills(self, rng: random.Random) -> None:

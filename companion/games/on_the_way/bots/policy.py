@@ -1,7 +1,8 @@
 """The greedy playout policy over the kernel: the "easy" bot and the default policy of every playout.
 
 It plays like a sensible beginner: fulfil whenever it can; hold up to two contracts, picked for pay
-per road from a few random candidates near its trucks; drive each transport to collect trucks, then to
+per road, counting the approach from its trucks, among the open cards of the face-up offer (a few random
+unused cards where the offer is not tracked); drive each transport to collect trucks, then to
 the start city, then to the end city; start a transport for a contract that has none; build with
 spare money (building always buys VP, OTW-23..25); otherwise end the turn. Its randomness comes from
 the ``random.Random`` it is given, so a seed replays the same game. Every action it returns is one of
