@@ -17,7 +17,10 @@ says what its win rate is instead.
 A bot seat counts as its level. A person (``PERSON``) has a map of his own in each game's maps: the
 box cannot know how well a person plays, and a chance that overstates is the worse error for advice a
 person follows (told 90 %, he loses half his games and stops trusting it), so each game sets it to
-its medium level's map: an opponent about as strong as the advice itself.
+the map of its level that is about as strong as the advice itself: On The Way's hard (since its
+playouts keep the face-up offer the follower beats medium 81 % and holds hard at 50 %: docs/bots.md,
+"Fifteenth session"), Auf Achse's medium. Against people as strong as the advice the chances told
+to a table of people then sum to about one, as a chance should.
 """
 
 from __future__ import annotations
@@ -47,15 +50,16 @@ IDENTITY = Logistic(0.0, 1.0)  # the win rate is the chance: an opponent as stro
 
 
 def with_stand_ins(fitted: Maps, stand_ins: Mapping[str, str], identity: Iterable[str] = ()) -> Maps:
-    """A game's maps: ``fitted``, plus each kind of ``stand_ins`` (kind -> the fitted kind it plays as,
-    e.g. ``PERSON`` -> ``"medium"``) at every player count its stand-in was fitted for, plus the
-    ``identity`` kinds at 2-4 players where they have no fit (the win rate's own model, assumed)."""
+    """A game's maps: ``fitted``, plus the ``identity`` kinds at 2-4 players where they have no fit (the
+    win rate's own model, assumed), plus each kind of ``stand_ins`` (kind -> the kind it plays as, e.g.
+    ``PERSON`` -> ``"hard"``) at every player count its stand-in has a map for (fitted or identity)."""
     maps = dict(fitted)
-    for kind, like in stand_ins.items():
-        maps |= {(n, kind): m for (n, fitted_kind), m in fitted.items() if fitted_kind == like}
     for kind in identity:
         for n in (2, 3, 4):
             maps.setdefault((n, kind), IDENTITY)  # a fit, once there is one, wins
+    known = dict(maps)
+    for kind, like in stand_ins.items():
+        maps |= {(n, kind): m for (n, known_kind), m in known.items() if known_kind == like}
     return maps
 
 

@@ -140,17 +140,24 @@ def test_the_rivals_are_the_other_seats_a_bot_by_its_level_a_person_otherwise() 
     assert mixed is not None and alone[0] is not None and alone[1] is not None and alone[0] < mixed < alone[1]
 
 
-def test_a_person_is_told_the_chance_against_medium_and_hard_is_the_win_rates_own_model() -> None:
-    # calibration.py: a person as medium (a chance that overstates is the worse error); hard decides
-    # as the advisor, so the playouts' model holds (the identity).
-    for (n, kind), m in chances.MAPS.items():
-        if kind == cal.PERSON:
-            assert chances.MAPS[n, "medium"] == m
-    assert {(n, kind) for n, kind in chances.MAPS if kind == cal.PERSON} == {
-        (n, cal.PERSON) for n, kind in chances.FITTED if kind == "medium"
-    }
-    told = chance(0.3, 400, ["hard"], chances.MAPS)
+def test_a_person_is_told_the_chance_against_hard_the_win_rates_own_model() -> None:
+    # calibration.py: a person counts as the level about as strong as the advice, in On The Way hard
+    # (the follower beats medium 81 % of 2-player games, hard 50 %), whose decisions are the advisor's
+    # own: the playouts' model, the identity (unless a map is fitted for hard).
+    for players in (2, 3, 4):
+        assert chances.MAPS[players, cal.PERSON] == chances.MAPS[players, "hard"]
+    told = chance(0.3, 400, [cal.PERSON], chances.MAPS)
     assert told is not None and abs(told - cal.smoothed(0.3, 400)) < 1e-9
+
+
+@given(st.floats(0.0, 1.0), st.integers(0, 2000))
+def test_two_people_are_never_both_told_they_are_the_favourite(rate: float, playouts: int) -> None:
+    # The same position seen from both seats of a 2-person game: the playouts give one seat the rate
+    # and the other its complement, and the chances told must not add up to more than one (a person
+    # counted as medium was told ~80 % at the opening, his opponent the same).
+    mine = chance(rate, playouts, [cal.PERSON], chances.MAPS)
+    theirs = chance(1.0 - rate, playouts, [cal.PERSON], chances.MAPS)
+    assert mine is not None and theirs is not None and mine + theirs <= 1.0 + 1e-9
 
 
 def test_the_shipped_maps_rank_the_opponents_as_their_games_did() -> None:
@@ -181,9 +188,9 @@ def test_every_table_of_two_to_four_players_is_told_a_chance() -> None:
             assert chance(0.4, 200, list(seated), chances.MAPS) is not None, (players, seated)
     state = laid_out(initial_state(config_for(3)), "B01", "B02", "B03", "B04")  # OTW-9: 4 face up
     pick = advise(state, "red", budget_s=0.05, seed=4, opponents={"blue": "easy"})[0]  # green: a person
-    both = [chance(pick.win_rate, pick.playouts, [kind, kind], chances.MAPS) for kind in ("medium", "easy")]
+    both = [chance(pick.win_rate, pick.playouts, [kind, kind], chances.MAPS) for kind in ("hard", "easy")]
     assert pick.chance is not None and both[0] is not None and both[1] is not None
-    assert both[0] < pick.chance < both[1]  # a person counts as medium, the bot as easy: in between
+    assert both[0] < pick.chance < both[1]  # a person counts as hard, the bot as easy: in between
 
 
 def test_the_opponents_set_the_picks_chance_never_the_advice(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -273,3 +280,7 @@ def test_a_stand_in_plays_as_its_fitted_kind_and_the_identity_never_hides_a_fit(
     assert (4, cal.PERSON) not in maps  # no medium fit for 4 players: no stand-in either
     assert maps[2, "hard"] == fitted[2, "hard"] and maps[3, "hard"] == maps[4, "hard"] == cal.IDENTITY
     assert {k: m for k, m in maps.items() if k in fitted} == fitted
+    # a stand-in for a kind that is the identity where unfitted takes its map at every player count
+    as_hard = cal.with_stand_ins(fitted, {cal.PERSON: "hard"}, identity=("hard",))
+    assert as_hard[2, cal.PERSON] == fitted[2, "hard"]
+    assert as_hard[3, cal.PERSON] == as_hard[4, cal.PERSON] == cal.IDENTITY
