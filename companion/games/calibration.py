@@ -18,7 +18,7 @@ A bot seat counts as its level. A person (``PERSON``) has a map of his own in ea
 box cannot know how well a person plays, and a chance that overstates is the worse error for advice a
 person follows (told 90 %, he loses half his games and stops trusting it), so each game sets it to
 the map of its level that is about as strong as the advice itself: On The Way's hard (since its
-playouts keep the face-up offer the follower beats medium 81 % and holds hard at 50 %: docs/bots.md,
+playouts keep the face-up offer the follower beats medium 83 % and holds hard at 50 %: docs/bots.md,
 "Fifteenth session"), Auf Achse's medium. Against people as strong as the advice the chances told
 to a table of people then sum to about one, as a chance should.
 """

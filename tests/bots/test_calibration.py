@@ -142,7 +142,7 @@ def test_the_rivals_are_the_other_seats_a_bot_by_its_level_a_person_otherwise() 
 
 def test_a_person_is_told_the_chance_against_hard_the_win_rates_own_model() -> None:
     # calibration.py: a person counts as the level about as strong as the advice, in On The Way hard
-    # (the follower beats medium 81 % of 2-player games, hard 50 %), whose decisions are the advisor's
+    # (the follower beats medium 83 % of 2-player games, hard 50 %), whose decisions are the advisor's
     # own: the playouts' model, the identity (unless a map is fitted for hard).
     for players in (2, 3, 4):
         assert chances.MAPS[players, cal.PERSON] == chances.MAPS[players, "hard"]

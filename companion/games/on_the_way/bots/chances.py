@@ -40,5 +40,5 @@ FITTED: Maps = {
 # two-player follower games against hard (seed 21001, fifteenth session): 54.8 % told on average, 50.8 %
 # won, largest decile gap 14.1; a map fitted on them lost to the identity by cross-validation. A person as
 # hard, the level about as strong as the advice (calibration.py says why): the follower beat medium in
-# 81.4 % of 220 two-player games and hard in 50 % of 40, so a person as medium was told ~80 % at the opening.
+# 82.7 % of 260 two-player games and hard in 50 % of 40, so a person as medium was told ~80 % at the opening.
 MAPS = with_stand_ins(FITTED, {PERSON: "hard"}, identity=("hard",))
