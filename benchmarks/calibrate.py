@@ -73,7 +73,7 @@ def read(paths: Iterable[Path], unfinished: bool = False, game: str = "on-the-wa
                 row = json.loads(line)
                 if row.get("kind") != "advice" or not (row["finished"] or unfinished):
                     continue
-                first, second = ALL_PAIRINGS[row["pairing"]]  # a reference follower's games are skipped
+                first, second = ALL_PAIRINGS[row["pairing"]]  # default or extra (--pairings follower:hard)
                 if first != "follower" or (game == "auf-achse" and second == "casual"):
                     continue
                 # One game of one run: runs with other --players or --scale may share a file.
