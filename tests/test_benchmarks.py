@@ -198,10 +198,15 @@ def test_the_advice_benchmark_plays_three_and_four_player_games(monkeypatch: pyt
 
 def test_the_regret_counts_every_pick_below_the_best_by_one_cause() -> None:
     # Two mid-game positions, 2 advice seeds, a 20-playout reference (noisy on purpose: picks fall
-    # below it): every pick more than 5 points below the best has exactly one cause. Seed 6 puts 2 of
-    # the 4 picks below (seed 4 did before the playouts kept the offer, and none after).
+    # below it): every pick more than 5 points below the best has exactly one cause. Several seeds,
+    # so that the check does not rest on one seed putting picks below (seed 4 did before the playouts
+    # kept the offer, and none after); together they do.
     advice = _advice_benchmark()
-    reg = advice.regret(2, 2, 20, 6)
-    assert reg.picks == 4 and reg.below > 0  # the noisy reference puts picks below its best
-    assert reg.passing + reg.unweighed + reg.ranked == round(reg.below * reg.picks)
-    assert 0.0 <= reg.floor <= 1.0 and reg.mean >= 0.0
+    below = 0.0
+    for seed in range(1, 7):
+        reg = advice.regret(2, 2, 20, seed)
+        assert reg.picks == 4
+        assert reg.passing + reg.unweighed + reg.ranked == round(reg.below * reg.picks)
+        assert 0.0 <= reg.floor <= 1.0 and reg.mean >= 0.0
+        below += reg.below
+    assert below > 0  # the noisy reference puts picks below its best
