@@ -16,6 +16,10 @@ from companion.games.calibration import PERSON, Logistic, Maps, with_stand_ins
 # shipped before (fitted on 522 games of the model before the kept offer) scored 0.050 and 39.7 there and
 # lost by the rule fixed beforehand; over the 420 games they under-predicted the follower by up to 31
 # points (docs/bots.md, "Fifteenth session").
+# Over the 420 games played since this fit (21101-21301, 22101-22401) they over-predict the middle:
+# Brier 0.043, largest gap 31.5 (50-60 %: 55.8 -> 29.0, 45 games); a refit on 600 games did worse on the
+# 240 newest and was not shipped: one logistic line per opponent cannot fit it (docs/bots.md, "Sixteenth
+# session").
 FITTED: Maps = {
     (2, "casual"): Logistic(3.199, 1.0),  # 140 games, 25 087 advices
     (2, "easy"): Logistic(2.871, 0.736),  # 140 games, 24 889 advices
