@@ -117,6 +117,8 @@ class Result:
     win_rates: list[float] = field(default_factory=list)  # the playouts' win rate of each follower advice
     told: list[float] = field(default_factory=list)  # the chance it told (the win rate against the opponents)
     playouts: list[int] = field(default_factory=list)  # the fresh playouts behind each of those win rates
+    rounds_at: list[int] = field(default_factory=list)  # the round of each of those advices
+    time_at: list[int | None] = field(default_factory=list)  # the time track then (On The Way; None: Auf Achse)
     game: int = 0
     capped: bool = False  # a quick run stopped it early on purpose (not a stall)
     players: int = 2
@@ -182,6 +184,8 @@ def play(job: tuple[int, int, int, float, int | None, int] | Job) -> Result:
                 result.win_rates.append(top.win_rate)
                 result.told.append(top.told_chance)
                 result.playouts.append(top.playouts)
+                result.rounds_at.append(state.turn.round)
+                result.time_at.append(state.time)
                 if last is not None and last[3] is state and turn:
                     result.consistent.append(last[1] <= top.win_rate <= last[2])
                     result.by_noise.append(_noise(last[0], last[1], last[2], last[4], top.win_rate, top.playouts))
@@ -266,6 +270,8 @@ def play_aa(job: tuple[int, int, int, float, int | None, int] | Job) -> Result:
                 result.win_rates.append(top.win_rate)
                 result.told.append(top.told_chance)
                 result.playouts.append(top.playouts)
+                result.rounds_at.append(state.turn.round)
+                result.time_at.append(None)
                 if last is not None and last[2] is state:
                     result.consistent.append(last[0] <= top.win_rate <= last[1])
                 command = top.command
@@ -479,19 +485,23 @@ def _append_pairs(path: Path, r: Result, seed: int, scale: float) -> None:
     """One ``"kind": "game"`` line per game (every pairing, hard vs medium included: a run stopped early
     still gives each pairing's games, rounds and circles), then one ``"kind": "advice"`` line per
     follower advice: ``"chance"`` the playouts' win rate (the key of earlier files; what
-    ``calibrate.py`` fits on), ``"told"`` the chance the advice told, its playouts and the game's result."""
+    ``calibrate.py`` fits on), ``"told"`` the chance the advice told, its playouts, the game's result,
+    and when it was asked: ``"round"`` and ``"time"`` (On The Way's time track; null in Auf Achse), what a
+    table knows of the game's progress (docs/bots.md, "Sixteenth session": the maps miss by phase)."""
     with path.open("a", encoding="utf-8") as out:
         game = {"kind": "game", "seed": seed, "scale": scale, "pairing": r.pairing, "game": r.game, "advice": None}
         game["players"] = r.players
         outcome = {"score": r.score, "rounds": r.rounds, "finished": r.finished, "capped": r.capped}
         checks = {"circles": r.circles, "inconsistent": r.consistent.count(False), "checked": len(r.consistent)}
         out.write(json.dumps({**game, **outcome, **checks}) + "\n")
-        for k, (p, told, n) in enumerate(zip(r.win_rates, r.told, r.playouts, strict=True)):
+        asked = zip(r.win_rates, r.told, r.playouts, r.rounds_at, r.time_at, strict=True)
+        for k, (p, told, n, round_, time) in enumerate(asked):
             row = {"kind": "advice", "seed": seed, "scale": scale, "pairing": r.pairing, "game": r.game, "advice": k}
             row["players"] = r.players
             end = {"score": r.score, "finished": r.finished, "capped": r.capped}
             # "chance": the playouts' win rate (as in earlier files); "told": the chance the table tells
-            out.write(json.dumps({**row, "chance": p, "told": told, "playouts": n, **end}) + "\n")
+            when = {"round": round_, "time": time}
+            out.write(json.dumps({**row, "chance": p, "told": told, "playouts": n, **when, **end}) + "\n")
 
 
 def _line(name: str, results: list[Result], players: int = 2) -> str:

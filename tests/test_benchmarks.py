@@ -5,6 +5,7 @@ and prints its figures is."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import re
@@ -82,6 +83,11 @@ def test_benchmark_runs_in_quick_mode(path: Path, tmp_path: Path) -> None:
         advices = [r for r in rows if r["kind"] == "advice"]
         assert advices and all(0.0 <= r["chance"] <= 1.0 and r["pairing"] != 3 for r in advices)
         assert len(rows) == len(games) + len(advices)
+        # when each advice was asked, as a table knows it: the round and the time track (OTW-31)
+        assert all(r["round"] >= 1 and 0 <= r["time"] <= 14 for r in advices)
+        for (pairing, game), asked in itertools.groupby(advices, key=lambda r: (r["pairing"], r["game"])):
+            moments = [(r["round"], r["time"]) for r in asked]
+            assert moments == sorted(moments), f"pairing {pairing} game {game}: the game's progress went back"
     if path.name == "readers.py":
         figures = {m["name"]: m for line in result.stdout.splitlines() if (m := FIGURE.match(line))}
         for name in READERS_LINES:
