@@ -495,12 +495,12 @@ def _append_pairs(path: Path, r: Result, seed: int, scale: float) -> None:
         checks = {"circles": r.circles, "inconsistent": r.consistent.count(False), "checked": len(r.consistent)}
         out.write(json.dumps({**game, **outcome, **checks}) + "\n")
         asked = zip(r.win_rates, r.told, r.playouts, r.rounds_at, r.time_at, strict=True)
-        for k, (p, told, n, round_, time) in enumerate(asked):
+        for k, (p, told, n, round_, track) in enumerate(asked):
             row = {"kind": "advice", "seed": seed, "scale": scale, "pairing": r.pairing, "game": r.game, "advice": k}
             row["players"] = r.players
             end = {"score": r.score, "finished": r.finished, "capped": r.capped}
             # "chance": the playouts' win rate (as in earlier files); "told": the chance the table tells
-            when = {"round": round_, "time": time}
+            when = {"round": round_, "time": track}  # "track": the module `time` stays unshadowed
             out.write(json.dumps({**row, "chance": p, "told": told, "playouts": n, **when, **end}) + "\n")
 
 
