@@ -115,6 +115,18 @@ def test_the_reference_follower_plays_a_whole_game_only_when_named(tmp_path: Pat
     assert refused.returncode == 2 and "On The Way only" in refused.stderr
 
 
+def test_auf_achse_advice_lines_say_the_round_and_have_no_time_track(tmp_path: Path) -> None:
+    # Auf Achse has rounds but no time track (AA-23 ends the game on the contracts, not on a track).
+    pairs = tmp_path / "pairs.jsonl"
+    result = run_quick(
+        ROOT / "benchmarks" / "advice.py", "--game", "auf-achse", "--pairings", "follower:easy", "--pairs", str(pairs)
+    )
+    assert result.returncode == 0, result.stderr[-3000:]
+    advices = [r for line in pairs.read_text("utf-8").splitlines() if (r := json.loads(line))["kind"] == "advice"]
+    assert advices and all(r["round"] >= 1 and r["time"] is None for r in advices)
+    assert [r["round"] for r in advices] == sorted(r["round"] for r in advices)
+
+
 def test_the_follower_plays_hard_only_when_named_and_its_advices_fit_the_chance_against_hard(tmp_path: Path) -> None:
     # --pairings follower:hard: the games that tell whether the chance a table is told against hard
     # (chances.py) holds; calibrate.py reads its advices as against "hard" beside another extra pairing's
