@@ -119,6 +119,7 @@ class Result:
     playouts: list[int] = field(default_factory=list)  # the fresh playouts behind each of those win rates
     rounds_at: list[int] = field(default_factory=list)  # the round of each of those advices
     time_at: list[int | None] = field(default_factory=list)  # the time track then (On The Way; None: Auf Achse)
+    time_end: int | None = None  # where the time track ends the game (On The Way, OTW-31; None: Auf Achse)
     game: int = 0
     capped: bool = False  # a quick run stopped it early on purpose (not a stall)
     players: int = 2
@@ -159,7 +160,7 @@ def play(job: tuple[int, int, int, float, int | None, int] | Job) -> Result:
     state = initial_state(config)
     pile = pile_for(config, random.Random(f"pile:{seed}:{game}"))
     rng = random.Random(f"casual:{seed}:{game}")
-    result = Result(pairing, 0.0, 0, False, game=game, players=players, colour=mine)
+    result = Result(pairing, 0.0, 0, False, game=game, players=players, colour=mine, time_end=config.time_end)
     turn: list[GameState] = []  # the follower's states of its current turn, oldest first
     started: dict[int, GameState] = {}  # marker -> the state before the follower started it this turn
     last: tuple[float, float, float, GameState, int] | None = None  # previous advice: value, low, high, after, playouts
@@ -487,7 +488,8 @@ def _append_pairs(path: Path, r: Result, seed: int, scale: float) -> None:
     follower advice: ``"chance"`` the playouts' win rate (the key of earlier files; what
     ``calibrate.py`` fits on), ``"told"`` the chance the advice told, its playouts, the game's result,
     and when it was asked: ``"round"`` and ``"time"`` (On The Way's time track; null in Auf Achse), what a
-    table knows of the game's progress (docs/bots.md, "Sixteenth session": the maps miss by phase)."""
+    table knows of the game's progress (docs/bots.md, "Sixteenth session": the maps miss by phase), and
+    ``"time_end"``, where the track ends this game (OTW-31: shorter in a quick run's short game)."""
     with path.open("a", encoding="utf-8") as out:
         game = {"kind": "game", "seed": seed, "scale": scale, "pairing": r.pairing, "game": r.game, "advice": None}
         game["players"] = r.players
@@ -500,7 +502,7 @@ def _append_pairs(path: Path, r: Result, seed: int, scale: float) -> None:
             row["players"] = r.players
             end = {"score": r.score, "finished": r.finished, "capped": r.capped}
             # "chance": the playouts' win rate (as in earlier files); "told": the chance the table tells
-            when = {"round": round_, "time": track}  # "track": the module `time` stays unshadowed
+            when = {"round": round_, "time": track, "time_end": r.time_end}  # "track": `time` stays unshadowed
             out.write(json.dumps({**row, "chance": p, "told": told, "playouts": n, **when, **end}) + "\n")
 
 

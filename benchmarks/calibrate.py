@@ -1,7 +1,7 @@
 """Fit the advice's chance to whole games, and check the fit on other games (issue 22, "Calibrated").
 
     python benchmarks/calibrate.py [--game on-the-way|auf-achse] FIT.jsonl [...] [--check HELD_OUT.jsonl ...]
-                                   [--shared-slope] [--folds K [--shuffles N]] [--quick]
+                                   [--shared-slope] [--phases K] [--folds K [--shuffles N]] [--quick]
 
 Reads the ``--pairs`` files of ``benchmarks/advice.py`` (one ``"kind": "advice"`` line per follower
 advice: its playouts' win rate, their number and the game's result). For each player count and
@@ -9,7 +9,8 @@ opponent kind it fits the map of ``companion/games/calibration.py``,
 
     logit(chance) = a + b * logit(win rate)        (a logistic regression, Newton's method)
 
-on the advices of the FIT files, each game weighing as one, and prints it as the ``FITTED``
+on the advices of the FIT files, each game weighing as one (with ``--phases K``, one such line per
+phase of the game: K equal shares of On The Way's time track, a ``ByPhase`` map), and prints it as the ``FITTED``
 entries to paste in the game's ``companion/games/<game>/bots/chances.py``. On the advices of the
 ``--check`` files (games the fit never saw: other seeds) it prints the Brier score and the
 reliability per decile of the win rate and of the fitted chance, pooled and per opponent, with the
@@ -28,6 +29,7 @@ import random
 import statistics
 import sys
 import tempfile
+from bisect import bisect_right
 from collections import Counter, defaultdict
 from collections.abc import Iterable
 from pathlib import Path
@@ -37,7 +39,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from advice import ALL_PAIRINGS, PAIRINGS, Result, _append_pairs, brier, calibration_line, deciles, play, play_aa
 
-from companion.games.calibration import Logistic, Maps, chance, logit, sigmoid, smoothed
+from companion.games.calibration import ByPhase, Logistic, Map, Maps, chance, logit, sigmoid, smoothed
+from companion.games.on_the_way.engine.state import TIME_END
 
 
 class AdviceRow(NamedTuple):
@@ -49,6 +52,7 @@ class AdviceRow(NamedTuple):
     playouts: int
     score: float  # its game's result for the follower: 1 won, 1/k shared by k, 0 lost
     game: str = ""  # which game (its advices share one outcome); "": a game of its own
+    elapsed: float | None = None  # the share of the game gone (time track / its end); None: not recorded
 
 
 # A weak prior towards the identity (a = 0, b = 1): a cell its player nearly always wins stays finite.
@@ -84,7 +88,10 @@ def read(paths: Iterable[Path], unfinished: bool = False, game: str = "on-the-wa
                     int(row["playouts"]),
                     float(row["score"]),
                 )
-                advice = AdviceRow(players, second, rate, playouts, score, where)
+                # Where the time track ends the game (OTW-31); files before "time_end" hold whole games only.
+                track, end = row.get("time"), row.get("time_end") or TIME_END[players]
+                elapsed = None if track is None else min(1.0, int(track) / int(end))
+                advice = AdviceRow(players, second, rate, playouts, score, where, elapsed)
                 if not (2 <= players <= 4 and 0 <= rate <= 1 and playouts >= 0 and 0 <= score <= 1):
                     raise ValueError("players 2-4, a chance and a score in 0..1 and playouts >= 0")
                 out.append(advice)
@@ -177,9 +184,33 @@ def _solve(matrix: list[list[float]], vector: list[float]) -> list[float]:
     return x
 
 
-def fit_all(advices: list[AdviceRow], shared_slope: bool = False) -> dict[tuple[int, str], tuple[Logistic, int, int]]:
+def fit_all(
+    advices: list[AdviceRow], shared_slope: bool = False, phases: int = 1
+) -> dict[tuple[int, str], tuple[Map, int, int]]:
     """The maps per player count and opponent kind (with ``shared_slope`` one slope per player count),
-    each with the advices and the games it was fitted on."""
+    each with the advices and the games it was fitted on. With ``phases`` > 1, a ``ByPhase`` map: one
+    line per equal share of the game, fitted on that share's advices (a cell with none in a phase
+    keeps its whole-game line there)."""
+    whole = _fit_lines(advices, shared_slope)
+    if phases <= 1:
+        return dict(whole)
+    unknown = next((a for a in advices if a.elapsed is None), None)
+    if unknown is not None:
+        raise SystemExit(f'{unknown.game}: an advice without "time": a fit by phase needs pairs lines that say it')
+    cuts = tuple(round(i / phases, 3) for i in range(1, phases))
+    parts = [_fit_lines([a for a in advices if _phase(a, cuts) == i], shared_slope) for i in range(phases)]
+    return {
+        key: (ByPhase(cuts, tuple(part.get(key, (line, 0, 0))[0] for part in parts)), n, games)
+        for key, (line, n, games) in whole.items()
+    }
+
+
+def _phase(advice: AdviceRow, cuts: tuple[float, ...]) -> int:
+    """The phase ``ByPhase.line`` reads ``advice``'s map from."""
+    return bisect_right(cuts, advice.elapsed or 0.0)
+
+
+def _fit_lines(advices: list[AdviceRow], shared_slope: bool) -> dict[tuple[int, str], tuple[Logistic, int, int]]:
     cells: dict[tuple[int, str], list[AdviceRow]] = defaultdict(list)
     for advice in advices:
         cells[advice.players, advice.kind].append(advice)
@@ -201,10 +232,10 @@ def check(advices: list[AdviceRow], maps: Maps) -> list[str]:
         groups.setdefault(f"{advice.players} players vs {advice.kind}", []).append(advice)
     for name, group in groups.items():
         raw = [(a.rate, a.score) for a in group]
-        fitted = [(_told(a.rate, a.playouts, a.players, a.kind, maps), a.score) for a in group]
+        fitted = [(_told(a, maps), a.score) for a in group]
         lines.append(calibration_line(f"{name}, win rate", raw, LEAST))
         lines.append(calibration_line(f"{name}, chance", fitted, LEAST))
-    pooled = [(_told(a.rate, a.playouts, a.players, a.kind, maps), a.score) for a in advices]
+    pooled = [(_told(a, maps), a.score) for a in advices]
     games_in: dict[int, set[str]] = defaultdict(set)  # the games behind each decile: its real sample size
     for i, (told, _) in enumerate(pooled):
         games_in[min(9, int(told * 10))].add(advices[i].game or f"#{i}")
@@ -214,7 +245,19 @@ def check(advices: list[AdviceRow], maps: Maps) -> list[str]:
     return lines
 
 
-def cross_check(advices: list[AdviceRow], folds: int, shuffles: int, shared_slope: bool) -> list[str]:
+def brier_of(advices: list[AdviceRow], maps: Maps) -> float:
+    """The Brier score of the chances ``maps`` tell on ``advices``."""
+    return brier([(_told(a, maps), a.score) for a in advices])
+
+
+def largest_gap(advices: list[AdviceRow], maps: Maps) -> float:
+    """The largest gap between told and won over the deciles of ``maps``' chances with ``LEAST`` advices."""
+    return max(
+        (abs(p - o) for _, p, o, n in deciles([(_told(a, maps), a.score) for a in advices]) if n >= LEAST), default=0.0
+    )
+
+
+def cross_check(advices: list[AdviceRow], folds: int, shuffles: int, shared_slope: bool, phases: int = 1) -> list[str]:
     """Fit on all games but one fold and check on that fold, for every fold of ``folds`` (games
     dealt to folds at random, ``shuffles`` times): the Brier score and the largest decile gap of the
     win rate and of the chance on games the fit did not see, mean and worst over the checks."""
@@ -226,10 +269,13 @@ def cross_check(advices: list[AdviceRow], folds: int, shuffles: int, shared_slop
         fold = {g: i % folds for i, g in enumerate(order)}
         for k in range(folds):
             test = [a for a in advices if fold[a.game] == k]
-            maps = {key: m for key, (m, *_) in fit_all([a for a in advices if fold[a.game] != k], shared_slope).items()}
+            maps = {
+                key: m
+                for key, (m, *_) in fit_all([a for a in advices if fold[a.game] != k], shared_slope, phases).items()
+            }
             for name, pairs in (
                 ("win rate", [(a.rate, a.score) for a in test]),
-                ("chance", [(_told(a.rate, a.playouts, a.players, a.kind, maps), a.score) for a in test]),
+                ("chance", [(_told(a, maps), a.score) for a in test]),
             ):
                 gaps = [abs(p - o) for _, p, o, n in deciles(pairs) if n >= LEAST]
                 found[name].append((brier(pairs), max(gaps, default=0.0)))
@@ -244,10 +290,17 @@ def cross_check(advices: list[AdviceRow], folds: int, shuffles: int, shared_slop
     return lines
 
 
-def _told(win_rate: float, playouts: int, players: int, kind: str, maps: Maps) -> float:
+def _told(advice: AdviceRow, maps: Maps) -> float:
     """The chance told against ``players`` - 1 opponents of ``kind``; the win rate where no map was fitted."""
-    told = chance(win_rate, playouts, [kind] * (players - 1), maps)
-    return win_rate if told is None else told
+    told = chance(advice.rate, advice.playouts, [advice.kind] * (advice.players - 1), maps, advice.elapsed or 0.0)
+    return advice.rate if told is None else told
+
+
+def _source(m: Map) -> str:
+    """``m`` as the line of a ``FITTED`` table that makes it."""
+    if isinstance(m, Logistic):
+        return f"Logistic({m.a}, {m.b})"
+    return f"ByPhase({m.cuts!r}, ({', '.join(_source(line) for line in m.lines)}))"
 
 
 def quick_pairs(path: Path, game: str) -> None:
@@ -267,9 +320,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--shared-slope", action="store_true", help="one slope b per player count (an a per opponent kind)"
     )
+    parser.add_argument(
+        "--phases", type=int, default=1, metavar="K", help="one line per K equal shares of the game (its time track)"
+    )
     parser.add_argument("--folds", type=int, default=0, metavar="K", help="also cross-check the fit: K folds of games")
     parser.add_argument("--shuffles", type=int, default=5, metavar="N", help="with --folds: N random deals of games")
     args = parser.parse_args(argv)
+    if args.phases < 1:
+        parser.error("--phases must be at least 1")
     with tempfile.TemporaryDirectory() as tmp:
         if args.quick:
             path = Path(tmp) / "pairs.jsonl"
@@ -278,19 +336,19 @@ def main(argv: list[str] | None = None) -> int:
         if not args.fit:
             parser.error("name at least one --pairs file to fit on")
         fitting = read(args.fit, args.quick, args.game)
-        fitted = fit_all(fitting, args.shared_slope)
+        fitted = fit_all(fitting, args.shared_slope, args.phases)
         held_out = read(args.check, args.quick, args.game)
     where = f"companion/games/{args.game.replace('-', '_')}/bots/chances.py"
     print(f"FITTED: Maps = {{  # {where}: calibrate.py --game {args.game} " + " ".join(map(str, args.fit)))
     for (players, kind), (m, n, games) in fitted.items():
-        print(f"    ({players}, {kind!r}): Logistic({m.a}, {m.b}),  # {games} games, {n} advices")
+        print(f"    ({players}, {kind!r}): {_source(m)},  # {games} games, {n} advices")
     print("}")
     if held_out:
         maps = {key: m for key, (m, *_) in fitted.items()}
         for line in check(held_out, maps):
             print(line)
     if args.folds >= 2:
-        for line in cross_check(fitting, args.folds, max(1, args.shuffles), args.shared_slope):
+        for line in cross_check(fitting, args.folds, max(1, args.shuffles), args.shared_slope, args.phases):
             print(line)
     print(f"maps fitted: {len(fitted)}; held-out advices: {len(held_out)}")
     return 0

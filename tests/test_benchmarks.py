@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from companion.games.calibration import ByPhase, Logistic
 from tests.benchmark_module import load_benchmark
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -83,8 +84,9 @@ def test_benchmark_runs_in_quick_mode(path: Path, tmp_path: Path) -> None:
         advices = [r for r in rows if r["kind"] == "advice"]
         assert advices and all(0.0 <= r["chance"] <= 1.0 and r["pairing"] != 3 for r in advices)
         assert len(rows) == len(games) + len(advices)
-        # when each advice was asked, as a table knows it: the round and the time track (OTW-31)
-        assert all(r["round"] >= 1 and 0 <= r["time"] <= 14 for r in advices)
+        # when each advice was asked, as a table knows it: the round and the time track (OTW-31), and
+        # where the track ends the game (the quick run's short game: 2)
+        assert all(r["round"] >= 1 and 0 <= r["time"] <= 14 and r["time_end"] == 2 for r in advices)
         for (pairing, game), asked in itertools.groupby(advices, key=lambda r: (r["pairing"], r["game"])):
             moments = [(r["round"], r["time"]) for r in asked]
             assert moments == sorted(moments), f"pairing {pairing} game {game}: the game's progress went back"
@@ -123,8 +125,22 @@ def test_auf_achse_advice_lines_say_the_round_and_have_no_time_track(tmp_path: P
     )
     assert result.returncode == 0, result.stderr[-3000:]
     advices = [r for line in pairs.read_text("utf-8").splitlines() if (r := json.loads(line))["kind"] == "advice"]
-    assert advices and all(r["round"] >= 1 and r["time"] is None for r in advices)
+    assert advices and all(r["round"] >= 1 and r["time"] is None and r["time_end"] is None for r in advices)
     assert [r["round"] for r in advices] == sorted(r["round"] for r in advices)
+
+
+def test_calibrate_fits_a_map_by_phase_that_pastes_into_chances_py() -> None:
+    # --phases 2: each two-player cell a ByPhase map whose printed source makes that map (OTW-28: the
+    # quick games' time track, split at half of its end).
+    result = run_quick(ROOT / "benchmarks" / "calibrate.py", "--phases", "2")
+    assert result.returncode == 0, result.stderr[-3000:]
+    entries = re.findall(r"^    \((2, '[a-z]+')\): (ByPhase\(.*\)),  # ", result.stdout, re.M)
+    assert sorted(kind for kind, _ in entries) == ["2, 'casual'", "2, 'easy'", "2, 'medium'"], result.stdout
+    for _, source in entries:
+        made = eval(source, {"ByPhase": ByPhase, "Logistic": Logistic})
+        assert isinstance(made, ByPhase) and made.cuts == (0.5,) and len(made.lines) == 2
+    refused = run_quick(ROOT / "benchmarks" / "calibrate.py", "--phases", "0")
+    assert refused.returncode == 2 and "--phases must be at least 1" in refused.stderr
 
 
 def test_the_follower_plays_hard_only_when_named_and_its_advices_fit_the_chance_against_hard(tmp_path: Path) -> None:

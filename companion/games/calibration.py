@@ -8,6 +8,12 @@ win rate through a logistic map fitted on whole benchmark games against each kin
 
     logit(chance) = a + b * logit(win rate)
 
+Where one line cannot fit a whole game, a map has one line per phase of it (``ByPhase``, keyed by
+the share of the game elapsed as the table knows it: On The Way's time track). Two-player On The Way
+needs it: there a win rate of 50 % against medium was won 81 % of the time early in a game and 64 %
+late, and one line fitted to both over-predicted the middle by up to 31.5 points on fresh games
+(docs/bots.md, "Sixteenth session").
+
 Each game's advisor has its maps (``Maps``: per player count and opponent kind), which
 ``benchmarks/calibrate.py`` fits from the ``--pairs`` files of ``benchmarks/advice.py`` (each advice's
 win rate and its game's result) and checks on games it was not fitted on. Where no map was fitted (a
@@ -26,6 +32,7 @@ to a table of people then sum to about one, as a chance should.
 from __future__ import annotations
 
 import math
+from bisect import bisect_right
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -39,11 +46,33 @@ class Logistic:
     a: float
     b: float
 
-    def logit(self, rate: float) -> float:
+    def logit(self, rate: float, elapsed: float = 0.0) -> float:
+        """The chance's logit for a smoothed win rate ``rate``; one line for the whole game, so
+        ``elapsed`` does not matter."""
         return self.a + self.b * logit(rate)
 
 
-Maps = Mapping[tuple[int, str], Logistic]  # (players, opponent kind) -> map
+@dataclass(frozen=True, slots=True)
+class ByPhase:
+    """One line per phase of the game: ``lines[i]`` where the share of the game elapsed is at least
+    ``cuts[i - 1]`` and below ``cuts[i]`` (a game past its end, or a share above 1, is in the last)."""
+
+    cuts: tuple[float, ...]
+    lines: tuple[Logistic, ...]
+
+    def __post_init__(self) -> None:
+        if len(self.lines) != len(self.cuts) + 1 or list(self.cuts) != sorted(set(self.cuts)):
+            raise ValueError(f"a map by phase needs rising cuts and one line more than cuts: {self}")
+
+    def line(self, elapsed: float) -> Logistic:
+        return self.lines[bisect_right(self.cuts, elapsed)]
+
+    def logit(self, rate: float, elapsed: float = 0.0) -> float:
+        return self.line(elapsed).logit(rate)
+
+
+Map = Logistic | ByPhase
+Maps = Mapping[tuple[int, str], Map]  # (players, opponent kind) -> map
 
 
 IDENTITY = Logistic(0.0, 1.0)  # the win rate is the chance: an opponent as strong as the advice
@@ -88,13 +117,14 @@ def rivals(colours: Iterable[str], player: str, opponents: Mapping[str, str] | N
     return [levels.get(colour, PERSON) for colour in colours if colour != player]
 
 
-def chance(win_rate: float, playouts: int, rivals: Sequence[str], maps: Maps) -> float | None:
+def chance(win_rate: float, playouts: int, rivals: Sequence[str], maps: Maps, elapsed: float = 0.0) -> float | None:
     """The chance to win a game against ``rivals`` (each a bot level, ``"casual"`` or ``PERSON``; see
-    ``rivals``) for a win rate from ``playouts`` playouts: the mean of their maps on the logit scale.
-    None when any of them has no map (nothing was measured to tell it by)."""
+    ``rivals``) for a win rate from ``playouts`` playouts, with the share ``elapsed`` of the game
+    gone (0 at its start, 1 at its end; read only by maps ``ByPhase``): the mean of their maps on
+    the logit scale. None when any of them has no map (nothing was measured to tell it by)."""
     players = len(rivals) + 1
     found = [maps.get((players, kind)) for kind in rivals]
     if not found or any(m is None for m in found):
         return None
     x = smoothed(win_rate, playouts)
-    return sigmoid(sum(m.logit(x) for m in found if m is not None) / len(found))
+    return sigmoid(sum(m.logit(x, elapsed) for m in found if m is not None) / len(found))

@@ -4,6 +4,7 @@ benchmarks/calibrate.py)."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 import random
@@ -284,3 +285,86 @@ def test_a_stand_in_plays_as_its_fitted_kind_and_the_identity_never_hides_a_fit(
     as_hard = cal.with_stand_ins(fitted, {cal.PERSON: "hard"}, identity=("hard",))
     assert as_hard[2, cal.PERSON] == fitted[2, "hard"]
     assert as_hard[3, cal.PERSON] == as_hard[4, cal.PERSON] == cal.IDENTITY
+
+
+def test_a_map_by_phase_reads_the_line_of_the_games_phase() -> None:
+    early, late = Logistic(2.0, 1.0), Logistic(-1.0, 0.5)
+    m = cal.ByPhase((0.5,), (early, late))
+    maps = {(2, "medium"): m}
+    assert m.line(0.0) == early and m.line(0.49) == early and m.line(0.5) == late and m.line(1.3) == late
+    assert chance(0.5, 10**6, ["medium"], maps, elapsed=0.1) == pytest.approx(sigmoid(2.0), abs=1e-3)
+    assert chance(0.5, 10**6, ["medium"], maps, elapsed=0.9) == pytest.approx(sigmoid(-1.0), abs=1e-3)
+    # A one-line map tells the same at every phase.
+    plain = {(2, "medium"): early}
+    assert chance(0.3, 100, ["medium"], plain, 0.0) == chance(0.3, 100, ["medium"], plain, 1.0)
+
+
+@pytest.mark.parametrize(("cuts", "lines"), [((0.5,), 1), ((0.6, 0.3), 3), ((0.5, 0.5), 3), ((), 2)])
+def test_a_map_by_phase_refuses_cuts_that_do_not_split_the_game(cuts: tuple[float, ...], lines: int) -> None:
+    with pytest.raises(ValueError, match="rising cuts and one line more"):
+        cal.ByPhase(cuts, (Logistic(0.0, 1.0),) * lines)
+
+
+@given(
+    rate=st.floats(0.0, 1.0),
+    more=st.floats(0.0, 1.0),
+    elapsed=st.floats(-1.0, 2.0),
+    playouts=st.integers(0, 5000),
+)
+def test_a_map_by_phase_is_a_probability_that_never_falls_as_the_win_rate_rises(
+    rate: float, more: float, elapsed: float, playouts: int
+) -> None:
+    maps = {(2, "medium"): cal.ByPhase((0.3, 0.7), (Logistic(1.4, 0.7), Logistic(0.5, 0.8), Logistic(-2.0, 0.0)))}
+    low, high = sorted((rate, more))
+    told_low = chance(low, playouts, ["medium"], maps, elapsed)
+    told_high = chance(high, playouts, ["medium"], maps, elapsed)
+    assert told_low is not None and told_high is not None
+    assert 0.0 <= told_low <= told_high <= 1.0
+
+
+def test_the_fit_by_phase_finds_each_phases_line() -> None:
+    # Outcomes drawn from a different line early and late (the two-player shape, docs/bots.md): the fit
+    # with --phases 2 finds both; one line for the whole game cannot.
+    truth = cal.ByPhase((0.5,), (Logistic(1.5, 0.7), Logistic(0.0, 1.4)))
+    rng = random.Random(7)
+    advices = []
+    for game in range(8000):
+        rate, elapsed = rng.randrange(201) / 200, rng.random()
+        won = rng.random() < sigmoid(truth.logit(cal.smoothed(rate, 200), elapsed))
+        advices.append(Row(2, "medium", rate, 200, 1.0 if won else 0.0, f"g{game}", elapsed))
+    calibrate = _calibrate_benchmark()
+    (found, n, games) = calibrate.fit_all(advices, phases=2)[2, "medium"]
+    assert isinstance(found, cal.ByPhase) and found.cuts == (0.5,) and (n, games) == (8000, 8000)
+    for got, want in zip(found.lines, truth.lines, strict=True):
+        assert abs(got.a - want.a) < 0.25 and abs(got.b - want.b) < 0.2, found
+    (whole, *_) = calibrate.fit_all(advices)[2, "medium"]
+    assert isinstance(whole, Logistic)
+    early = [a for a in advices if a.elapsed < 0.5]
+    assert calibrate.brier_of(early, {(2, "medium"): found}) < calibrate.brier_of(early, {(2, "medium"): whole})
+
+
+def test_a_fit_by_phase_needs_the_time_of_every_advice() -> None:
+    advices = [Row(2, "easy", 0.5, 100, 1.0, "seed 1 game 0", None)] * 3
+    with pytest.raises(SystemExit, match=r"seed 1 game 0: an advice without \"time\""):
+        _calibrate_benchmark().fit_all(advices, phases=2)
+
+
+def test_a_pairs_line_tells_how_much_of_the_game_was_gone(tmp_path: Path) -> None:
+    line = {
+        "kind": "advice", "seed": 1, "scale": 1.0, "pairing": 1, "game": 0, "advice": 3, "players": 2,
+        "chance": 0.5, "told": 0.9, "playouts": 20, "round": 9, "score": 1.0, "finished": True, "capped": False,
+    }  # fmt: skip
+    path = tmp_path / "p.jsonl"
+    path.write_text("\n".join(json.dumps(line | extra) for extra in ({"time": 7}, {"time": 20}, {})), encoding="utf-8")
+    assert [a.elapsed for a in _calibrate_benchmark().read([path])] == [0.5, 1.0, None]  # 2 players: OTW-31's 14
+
+
+def test_the_advisor_tells_the_chance_of_the_games_phase(monkeypatch: pytest.MonkeyPatch) -> None:
+    # One position with the time track early or late (OTW-28): the chance is read from the phase's line
+    # (flat lines, so the playouts' win rate does not matter).
+    flat = cal.ByPhase((0.5,), (Logistic(2.0, 0.0), Logistic(-2.0, 0.0)))
+    monkeypatch.setattr(chances, "MAPS", {(2, "easy"): flat})
+    state = laid_out(initial_state(config_for(2)), "B01", "B02", "B03")
+    early = advise(state, "red", budget_s=0.05, seed=4, opponents={"blue": "easy"})
+    late = advise(dataclasses.replace(state, time=10), "red", budget_s=0.05, seed=4, opponents={"blue": "easy"})
+    assert early[0].chance == pytest.approx(sigmoid(2.0)) and late[0].chance == pytest.approx(sigmoid(-2.0))

@@ -327,9 +327,15 @@ def advise(
         said = words(kernel, arm.action)
         # The maps were fitted on the pick's win rate (fresh complete playouts), not on the others'
         # ranking means (short playouts and the static evaluation): only the pick has a chance to tell.
-        told = chance(arm.mean, arm.playouts, against, chances.MAPS) if arm is pick else None
+        told = chance(arm.mean, arm.playouts, against, chances.MAPS, elapsed(state)) if arm is pick else None
         out.append(Advice(command, arm.mean, low, high, arm.playouts, in_english(said, PACKAGE), said, told))
     return tuple(out)
+
+
+def elapsed(state: GameState) -> float:
+    """The share of the game gone, as the table knows it: the time track over its end (OTW-28, OTW-31).
+    Two-player chances are told by phase of the game (``chances.py``)."""
+    return min(1.0, state.time / state.config.time_end)
 
 
 def _fresh(k: Kernel, action: Action, work: int, rng: random.Random, progress: Progress | None = None) -> Arm:
