@@ -29,7 +29,6 @@ import random
 import statistics
 import sys
 import tempfile
-from bisect import bisect_right
 from collections import Counter, defaultdict
 from collections.abc import Iterable
 from pathlib import Path
@@ -39,7 +38,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from advice import ALL_PAIRINGS, PAIRINGS, Result, _append_pairs, brier, calibration_line, deciles, play, play_aa
 
-from companion.games.calibration import ByPhase, Logistic, Map, Maps, chance, logit, sigmoid, smoothed
+from companion.games.calibration import ByPhase, Logistic, Map, Maps, chance, logit, phase_index, sigmoid, smoothed
 from companion.games.on_the_way.engine.state import TIME_END
 
 
@@ -88,12 +87,14 @@ def read(paths: Iterable[Path], unfinished: bool = False, game: str = "on-the-wa
                     int(row["playouts"]),
                     float(row["score"]),
                 )
+                if not (2 <= players <= 4 and 0 <= rate <= 1 and playouts >= 0 and 0 <= score <= 1):
+                    raise ValueError("players 2-4, a chance and a score in 0..1 and playouts >= 0")
                 # Where the time track ends the game (OTW-31); files before "time_end" hold whole games only.
                 track, end = row.get("time"), row.get("time_end") or TIME_END[players]
                 elapsed = None if track is None else min(1.0, int(track) / int(end))
+                if elapsed is not None and not (int(track) >= 0 and int(end) >= 1):
+                    raise ValueError("a time track of 0 or more, ending at 1 or more")
                 advice = AdviceRow(players, second, rate, playouts, score, where, elapsed)
-                if not (2 <= players <= 4 and 0 <= rate <= 1 and playouts >= 0 and 0 <= score <= 1):
-                    raise ValueError("players 2-4, a chance and a score in 0..1 and playouts >= 0")
                 out.append(advice)
             except (ValueError, KeyError, IndexError, TypeError, AttributeError, ArithmeticError) as exc:
                 raise SystemExit(f"{path}:{number}: not an advice line of advice.py --pairs ({exc})") from None
@@ -206,8 +207,8 @@ def fit_all(
 
 
 def _phase(advice: AdviceRow, cuts: tuple[float, ...]) -> int:
-    """The phase ``ByPhase.line`` reads ``advice``'s map from."""
-    return bisect_right(cuts, advice.elapsed or 0.0)
+    """The phase ``ByPhase.line`` reads ``advice``'s map from (fit_all has refused an advice without time)."""
+    return phase_index(cuts, advice.elapsed or 0.0)
 
 
 def _fit_lines(advices: list[AdviceRow], shared_slope: bool) -> dict[tuple[int, str], tuple[Logistic, int, int]]:
@@ -225,11 +226,21 @@ def _fit_lines(advices: list[AdviceRow], shared_slope: bool) -> dict[tuple[int, 
 
 
 def check(advices: list[AdviceRow], maps: Maps) -> list[str]:
-    """Reliability of the win rate and of the chance on ``advices``: pooled, then per opponent."""
+    """Reliability of the win rate and of the chance on ``advices``: pooled, then per opponent, then (where
+    ``maps`` are by phase) per opponent and phase of the game: where one line per game misses."""
     lines = []
     groups: dict[str, list[AdviceRow]] = {"all": advices}
     for advice in advices:
         groups.setdefault(f"{advice.players} players vs {advice.kind}", []).append(advice)
+    phased: dict[str, list[AdviceRow]] = {}
+    for advice in advices:
+        m = maps.get((advice.players, advice.kind))
+        if isinstance(m, ByPhase) and advice.elapsed is not None:
+            i = phase_index(m.cuts, advice.elapsed)
+            bounds = (0.0, *m.cuts, 1.0)
+            name = f"{advice.players} players vs {advice.kind}, {bounds[i]:g}-{bounds[i + 1]:g} of the game"
+            phased.setdefault(name, []).append(advice)
+    groups |= dict(sorted(phased.items()))
     for name, group in groups.items():
         raw = [(a.rate, a.score) for a in group]
         fitted = [(_told(a, maps), a.score) for a in group]
@@ -259,8 +270,9 @@ def largest_gap(advices: list[AdviceRow], maps: Maps) -> float:
 
 def cross_check(advices: list[AdviceRow], folds: int, shuffles: int, shared_slope: bool, phases: int = 1) -> list[str]:
     """Fit on all games but one fold and check on that fold, for every fold of ``folds`` (games
-    dealt to folds at random, ``shuffles`` times): the Brier score and the largest decile gap of the
-    win rate and of the chance on games the fit did not see, mean and worst over the checks."""
+    dealt to folds at random, ``shuffles`` times; with ``phases``, maps by phase): the Brier score and the
+    largest decile gap of the win rate and of the chance on games the fit did not see, mean and worst
+    over the checks."""
     games = sorted({a.game for a in advices})
     found: dict[str, list[tuple[float, float]]] = {"win rate": [], "chance": []}
     for shuffle in range(shuffles):
@@ -273,12 +285,8 @@ def cross_check(advices: list[AdviceRow], folds: int, shuffles: int, shared_slop
                 key: m
                 for key, (m, *_) in fit_all([a for a in advices if fold[a.game] != k], shared_slope, phases).items()
             }
-            for name, pairs in (
-                ("win rate", [(a.rate, a.score) for a in test]),
-                ("chance", [(_told(a, maps), a.score) for a in test]),
-            ):
-                gaps = [abs(p - o) for _, p, o, n in deciles(pairs) if n >= LEAST]
-                found[name].append((brier(pairs), max(gaps, default=0.0)))
+            found["win rate"].append((brier_of(test, {}), largest_gap(test, {})))  # no map: the win rate
+            found["chance"].append((brier_of(test, maps), largest_gap(test, maps)))
     lines = []
     for name, results in found.items():
         b, g = [r[0] for r in results], [r[1] for r in results]
@@ -291,9 +299,23 @@ def cross_check(advices: list[AdviceRow], folds: int, shuffles: int, shared_slop
 
 
 def _told(advice: AdviceRow, maps: Maps) -> float:
-    """The chance told against ``players`` - 1 opponents of ``kind``; the win rate where no map was fitted."""
+    """The chance told for ``advice`` against its ``players`` - 1 opponents of its ``kind``, in its phase of
+    the game; the win rate where no map was fitted. A map by phase cannot tell an advice without "time"
+    (a file written before advice.py recorded it, or Auf Achse's): refused, naming its game."""
+    if advice.elapsed is None and isinstance(maps.get((advice.players, advice.kind)), ByPhase):
+        raise SystemExit(f'{advice.game}: an advice without "time": a map by phase cannot tell its chance')
     told = chance(advice.rate, advice.playouts, [advice.kind] * (advice.players - 1), maps, advice.elapsed or 0.0)
     return advice.rate if told is None else told
+
+
+def _per_phase(m: Map, advices: list[AdviceRow], players: int, kind: str) -> str:
+    """The games and advices each phase's line of ``m`` was fitted on (none: the whole-game line)."""
+    if isinstance(m, Logistic):
+        return ""
+    mine = [a for a in advices if (a.players, a.kind) == (players, kind)]
+    counts = [[a for a in mine if _phase(a, m.cuts) == i] for i in range(len(m.lines))]
+    said = [f"{len({a.game for a in c})} / {len(c)}" if c else "none: the whole game's line" for c in counts]
+    return f"; per phase (games / advices): {', '.join(said)}"
 
 
 def _source(m: Map) -> str:
@@ -328,6 +350,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.phases < 1:
         parser.error("--phases must be at least 1")
+    if args.phases > 1 and args.game != "on-the-way":
+        parser.error("--phases is On The Way's (its time track); Auf Achse has none (AA-23)")
     with tempfile.TemporaryDirectory() as tmp:
         if args.quick:
             path = Path(tmp) / "pairs.jsonl"
@@ -341,7 +365,8 @@ def main(argv: list[str] | None = None) -> int:
     where = f"companion/games/{args.game.replace('-', '_')}/bots/chances.py"
     print(f"FITTED: Maps = {{  # {where}: calibrate.py --game {args.game} " + " ".join(map(str, args.fit)))
     for (players, kind), (m, n, games) in fitted.items():
-        print(f"    ({players}, {kind!r}): {_source(m)},  # {games} games, {n} advices")
+        counts = f"{games} games, {n} advices{_per_phase(m, fitting, players, kind)}"
+        print(f"    ({players}, {kind!r}): {_source(m)},  # {counts}")
     print("}")
     if held_out:
         maps = {key: m for key, (m, *_) in fitted.items()}

@@ -16,7 +16,8 @@ from typing import Any
 
 import pytest
 
-from companion.games.calibration import ByPhase, Logistic
+from companion.games.calibration import ByPhase
+from companion.games.on_the_way.bots import chances
 from tests.benchmark_module import load_benchmark
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -137,10 +138,12 @@ def test_calibrate_fits_a_map_by_phase_that_pastes_into_chances_py() -> None:
     entries = re.findall(r"^    \((2, '[a-z]+')\): (ByPhase\(.*\)),  # ", result.stdout, re.M)
     assert sorted(kind for kind, _ in entries) == ["2, 'casual'", "2, 'easy'", "2, 'medium'"], result.stdout
     for _, source in entries:
-        made = eval(source, {"ByPhase": ByPhase, "Logistic": Logistic})
+        made = eval(source, vars(chances))  # in the module it is pasted into: it imports what the line names
         assert isinstance(made, ByPhase) and made.cuts == (0.5,) and len(made.lines) == 2
     refused = run_quick(ROOT / "benchmarks" / "calibrate.py", "--phases", "0")
     assert refused.returncode == 2 and "--phases must be at least 1" in refused.stderr
+    no_track = run_quick(ROOT / "benchmarks" / "calibrate.py", "--game", "auf-achse", "--phases", "2")
+    assert no_track.returncode == 2 and "Auf Achse has none (AA-23)" in no_track.stderr
 
 
 def test_the_follower_plays_hard_only_when_named_and_its_advices_fit_the_chance_against_hard(tmp_path: Path) -> None:

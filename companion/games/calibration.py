@@ -65,10 +65,16 @@ class ByPhase:
             raise ValueError(f"a map by phase needs rising cuts and one line more than cuts: {self}")
 
     def line(self, elapsed: float) -> Logistic:
-        return self.lines[bisect_right(self.cuts, elapsed)]
+        return self.lines[phase_index(self.cuts, elapsed)]
 
     def logit(self, rate: float, elapsed: float = 0.0) -> float:
         return self.line(elapsed).logit(rate)
+
+
+def phase_index(cuts: Sequence[float], elapsed: float) -> int:
+    """Which phase a share ``elapsed`` of the game is in, for phases split at ``cuts``: a share on a cut
+    starts the later phase (7 of 14 on the time track, with a cut at 0.5, is the second half)."""
+    return bisect_right(cuts, elapsed)
 
 
 Map = Logistic | ByPhase

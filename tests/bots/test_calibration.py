@@ -30,7 +30,7 @@ def _calibrate_benchmark() -> Any:
     return load_benchmark("calibrate")
 
 
-Row = _calibrate_benchmark().AdviceRow  # players, opponent kind, win rate, playouts, score[, game]
+Row = _calibrate_benchmark().AdviceRow  # players, opponent kind, win rate, playouts, score[, game, elapsed]
 
 
 def _drawn(truth: dict[str, Logistic], games: int, seed: int, rates: list[float] | None = None) -> list[Any]:
@@ -357,6 +357,27 @@ def test_a_pairs_line_tells_how_much_of_the_game_was_gone(tmp_path: Path) -> Non
     path = tmp_path / "p.jsonl"
     path.write_text("\n".join(json.dumps(line | extra) for extra in ({"time": 7}, {"time": 20}, {})), encoding="utf-8")
     assert [a.elapsed for a in _calibrate_benchmark().read([path])] == [0.5, 1.0, None]  # 2 players: OTW-31's 14
+    # A short game (--end-at 2, a quick run) ends its time track at 2: 1 is half of it.
+    path.write_text(json.dumps(line | {"time": 1, "time_end": 2}), encoding="utf-8")
+    assert [a.elapsed for a in _calibrate_benchmark().read([path])] == [0.5]
+
+
+def test_an_advice_on_a_cut_is_fitted_in_the_phase_whose_line_tells_it() -> None:
+    # 7 of 14 on the time track is exactly half the game: the fit must put it in the phase the table
+    # reads it from (calibration.phase_index), or that phase's line is fitted on the wrong advices.
+    rates = [r / 10 for r in range(1, 10)]
+    advices = [Row(2, "easy", r, 100, 0.0, f"early {i}", 0.0) for i, r in enumerate(rates * 20)]
+    advices += [Row(2, "easy", r, 100, 1.0, f"on the cut {i}", 0.5) for i, r in enumerate(rates * 20)]
+    (found, *_) = _calibrate_benchmark().fit_all(advices, phases=2)[2, "easy"]
+    maps = {(2, "easy"): found}
+    on_cut, early = chance(0.5, 100, ["easy"], maps, 0.5), chance(0.5, 100, ["easy"], maps, 0.0)
+    assert on_cut is not None and early is not None and on_cut > 0.9 and early < 0.1, found
+
+
+def test_a_map_by_phase_refuses_to_check_an_advice_without_time() -> None:
+    maps = {(2, "easy"): cal.ByPhase((0.5,), (Logistic(1.0, 1.0), Logistic(-1.0, 1.0)))}
+    with pytest.raises(SystemExit, match=r"old file game 3: an advice without \"time\""):
+        _calibrate_benchmark().check([Row(2, "easy", 0.4, 100, 1.0, "old file game 3", None)], maps)
 
 
 def test_the_advisor_tells_the_chance_of_the_games_phase(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -368,3 +389,7 @@ def test_the_advisor_tells_the_chance_of_the_games_phase(monkeypatch: pytest.Mon
     early = advise(state, "red", budget_s=0.05, seed=4, opponents={"blue": "easy"})
     late = advise(dataclasses.replace(state, time=10), "red", budget_s=0.05, seed=4, opponents={"blue": "easy"})
     assert early[0].chance == pytest.approx(sigmoid(2.0)) and late[0].chance == pytest.approx(sigmoid(-2.0))
+    # A short game (--end-at 4, OTW-31): 3 on its time track is late in it, though early in a full game.
+    short = laid_out(initial_state(config_for(2, end_at=4)), "B01", "B02", "B03")
+    near_end = advise(dataclasses.replace(short, time=3), "red", budget_s=0.05, seed=4, opponents={"blue": "easy"})
+    assert near_end[0].chance == pytest.approx(sigmoid(-2.0))

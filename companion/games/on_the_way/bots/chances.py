@@ -5,7 +5,7 @@ against opponents as strong as the advice."""
 
 from __future__ import annotations
 
-from companion.games.calibration import PERSON, Logistic, Maps, with_stand_ins
+from companion.games.calibration import PERSON, ByPhase, Logistic, Maps, with_stand_ins
 
 # 2 players: benchmarks/calibrate.py on the --pairs files of `benchmarks/advice.py --seed S` (follower
 # pairings, real budgets) of seeds 20001, 20101, 20201, 20301, 20401, 20801 and 20901: 420 two-player
@@ -47,3 +47,5 @@ FITTED: Maps = {
 # hard, the level about as strong as the advice (calibration.py says why): the follower beat medium in
 # 83.2 % of 280 two-player games and hard in 50 % of 40, so a person as medium was told ~80 % at the opening.
 MAPS = with_stand_ins(FITTED, {PERSON: "hard"}, identity=("hard",))
+
+__all__ = ["FITTED", "MAPS", "ByPhase", "Logistic"]  # what calibrate.py prints pastes in here
