@@ -5,6 +5,7 @@ benchmarks/calibrate.py)."""
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import json
 import math
 import random
@@ -173,10 +174,10 @@ def test_the_shipped_maps_rank_the_opponents_as_their_games_did() -> None:
         for weaker in sorted(kinds & {"easy", "casual"}):
             if "medium" not in kinds:
                 continue
-            for rate in (0.2, 0.4, 0.6, 0.8):
-                weak = chance(rate, 200, [weaker] * (players - 1), maps)
-                medium = chance(rate, 200, ["medium"] * (players - 1), maps)
-                assert weak is not None and medium is not None and weak > medium, (players, weaker, rate)
+            for rate, elapsed in itertools.product((0.2, 0.4, 0.6, 0.8), (0.0, 0.3, 0.5, 0.7, 0.99)):  # every phase
+                weak = chance(rate, 200, [weaker] * (players - 1), maps, elapsed)
+                medium = chance(rate, 200, ["medium"] * (players - 1), maps, elapsed)
+                assert weak is not None and medium is not None and weak > medium, (players, weaker, rate, elapsed)
 
 
 def test_every_table_of_two_to_four_players_is_told_a_chance() -> None:
