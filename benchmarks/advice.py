@@ -105,6 +105,16 @@ class Job(NamedTuple):
     reference: int = 200  # a "reference" seat's complete playouts per candidate
 
 
+class Asked(NamedTuple):
+    """One follower advice, as the pairs lines record it."""
+
+    win_rate: float  # its playouts' win rate
+    told: float  # the chance it told (the win rate mapped to the opponents)
+    playouts: int  # the fresh playouts behind the win rate
+    round: int  # when it was asked: the round,
+    time: int | None  # and the time track (On The Way; None: Auf Achse)
+
+
 @dataclass
 class Result:
     pairing: int
@@ -114,11 +124,7 @@ class Result:
     circles: int = 0
     consistent: list[bool] = field(default_factory=list)
     by_noise: list[float] = field(default_factory=list)  # each check: its chance to fail by noise alone (_noise)
-    win_rates: list[float] = field(default_factory=list)  # the playouts' win rate of each follower advice
-    told: list[float] = field(default_factory=list)  # the chance it told (the win rate against the opponents)
-    playouts: list[int] = field(default_factory=list)  # the fresh playouts behind each of those win rates
-    rounds_at: list[int] = field(default_factory=list)  # the round of each of those advices
-    time_at: list[int | None] = field(default_factory=list)  # the time track then (On The Way; None: Auf Achse)
+    asked: list[Asked] = field(default_factory=list)  # each follower advice
     time_end: int | None = None  # where the time track ends the game (On The Way, OTW-31; None: Auf Achse)
     game: int = 0
     capped: bool = False  # a quick run stopped it early on purpose (not a stall)
@@ -182,11 +188,7 @@ def play(job: tuple[int, int, int, float, int | None, int] | Job) -> Result:
                 rivals = {c: k for c, k in kinds.items() if c != colour}  # what the chance is against
                 spend = DEFAULT_BUDGET_S * scale * advice_scale
                 top = advise(state, budget_s=spend, seed=seed_now, earlier=turn, opponents=rivals)[0]
-                result.win_rates.append(top.win_rate)
-                result.told.append(top.told_chance)
-                result.playouts.append(top.playouts)
-                result.rounds_at.append(state.turn.round)
-                result.time_at.append(state.time)
+                result.asked.append(Asked(top.win_rate, top.told_chance, top.playouts, state.turn.round, state.time))
                 if last is not None and last[3] is state and turn:
                     result.consistent.append(last[1] <= top.win_rate <= last[2])
                     result.by_noise.append(_noise(last[0], last[1], last[2], last[4], top.win_rate, top.playouts))
@@ -268,11 +270,7 @@ def play_aa(job: tuple[int, int, int, float, int | None, int] | Job) -> Result:
                 rivals = {c: k for c, k in kinds.items() if c != colour}  # what the chance is against
                 spend = DEFAULT_BUDGET_S * scale * advice_scale
                 top = aa_advise(state, colour, budget_s=spend, seed=seed * 100_003 + commands, opponents=rivals)[0]
-                result.win_rates.append(top.win_rate)
-                result.told.append(top.told_chance)
-                result.playouts.append(top.playouts)
-                result.rounds_at.append(state.turn.round)
-                result.time_at.append(None)
+                result.asked.append(Asked(top.win_rate, top.told_chance, top.playouts, state.turn.round, None))
                 if last is not None and last[2] is state:
                     result.consistent.append(last[0] <= top.win_rate <= last[1])
                 command = top.command
@@ -496,14 +494,14 @@ def _append_pairs(path: Path, r: Result, seed: int, scale: float) -> None:
         outcome = {"score": r.score, "rounds": r.rounds, "finished": r.finished, "capped": r.capped}
         checks = {"circles": r.circles, "inconsistent": r.consistent.count(False), "checked": len(r.consistent)}
         out.write(json.dumps({**game, **outcome, **checks}) + "\n")
-        asked = zip(r.win_rates, r.told, r.playouts, r.rounds_at, r.time_at, strict=True)
-        for k, (p, told, n, round_, track) in enumerate(asked):
+        for k, a in enumerate(r.asked):
             row = {"kind": "advice", "seed": seed, "scale": scale, "pairing": r.pairing, "game": r.game, "advice": k}
             row["players"] = r.players
             end = {"score": r.score, "finished": r.finished, "capped": r.capped}
             # "chance": the playouts' win rate (as in earlier files); "told": the chance the table tells
-            when = {"round": round_, "time": track, "time_end": r.time_end}  # "track": `time` stays unshadowed
-            out.write(json.dumps({**row, "chance": p, "told": told, "playouts": n, **when, **end}) + "\n")
+            told = {"chance": a.win_rate, "told": a.told, "playouts": a.playouts}
+            when = {"round": a.round, "time": a.time, "time_end": r.time_end}
+            out.write(json.dumps({**row, **told, **when, **end}) + "\n")
 
 
 def _line(name: str, results: list[Result], players: int = 2) -> str:
@@ -611,9 +609,9 @@ def main(argv: list[str] | None = None) -> int:
     bad = 100.0 * sum(not c for c in checks) / len(checks) if checks else 0.0
     print(f"inconsistent successive advices: {bad:.1f} %")
     noise = [x for r in results for x in r.by_noise]
-    pairs = [(p, r.score) for r in results for p in r.told]  # the chance the table tells
+    pairs = [(a.told, r.score) for r in results for a in r.asked]  # the chance the table tells
     print(f"brier score: {brier(pairs) if pairs else 0.0:.3f}")
-    raw = [(p, r.score) for r in results for p in r.win_rates]
+    raw = [(a.win_rate, r.score) for r in results for a in r.asked]
     if raw:
         print(f"win rate brier score (the playouts' own, before the map): {brier(raw):.3f}")
     # More than the lines above (for the notes): calibration per decile, game lengths, the run.
@@ -626,10 +624,10 @@ def main(argv: list[str] | None = None) -> int:
     # chance against an opponent who plays as well as the follower (see advisor.py); the told chance maps
     # it to the opponent (calibration.py).
     for p, (_, second) in enumerate(ALL_PAIRINGS):
-        mine = [(x, r.score) for r in results if r.pairing == p for x in r.told]
+        mine = [(a.told, r.score) for r in results if r.pairing == p for a in r.asked]
         if mine:
             print(calibration_line(f"calibration vs {second}", mine))
-            rate = [(x, r.score) for r in results if r.pairing == p for x in r.win_rates]
+            rate = [(a.win_rate, r.score) for r in results if r.pairing == p for a in r.asked]
             print(calibration_line(f"win rate calibration vs {second}", rate))
     rounds = sorted(r.rounds for r in results if r.finished)
     if rounds:

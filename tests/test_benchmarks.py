@@ -229,7 +229,7 @@ def test_the_advice_benchmark_plays_three_and_four_player_games(monkeypatch: pyt
         result = advice.play((0, game, 7, 0.02, 2, players))
         assert result.players == players and result.finished, (players, result)
         assert result.colour == colour and result.score == share
-        assert result.win_rates and result.circles == 0
+        assert result.asked and result.circles == 0
     assert "3 players: 50.0 %" in advice._line("x", [advice.Result(0, 1.0, 9, True), advice.Result(0, 0.0, 9, True)], 3)
 
 
