@@ -499,9 +499,9 @@ def _append_pairs(path: Path, r: Result, seed: int, scale: float) -> None:
             row["players"] = r.players
             end = {"score": r.score, "finished": r.finished, "capped": r.capped}
             # "chance": the playouts' win rate (as in earlier files); "told": the chance the table tells
-            told = {"chance": a.win_rate, "told": a.told, "playouts": a.playouts}
+            rates = {"chance": a.win_rate, "told": a.told, "playouts": a.playouts}
             when = {"round": a.round, "time": a.time, "time_end": r.time_end}
-            out.write(json.dumps({**row, **told, **when, **end}) + "\n")
+            out.write(json.dumps({**row, **rates, **when, **end}) + "\n")
 
 
 def _line(name: str, results: list[Result], players: int = 2) -> str:

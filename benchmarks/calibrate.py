@@ -304,7 +304,7 @@ def _told(advice: AdviceRow, maps: Maps) -> float:
     (a file written before advice.py recorded it, or Auf Achse's): refused, naming its game."""
     if advice.elapsed is None and isinstance(maps.get((advice.players, advice.kind)), ByPhase):
         raise SystemExit(f'{advice.game}: an advice without "time": a map by phase cannot tell its chance')
-    told = chance(advice.rate, advice.playouts, [advice.kind] * (advice.players - 1), maps, advice.elapsed or 0.0)
+    told = chance(advice.rate, advice.playouts, [advice.kind] * (advice.players - 1), maps, advice.elapsed)
     return advice.rate if told is None else told
 
 

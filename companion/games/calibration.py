@@ -10,9 +10,9 @@ win rate through a logistic map fitted on whole benchmark games against each kin
 
 Where one line cannot fit a whole game, a map has one line per phase of it (``ByPhase``, keyed by
 the share of the game elapsed as the table knows it: On The Way's time track). Two-player On The Way
-needs it: there a win rate of 50 % against medium was won 81 % of the time early in a game and 64 %
-late, and one line fitted to both over-predicted the middle by up to 31.5 points on fresh games
-(docs/bots.md, "Sixteenth session").
+needs it: one line per opponent over-predicted the middle by up to 31.5 points on fresh games, and
+lines fitted to the early and the late half of games tell a win rate of 50 % against medium as 80 % and
+64 % (docs/bots.md, "Sixteenth session" and "Seventeenth session").
 
 Each game's advisor has its maps (``Maps``: per player count and opponent kind), which
 ``benchmarks/calibrate.py`` fits from the ``--pairs`` files of ``benchmarks/advice.py`` (each advice's
@@ -46,7 +46,7 @@ class Logistic:
     a: float
     b: float
 
-    def logit(self, rate: float, elapsed: float = 0.0) -> float:
+    def logit(self, rate: float, elapsed: float | None = None) -> float:
         """The chance's logit for a smoothed win rate ``rate``; one line for the whole game, so
         ``elapsed`` does not matter."""
         return self.a + self.b * logit(rate)
@@ -67,7 +67,9 @@ class ByPhase:
     def line(self, elapsed: float) -> Logistic:
         return self.lines[phase_index(self.cuts, elapsed)]
 
-    def logit(self, rate: float, elapsed: float = 0.0) -> float:
+    def logit(self, rate: float, elapsed: float | None = None) -> float:
+        if elapsed is None:  # a caller that does not know the game's phase must not get the first one's line
+            raise ValueError("a map by phase of the game needs the share of the game gone")
         return self.line(elapsed).logit(rate)
 
 
@@ -123,11 +125,14 @@ def rivals(colours: Iterable[str], player: str, opponents: Mapping[str, str] | N
     return [levels.get(colour, PERSON) for colour in colours if colour != player]
 
 
-def chance(win_rate: float, playouts: int, rivals: Sequence[str], maps: Maps, elapsed: float = 0.0) -> float | None:
+def chance(
+    win_rate: float, playouts: int, rivals: Sequence[str], maps: Maps, elapsed: float | None = None
+) -> float | None:
     """The chance to win a game against ``rivals`` (each a bot level, ``"casual"`` or ``PERSON``; see
     ``rivals``) for a win rate from ``playouts`` playouts, with the share ``elapsed`` of the game
-    gone (0 at its start, 1 at its end; read only by maps ``ByPhase``): the mean of their maps on
-    the logit scale. None when any of them has no map (nothing was measured to tell it by)."""
+    gone (0 at its start, 1 at its end; needed by maps ``ByPhase``, a ``ValueError`` without it): the
+    mean of their maps on the logit scale. None when any of them has no map (nothing was measured to
+    tell it by)."""
     players = len(rivals) + 1
     found = [maps.get((players, kind)) for kind in rivals]
     if not found or any(m is None for m in found):

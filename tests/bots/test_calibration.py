@@ -109,14 +109,15 @@ SAMPLE = {(n, kind): Logistic(0.5 * n - kind.count("a"), (0.0, 0.6, 1.9)[n - 2])
     playouts=st.integers(0, 5000),
     kinds=st.lists(st.sampled_from(KINDS), min_size=1, max_size=3),
     shipped=st.booleans(),
+    elapsed=st.floats(0.0, 1.0),
 )
 def test_the_chance_is_a_probability_that_never_falls_as_the_win_rate_rises(
-    rate: float, more: float, playouts: int, kinds: list[str], shipped: bool
+    rate: float, more: float, playouts: int, kinds: list[str], shipped: bool, elapsed: float
 ) -> None:
     maps = {**SAMPLE, **chances.MAPS} if shipped else SAMPLE
     low, high = sorted((rate, more))
-    told_low = chance(low, playouts, kinds, maps)
-    told_high = chance(high, playouts, kinds, maps)
+    told_low = chance(low, playouts, kinds, maps, elapsed)
+    told_high = chance(high, playouts, kinds, maps, elapsed)
     assert told_low is not None and told_high is not None
     assert 0.0 <= told_low <= told_high <= 1.0
 
@@ -190,7 +191,8 @@ def test_every_table_of_two_to_four_players_is_told_a_chance() -> None:
 
     for players in (2, 3, 4):
         for seated in combinations_with_replacement(("easy", "medium", "hard", cal.PERSON), players - 1):
-            assert chance(0.4, 200, list(seated), chances.MAPS) is not None, (players, seated)
+            for elapsed in (0.0, 0.6):  # early and late in the game (two-player maps are by phase)
+                assert chance(0.4, 200, list(seated), chances.MAPS, elapsed) is not None, (players, seated)
     state = laid_out(initial_state(config_for(3)), "B01", "B02", "B03", "B04")  # OTW-9: 4 face up
     pick = advise(state, "red", budget_s=0.05, seed=4, opponents={"blue": "easy"})[0]  # green: a person
     both = [chance(pick.win_rate, pick.playouts, [kind, kind], chances.MAPS) for kind in ("hard", "easy")]

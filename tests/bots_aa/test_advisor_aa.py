@@ -132,8 +132,10 @@ def test_only_the_pick_tells_a_chance_of_winning_against_the_opponent() -> None:
     # The maps (chances.py) were fitted on the pick's fresh lead share: the other suggestions (ranking
     # means) tell none. A person is told the chance against medium; hard has no map here.
     from companion.games.auf_achse.bots import chances
-    from companion.games.calibration import PERSON
+    from companion.games.calibration import PERSON, Logistic
 
+    # Auf Achse has no time track (AA-23): its maps are one line per game, never by phase.
+    assert all(isinstance(m, Logistic) for m in chances.MAPS.values())
     assert {n: m for (n, kind), m in chances.MAPS.items() if kind == PERSON} == {
         n: m for (n, kind), m in chances.FITTED.items() if kind == "medium"
     }
