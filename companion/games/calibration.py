@@ -12,7 +12,7 @@ Where one line cannot fit a whole game, a map has one line per phase of it (``By
 the share of the game elapsed as the table knows it: On The Way's time track). Two-player On The Way
 needs it: one line per opponent over-predicted the middle by up to 31.5 points on fresh games, and
 lines fitted to the early and the late half of games tell a win rate of 50 % against medium as 80 % and
-64 % (docs/bots.md, "Sixteenth session" and "Seventeenth session").
+62 % (docs/bots.md, "Sixteenth session" and "Seventeenth session").
 
 Each game's advisor has its maps (``Maps``: per player count and opponent kind), which
 ``benchmarks/calibrate.py`` fits from the ``--pairs`` files of ``benchmarks/advice.py`` (each advice's
