@@ -90,7 +90,8 @@ def read(paths: Iterable[Path], unfinished: bool = False, game: str = "on-the-wa
                 if not (2 <= players <= 4 and 0 <= rate <= 1 and playouts >= 0 and 0 <= score <= 1):
                     raise ValueError("players 2-4, a chance and a score in 0..1 and playouts >= 0")
                 # Where the time track ends the game (OTW-31); files before "time_end" hold whole games only.
-                track, end = row.get("time"), row.get("time_end") or TIME_END[players]
+                track, end = row.get("time"), row.get("time_end")
+                end = TIME_END[players] if end is None else end
                 elapsed = None if track is None else min(1.0, int(track) / int(end))
                 if elapsed is not None and not (int(track) >= 0 and int(end) >= 1):
                     raise ValueError("a time track of 0 or more, ending at 1 or more")

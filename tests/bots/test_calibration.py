@@ -364,6 +364,10 @@ def test_a_pairs_line_tells_how_much_of_the_game_was_gone(tmp_path: Path) -> Non
     # A short game (--end-at 2, a quick run) ends its time track at 2: 1 is half of it.
     path.write_text(json.dumps(line | {"time": 1, "time_end": 2}), encoding="utf-8")
     assert [a.elapsed for a in _calibrate_benchmark().read([path])] == [0.5]
+    for bad in ({"time": -1}, {"time": 3, "time_end": 0}, {"time": "late"}):  # named, never read as a default
+        path.write_text(json.dumps(line | bad), encoding="utf-8")
+        with pytest.raises(SystemExit, match=r"p.jsonl:1: not an advice line"):
+            _calibrate_benchmark().read([path])
 
 
 def test_an_advice_on_a_cut_is_fitted_in_the_phase_whose_line_tells_it() -> None:
