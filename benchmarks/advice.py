@@ -130,6 +130,7 @@ class Result:
     capped: bool = False  # a quick run stopped it early on purpose (not a stall)
     players: int = 2
     colour: str = ""  # the first kind's seat
+    advice_cpu: list[float] = field(default_factory=list)  # CPU seconds of each follower advice, in this game
 
 
 def _position(state: GameState, colour: str) -> tuple[object, ...]:
@@ -187,7 +188,9 @@ def play(job: tuple[int, int, int, float, int | None, int] | Job) -> Result:
             else:
                 rivals = {c: k for c, k in kinds.items() if c != colour}  # what the chance is against
                 spend = DEFAULT_BUDGET_S * scale * advice_scale
+                t0 = time.process_time()
                 top = advise(state, budget_s=spend, seed=seed_now, earlier=turn, opponents=rivals)[0]
+                result.advice_cpu.append(time.process_time() - t0)
                 result.asked.append(Asked(top.win_rate, top.told_chance, top.playouts, state.turn.round, state.time))
                 if last is not None and last[3] is state and turn:
                     result.consistent.append(last[1] <= top.win_rate <= last[2])
@@ -269,7 +272,9 @@ def play_aa(job: tuple[int, int, int, float, int | None, int] | Job) -> Result:
             if kind == "follower" and state.phase is Phase.PLAY and type(command).__name__ not in AA_CARDS:
                 rivals = {c: k for c, k in kinds.items() if c != colour}  # what the chance is against
                 spend = DEFAULT_BUDGET_S * scale * advice_scale
+                t0 = time.process_time()
                 top = aa_advise(state, colour, budget_s=spend, seed=seed * 100_003 + commands, opponents=rivals)[0]
+                result.advice_cpu.append(time.process_time() - t0)
                 result.asked.append(Asked(top.win_rate, top.told_chance, top.playouts, state.turn.round, None))
                 if last is not None and last[2] is state:
                     result.consistent.append(last[0] <= top.win_rate <= last[1])
@@ -326,6 +331,23 @@ def advice_time(positions: int) -> tuple[float, float, float]:
     cpu = (time.process_time() - t0) / max(1, len(samples))
     nbody = (nbody + nbody_us_per_step(100_000)) / 2
     return cpu, nbody, cpu * PI4_NBODY_US / nbody
+
+
+def in_game_time(spent: list[float], quick: bool) -> str:
+    """The advice time over every follower advice of the games (sorted CPU seconds): mean, p90 and the
+    slowest, here and on a Pi 4 by the n-body factor. A game's process measures its own CPU, so a run
+    with ``--jobs`` > 1 counts each advice once; a loaded machine still stretches it (CPU, not wall)."""
+    from engine import nbody_us_per_step
+
+    nbody = nbody_us_per_step(20_000 if quick else 200_000)
+    mean = statistics.fmean(spent)
+    p90 = spent[min(len(spent) - 1, int(0.9 * len(spent)))]
+    pi4 = PI4_NBODY_US / nbody
+    return (
+        f"advice time in the games: mean {mean:.2f} s CPU, p90 {p90:.2f} s, slowest {spent[-1]:.2f} s over "
+        f"{len(spent)} advices here (n-body {nbody:.2f} µs/step); about {mean * pi4:.2f} / {p90 * pi4:.2f} / "
+        f"{spent[-1] * pi4:.2f} s on a Pi 4 (n-body factor: {PI4_NBODY_US:.1f} µs/step there, docs/bots.md)"
+    )
 
 
 def greedy_positions(count: int, seed: int) -> list[GameState]:
@@ -638,6 +660,9 @@ def main(argv: list[str] | None = None) -> int:
     if noise:  # what the same check gives an advisor whose successive values agree exactly (see _noise)
         expected = 100 * statistics.fmean(noise)
         print(f"inconsistent successive advices expected from the estimates' noise alone: {expected:.1f} %")
+    spent = sorted(x for r in results for x in r.advice_cpu)
+    if spent:  # every advice of the games, as a table asks them (the line above: fixed positions, On The Way)
+        print(in_game_time(spent, args.quick))
     if not aa:
         cpu, nbody, pi4 = advice_time(1 if args.quick else 8)
         print(

@@ -128,6 +128,16 @@ def test_auf_achse_advice_lines_say_the_round_and_have_no_time_track(tmp_path: P
     advices = [r for line in pairs.read_text("utf-8").splitlines() if (r := json.loads(line))["kind"] == "advice"]
     assert advices and all(r["round"] >= 1 and r["time"] is None and r["time_end"] is None for r in advices)
     assert [r["round"] for r in advices] == sorted(r["round"] for r in advices)
+    # the time of every advice of the games, here and on a Pi 4 (issue 22: <= 1 s per advice there)
+    timed = re.search(
+        r"^advice time in the games: mean ([0-9.]+) s CPU, p90 ([0-9.]+) s, slowest ([0-9.]+) s "
+        r"over (\d+) advices here .*; about [0-9.]+ / [0-9.]+ / [0-9.]+ s on a Pi 4",
+        result.stdout,
+        re.M,
+    )
+    assert timed, result.stdout
+    mean, p90, slowest, count = float(timed[1]), float(timed[2]), float(timed[3]), int(timed[4])
+    assert count == len(advices) and mean <= slowest and p90 <= slowest
 
 
 def test_calibrate_fits_a_map_by_phase_that_pastes_into_chances_py() -> None:
