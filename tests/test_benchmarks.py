@@ -78,6 +78,8 @@ def test_benchmark_runs_in_quick_mode(path: Path, tmp_path: Path) -> None:
     if path.name == "advice.py":
         for pattern in ADVICE_LINES:
             assert pattern.search(result.stdout), f"advice.py no longer prints {pattern.pattern!r}"
+        # every follower advice of the games is timed (issue 22: <= 1 s per advice on a Pi 4)
+        assert re.search(r"^advice time in the games: mean [0-9.]+ s CPU, p90 .* s on a Pi 4", result.stdout, re.M)
         # --pairs: a line per game of each of the four pairings, and one per follower advice
         rows = [json.loads(line) for line in pairs.read_text("utf-8").splitlines()]
         games = [r for r in rows if r["kind"] == "game"]
