@@ -113,6 +113,7 @@ class Asked(NamedTuple):
     playouts: int  # the fresh playouts behind the win rate
     round: int  # when it was asked: the round,
     time: int | None  # and the time track (On The Way; None: Auf Achse)
+    cpu: float  # the CPU seconds the advice took (this game's process)
 
 
 @dataclass
@@ -130,7 +131,6 @@ class Result:
     capped: bool = False  # a quick run stopped it early on purpose (not a stall)
     players: int = 2
     colour: str = ""  # the first kind's seat
-    advice_cpu: list[float] = field(default_factory=list)  # CPU seconds of each follower advice, in this game
 
 
 def _position(state: GameState, colour: str) -> tuple[object, ...]:
@@ -190,8 +190,10 @@ def play(job: tuple[int, int, int, float, int | None, int] | Job) -> Result:
                 spend = DEFAULT_BUDGET_S * scale * advice_scale
                 t0 = time.process_time()
                 top = advise(state, budget_s=spend, seed=seed_now, earlier=turn, opponents=rivals)[0]
-                result.advice_cpu.append(time.process_time() - t0)
-                result.asked.append(Asked(top.win_rate, top.told_chance, top.playouts, state.turn.round, state.time))
+                cpu = time.process_time() - t0
+                result.asked.append(
+                    Asked(top.win_rate, top.told_chance, top.playouts, state.turn.round, state.time, cpu)
+                )
                 if last is not None and last[3] is state and turn:
                     result.consistent.append(last[1] <= top.win_rate <= last[2])
                     result.by_noise.append(_noise(last[0], last[1], last[2], last[4], top.win_rate, top.playouts))
@@ -274,8 +276,8 @@ def play_aa(job: tuple[int, int, int, float, int | None, int] | Job) -> Result:
                 spend = DEFAULT_BUDGET_S * scale * advice_scale
                 t0 = time.process_time()
                 top = aa_advise(state, colour, budget_s=spend, seed=seed * 100_003 + commands, opponents=rivals)[0]
-                result.advice_cpu.append(time.process_time() - t0)
-                result.asked.append(Asked(top.win_rate, top.told_chance, top.playouts, state.turn.round, None))
+                cpu = time.process_time() - t0
+                result.asked.append(Asked(top.win_rate, top.told_chance, top.playouts, state.turn.round, None, cpu))
                 if last is not None and last[2] is state:
                     result.consistent.append(last[0] <= top.win_rate <= last[1])
                 command = top.command
@@ -334,19 +336,19 @@ def advice_time(positions: int) -> tuple[float, float, float]:
 
 
 def in_game_time(spent: list[float], quick: bool) -> str:
-    """The advice time over every follower advice of the games (sorted CPU seconds): mean, p90 and the
+    """The advice time over every follower advice of the games (CPU seconds): mean, p90 and the
     slowest, here and on a Pi 4 by the n-body factor. A game's process measures its own CPU, so a run
     with ``--jobs`` > 1 counts each advice once; a loaded machine still stretches it (CPU, not wall)."""
     from engine import nbody_us_per_step
+    from latency import percentile
 
     nbody = nbody_us_per_step(20_000 if quick else 200_000)
-    mean = statistics.fmean(spent)
-    p90 = spent[min(len(spent) - 1, int(0.9 * len(spent)))]
+    mean, p90, slowest = statistics.fmean(spent), percentile(spent, 0.9), max(spent)
     pi4 = PI4_NBODY_US / nbody
     return (
-        f"advice time in the games: mean {mean:.2f} s CPU, p90 {p90:.2f} s, slowest {spent[-1]:.2f} s over "
+        f"advice time in the games: mean {mean:.2f} s CPU, p90 {p90:.2f} s, slowest {slowest:.2f} s over "
         f"{len(spent)} advices here (n-body {nbody:.2f} µs/step); about {mean * pi4:.2f} / {p90 * pi4:.2f} / "
-        f"{spent[-1] * pi4:.2f} s on a Pi 4 (n-body factor: {PI4_NBODY_US:.1f} µs/step there, docs/bots.md)"
+        f"{slowest * pi4:.2f} s on a Pi 4 (n-body factor: {PI4_NBODY_US:.1f} µs/step there, docs/bots.md)"
     )
 
 
@@ -509,7 +511,8 @@ def _append_pairs(path: Path, r: Result, seed: int, scale: float) -> None:
     ``calibrate.py`` fits on), ``"told"`` the chance the advice told, its playouts, the game's result,
     and when it was asked: ``"round"`` and ``"time"`` (On The Way's time track; null in Auf Achse), what a
     table knows of the game's progress (docs/bots.md, "Sixteenth session": the maps miss by phase), and
-    ``"time_end"``, where the track ends this game (OTW-31: shorter in a quick run's short game)."""
+    ``"time_end"``, where the track ends this game (OTW-31: shorter in a quick run's short game); ``"cpu"``,
+    the CPU seconds the advice took (added in the nineteenth session; older files lack it)."""
     with path.open("a", encoding="utf-8") as out:
         game = {"kind": "game", "seed": seed, "scale": scale, "pairing": r.pairing, "game": r.game, "advice": None}
         game["players"] = r.players
@@ -523,7 +526,7 @@ def _append_pairs(path: Path, r: Result, seed: int, scale: float) -> None:
             # "chance": the playouts' win rate (as in earlier files); "told": the chance the table tells
             rates = {"chance": a.win_rate, "told": a.told, "playouts": a.playouts}
             when = {"round": a.round, "time": a.time, "time_end": r.time_end}
-            out.write(json.dumps({**row, **rates, **when, **end}) + "\n")
+            out.write(json.dumps({**row, **rates, **when, **end, "cpu": a.cpu}) + "\n")
 
 
 def _line(name: str, results: list[Result], players: int = 2) -> str:
@@ -660,7 +663,7 @@ def main(argv: list[str] | None = None) -> int:
     if noise:  # what the same check gives an advisor whose successive values agree exactly (see _noise)
         expected = 100 * statistics.fmean(noise)
         print(f"inconsistent successive advices expected from the estimates' noise alone: {expected:.1f} %")
-    spent = sorted(x for r in results for x in r.advice_cpu)
+    spent = [a.cpu for r in results for a in r.asked]
     if spent:  # every advice of the games, as a table asks them (the line above: fixed positions, On The Way)
         print(in_game_time(spent, args.quick))
     if not aa:

@@ -138,8 +138,10 @@ def test_auf_achse_advice_lines_say_the_round_and_have_no_time_track(tmp_path: P
         re.M,
     )
     assert timed, result.stdout
-    mean, p90, slowest, count = float(timed[1]), float(timed[2]), float(timed[3]), int(timed[4])
-    assert count == len(advices) and mean <= slowest and p90 <= slowest
+    # ... over exactly the advices the follower asked (no card, no set-up: AA-2..5), each as its line says
+    assert int(timed[4]) == len(advices) and all(r["cpu"] > 0.0 for r in advices)
+    assert float(timed[1]) == pytest.approx(sum(r["cpu"] for r in advices) / len(advices), abs=0.006)
+    assert float(timed[3]) == pytest.approx(max(r["cpu"] for r in advices), abs=0.006)
 
 
 def test_calibrate_fits_a_map_by_phase_that_pastes_into_chances_py() -> None:
