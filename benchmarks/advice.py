@@ -30,9 +30,10 @@ against the opponent, ``companion/games/calibration.py``); the win rate's own fo
 ``--pairings`` plays only the pairings named (and prints only their lines). In Auf Achse the casual
 baseline is the easy level (nothing to build), so "vs casual" reports the easy games, played once.
 ``--regret N`` (On The Way): the advice's pick in N mid-game positions of greedy games, 4 seeds each,
-against a reference of ``--reference`` complete playouts per candidate (``search.candidates`` and every
-step the advice weighed); the picks more than 5 points below the best are counted by cause: the best
-was passing (weighed only when the greedy plan passes), not weighed at all, or weighed and ranked lower.
+against a reference of ``--reference`` complete playouts per candidate (``search.candidates``, every
+step the advice weighed and every legal build); the picks more than 5 points below the best are
+counted by cause: the best was passing (weighed only when the greedy plan passes), not weighed at all, or
+weighed and ranked lower.
 ``--pairings reference:medium`` (or ``reference:easy``; On The Way, never in the default run) seats a
 *reference follower* instead: at every decision it does what that reference rates best
 (``reference_pick``, ``--reference-playouts`` complete playouts per candidate), so whole games tell
@@ -68,7 +69,7 @@ from companion.games.on_the_way.bots import BUDGET_S, DEFAULT_BUDGET_S, KERNEL_B
 from companion.games.on_the_way.bots.advisor import considered, no_circles, same_turn
 from companion.games.on_the_way.bots.kernel import PASS, Action
 from companion.games.on_the_way.bots.policy import reveal_action
-from companion.games.on_the_way.bots.search import FULL_HORIZON, candidates, rollout
+from companion.games.on_the_way.bots.search import BUILD_KINDS, FULL_HORIZON, candidates, rollout
 from companion.games.on_the_way.data import load_reference
 from companion.games.on_the_way.engine import Cancel, GameConfig, LayOut, TakeContract, apply
 from companion.games.on_the_way.engine.commands import Command
@@ -433,8 +434,9 @@ class Regret(NamedTuple):
 
 def regret(positions: int, seeds: int, reference: int, seed: int, scale: float = 1.0) -> Regret:
     """The advisor's pick (at ``scale`` × its budget) against a reference of ``reference`` complete
-    playouts per candidate (its own model), the candidates those of ``search.candidates`` and every step
-    the advisor weighed; each pick more than 5 points below the best counted by its cause."""
+    playouts per candidate (its own model), the candidates those of ``search.candidates``, every step
+    the advisor weighed and every legal build; each pick more than 5 points below the best counted by
+    its cause."""
     below = total = bias = floor = 0.0
     picks = 0
     causes: Counter[str] = Counter()
@@ -448,8 +450,11 @@ def regret(positions: int, seeds: int, reference: int, seed: int, scale: float =
                 values[action] = complete_wins(kernel, action, (rng for _ in range(reference))) / reference
             return values[action]
 
-        weighed = [considered(state, seed=s) for s in range(seeds)]
-        for action in {*candidates(kernel, random.Random(0)), *(a for w in weighed for a in w)}:
+        weighed = [considered(state, seed=s, budget_s=DEFAULT_BUDGET_S * scale) for s in range(seeds)]
+        # Every legal build too, whether or not the advice's own candidate lists name it: which city a
+        # building goes to is the choice they missed most (docs/bots.md, "Twentieth session").
+        builds = (a for a in kernel.legal_actions() if a[0] in BUILD_KINDS)
+        for action in {*candidates(kernel, random.Random(0)), *(a for w in weighed for a in w), *builds}:
             value(action)
         for s in range(seeds):
             top = advise(state, budget_s=DEFAULT_BUDGET_S * scale, seed=s)[0]

@@ -45,6 +45,7 @@ from companion.games.on_the_way.bots.search import (
     FULL_HORIZON,
     Arm,
     behind_pace,
+    best_builds,
     candidates,
     obvious,
     pass_only_if_planned,
@@ -66,6 +67,9 @@ RANK_HORIZON = 40
 # The win-rate gain (mean of the ranking playouts, on common random numbers) by which the best-ranked
 # candidate must beat the greedy plan to replace it.
 SWITCH_GAIN = 0.03
+# Of the ranking's work: every city of each kind of building among the candidates, screened
+# (``search.best_builds``), instead of one city drawn at random.
+SCREEN_SHARE = 0.2
 CHECK_SHARE = 0.25  # of the budget: fresh playouts of the pick, for a value without the winner's curse
 Progress = Callable[[float], None]  # called with the share of the budget spent so far (0..1)
 
@@ -220,10 +224,34 @@ def weighed(
     return plan, no_circles(kernel, state, earlier, actions)
 
 
-def considered(state: GameState, seed: int = 0, earlier: Sequence[GameState] = ()) -> list[Action]:
-    """The candidate steps ``advise(state, seed=seed, earlier=earlier)`` ranks (the regret benchmark
-    tells a pick ranked below the best from a best it never weighed)."""
-    return weighed(Kernel.from_state(state), state, earlier, *_streams(seed))[1]
+def considered(
+    state: GameState, seed: int = 0, earlier: Sequence[GameState] = (), budget_s: float = DEFAULT_BUDGET_S
+) -> list[Action]:
+    """The candidate steps ``advise(state, seed=seed, earlier=earlier, budget_s=budget_s)`` ranks (the
+    regret benchmark tells a pick ranked below the best from a best it never weighed)."""
+    kernel = Kernel.from_state(state)
+    rng, plan_rng = _streams(seed)
+    plan, actions = weighed(kernel, state, earlier, rng, plan_rng)
+    return screened(kernel, state, earlier, plan, actions, int(_ranking_work(budget_s) * SCREEN_SHARE), rng)
+
+
+def screened(
+    kernel: Kernel,
+    state: GameState,
+    earlier: Sequence[GameState],
+    plan: Action,
+    actions: list[Action],
+    work: int,
+    rng: random.Random,
+) -> list[Action]:
+    """``weighed``'s ``actions`` with every build's city screened (``search.best_builds``) in ``work``."""
+    return no_circles(kernel, state, earlier, best_builds(kernel, actions, work, rng, RANK_HORIZON, keep=plan))
+
+
+def _ranking_work(budget_s: float) -> int:
+    """The kernel actions ``advise`` ranks its candidates with: the budget less the pick's fresh check."""
+    work = work_for(budget_s)
+    return work - int(work * CHECK_SHARE)
 
 
 def _streams(seed: int) -> tuple[random.Random, random.Random]:
@@ -241,10 +269,13 @@ def rank(
     progress: Progress | None = None,
     scale: float = 1.0,
     only_first: bool = False,
+    screen_share: float = 0.0,
 ) -> list[Arm]:
     """The candidates for the player on turn, ranked: the first is what to do (``advise``'s pick, the
     hard bot's command). ``work`` kernel actions of playouts; ``earlier`` as in ``advise``. With
-    ``only_first`` (a bot, which needs no second and third) an obvious plan is not searched.
+    ``only_first`` (a bot, which needs no second and third) an obvious plan is not searched. With
+    ``screen_share`` (the advice's) that share of ``work`` first screens every city of each kind of
+    building among the candidates (``screened``); the hard bot does not (not measured for it).
 
     The greedy plan (the step the playouts themselves would take) is always a candidate. Keeping it
     unless another was clearly better (5 points and one standard error, as medium) left 50 % of the
@@ -258,6 +289,10 @@ def rank(
     plan, actions = weighed(kernel, state, earlier, rng, plan_rng)
     if only_first and (len(actions) <= 1 or (plan in actions and (obvious(kernel, plan) or behind_pace(kernel)))):
         return [Arm(plan if plan in actions or not actions else actions[0])]
+    if screen_share > 0.0:
+        screen = int(work * screen_share)
+        actions = screened(kernel, state, earlier, plan, actions, screen, rng)
+        work -= screen
     # Ranking: playouts of RANK_HORIZON actions then the static evaluation, the arms on common random
     # numbers (less noisy than complete games). A static evaluation fitted to complete games ranked
     # closer to the complete playouts but lost whole games: docs/bots.md, "Eighth to tenth sessions".
@@ -292,10 +327,12 @@ def advise(
     """Up to three commands for ``player`` (default: the player to move), best first.
 
     Sequential halving over the candidates (playouts of ``RANK_HORIZON`` actions, then the static
-    evaluation) ranks them, the greedy plan among them; the best-ranked replaces the plan when it is
-    more than ``SWITCH_GAIN`` better, the plan is not obvious (fulfilling, a loaded truck driving on:
-    ``search.obvious``) and the game is not stalling (``search.behind_pace``): ``keeps_plan``. The
-    pick is re-evaluated on fresh complete playouts (its reported chance, no winner's curse).
+    evaluation) ranks them, the greedy plan among them, each kind of building at the city a screen of
+    every city found best (``SCREEN_SHARE`` of the work, ``search.best_builds``); the best-ranked
+    replaces the plan when it is more than ``SWITCH_GAIN`` better, the plan is not obvious
+    (fulfilling, a loaded truck driving on: ``search.obvious``) and the game is not stalling
+    (``search.behind_pace``): ``keeps_plan``. The pick is re-evaluated on fresh complete playouts
+    (its reported chance, no winner's curse).
     ``earlier``: the states of this turn before ``state`` (``turn_so_far``), to avoid circles.
     ``opponents``: colour -> the bot level of a seat the box plays (or ``"casual"``, the benchmarks'
     baseline); every other seat is a person. They set the pick's ``chance`` (``chances.py``; None
@@ -311,8 +348,10 @@ def advise(
     kernel = Kernel.from_state(state)
     rng, plan_rng = _streams(seed)
     work = work_for(budget_s)
-    check = int(work * CHECK_SHARE)
-    arms = rank(kernel, state, earlier, work - check, rng, plan_rng, progress, 1.0 - CHECK_SHARE)
+    check = work - _ranking_work(budget_s)
+    arms = rank(
+        kernel, state, earlier, work - check, rng, plan_rng, progress, 1.0 - CHECK_SHARE, screen_share=SCREEN_SHARE
+    )
     if not arms:
         return ()
     pick = _fresh(kernel, arms[0].action, check, rng, progress)
