@@ -400,15 +400,24 @@ def complete_wins(kernel: Kernel, action: Action, streams: Iterable[random.Rando
     return sum(rollout(start.copy(), kernel.seat, rng, FULL_HORIZON)[0] for rng in streams)
 
 
+def reference_pool(kernel: Kernel, rng: random.Random, weighed: Iterable[list[Action]]) -> set[Action]:
+    """The steps the regret's reference values: ``search.candidates`` (drawn with ``rng``), every step
+    in ``weighed`` (what the advice weighed) and every legal build, whether or not the advice's own
+    candidate lists name it: which city a building goes to is the choice they missed most (docs/bots.md,
+    "Twentieth session"), so the reference must not share their draw."""
+    builds = (a for a in kernel.legal_actions() if a[0] in BUILD_KINDS)
+    return {*candidates(kernel, rng), *(a for w in weighed for a in w), *builds}
+
+
 def reference_pick(state: GameState, earlier: list[GameState], seed: int, playouts: int) -> Command:
-    """What the regret's reference rates best: the candidates ``regret`` values (``search.candidates``
-    and every step the advice weighs, passing included), less the steps that go round in a circle this
+    """What the regret's reference rates best: the candidates ``regret`` values (``reference_pool``,
+    passing included), less the steps that go round in a circle this
     turn (issue 22's "no circles", a goal of its own), each valued by ``playouts`` complete playouts of
     the advisor's own model on common random numbers (the same streams for every candidate, so their
     differences are steadier than the reference's independent ones). A seat doing this has no regret
     against the reference beyond its noise; ``--pairings reference:medium`` plays it in whole games."""
     kernel = Kernel.from_state(state)
-    pool = {*candidates(kernel, random.Random(seed)), *considered(state, seed=seed, earlier=earlier)}
+    pool = reference_pool(kernel, random.Random(seed), [considered(state, seed=seed, earlier=earlier)])
     actions = no_circles(kernel, state, earlier, sorted(pool))
     if len(actions) == 1:
         return kernel.to_command(actions[0])
@@ -451,10 +460,7 @@ def regret(positions: int, seeds: int, reference: int, seed: int, scale: float =
             return values[action]
 
         weighed = [considered(state, seed=s, budget_s=DEFAULT_BUDGET_S * scale) for s in range(seeds)]
-        # Every legal build too, whether or not the advice's own candidate lists name it: which city a
-        # building goes to is the choice they missed most (docs/bots.md, "Twentieth session").
-        builds = (a for a in kernel.legal_actions() if a[0] in BUILD_KINDS)
-        for action in {*candidates(kernel, random.Random(0)), *(a for w in weighed for a in w), *builds}:
+        for action in reference_pool(kernel, random.Random(0), weighed):
             value(action)
         for s in range(seeds):
             top = advise(state, budget_s=DEFAULT_BUDGET_S * scale, seed=s)[0]

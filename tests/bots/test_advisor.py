@@ -222,11 +222,11 @@ def test_best_builds_keeps_the_plan_and_one_screened_city_per_kind() -> None:
 
 
 def test_the_advice_weighs_the_city_where_a_building_is_worth_most() -> None:
-    """Where a logistics centre's city matters (a mid-game position of greedy games, money for a centre,
-    no transport on the road), the advice weighs the city that complete playouts rate best, for every
-    seed: the reference here is 120 complete playouts per city (the regret benchmark's model), not the
-    short playouts the advice screens with. One city drawn at random per candidate list (before the
-    twentieth session) weighed it for 1 seed of 4 (docs/bots.md)."""
+    """Where a logistics centre's city matters (its two new trucks start there, OTW-25; a mid-game
+    position of greedy games, money for a centre, no transport on the road), the advice weighs the city
+    that complete playouts rate best, for every seed: the reference here is 120 complete playouts per
+    city (the regret benchmark's model), not the short playouts the advice screens with. One city drawn
+    at random per candidate list (before the twentieth session) weighed it for 1 seed of 4 (docs/bots.md)."""
     from companion.games.on_the_way.bots.advisor import considered
     from companion.games.on_the_way.bots.kernel import BUILD_LC
 

@@ -232,20 +232,19 @@ def considered(
     kernel = Kernel.from_state(state)
     rng, plan_rng = _streams(seed)
     plan, actions = weighed(kernel, state, earlier, rng, plan_rng)
-    return screened(kernel, state, earlier, plan, actions, int(_ranking_work(budget_s) * SCREEN_SHARE), rng)
+    return screened(kernel, plan, actions, _ranking_work(budget_s), SCREEN_SHARE, rng)[0]
 
 
 def screened(
-    kernel: Kernel,
-    state: GameState,
-    earlier: Sequence[GameState],
-    plan: Action,
-    actions: list[Action],
-    work: int,
-    rng: random.Random,
-) -> list[Action]:
-    """``weighed``'s ``actions`` with every build's city screened (``search.best_builds``) in ``work``."""
-    return no_circles(kernel, state, earlier, best_builds(kernel, actions, work, rng, RANK_HORIZON, keep=plan))
+    kernel: Kernel, plan: Action, actions: list[Action], work: int, share: float, rng: random.Random
+) -> tuple[list[Action], int]:
+    """``weighed``'s ``actions`` with every build's city screened (``search.best_builds``) in ``share``
+    of ``work``, and the work left to rank them with. No circle filter again: a build adds a building,
+    and no earlier position of the turn had it (OTW-23..25), so a screened city never goes round."""
+    if share <= 0.0:
+        return actions, work
+    screen = int(work * share)
+    return best_builds(kernel, actions, screen, rng, RANK_HORIZON, keep=plan), work - screen
 
 
 def _ranking_work(budget_s: float) -> int:
@@ -289,10 +288,7 @@ def rank(
     plan, actions = weighed(kernel, state, earlier, rng, plan_rng)
     if only_first and (len(actions) <= 1 or (plan in actions and (obvious(kernel, plan) or behind_pace(kernel)))):
         return [Arm(plan if plan in actions or not actions else actions[0])]
-    if screen_share > 0.0:
-        screen = int(work * screen_share)
-        actions = screened(kernel, state, earlier, plan, actions, screen, rng)
-        work -= screen
+    actions, work = screened(kernel, plan, actions, work, screen_share, rng)
     # Ranking: playouts of RANK_HORIZON actions then the static evaluation, the arms on common random
     # numbers (less noisy than complete games). A static evaluation fitted to complete games ranked
     # closer to the complete playouts but lost whole games: docs/bots.md, "Eighth to tenth sessions".
@@ -347,11 +343,9 @@ def advise(
     check_offer_known(state)
     kernel = Kernel.from_state(state)
     rng, plan_rng = _streams(seed)
-    work = work_for(budget_s)
-    check = work - _ranking_work(budget_s)
-    arms = rank(
-        kernel, state, earlier, work - check, rng, plan_rng, progress, 1.0 - CHECK_SHARE, screen_share=SCREEN_SHARE
-    )
+    ranking = _ranking_work(budget_s)
+    check = work_for(budget_s) - ranking
+    arms = rank(kernel, state, earlier, ranking, rng, plan_rng, progress, 1.0 - CHECK_SHARE, screen_share=SCREEN_SHARE)
     if not arms:
         return ()
     pick = _fresh(kernel, arms[0].action, check, rng, progress)
