@@ -252,12 +252,18 @@ def test_the_regret_counts_every_pick_below_the_best_by_one_cause() -> None:
     # below it): every pick more than 5 points below the best has exactly one cause. Several seeds,
     # so that the check does not rest on one seed putting picks below (seed 4 did before the playouts
     # kept the offer, and none after); together they do.
+    # The best of 20-playout values overstates the best's value (the winner's curse): valued afresh it
+    # is lower, so the regret against the fresh value is smaller over the seeds.
     advice = _advice_benchmark()
-    below = 0.0
+    below = biased = fair = 0.0
     for seed in range(1, 7):
         reg = advice.regret(2, 2, 20, seed)
         assert reg.picks == 4
         assert reg.passing + reg.unweighed + reg.ranked == round(reg.below * reg.picks)
         assert 0.0 <= reg.floor <= 1.0 and reg.mean >= 0.0
+        assert 0.0 <= reg.fair_below <= 1.0
         below += reg.below
+        biased += reg.mean
+        fair += reg.fair_mean
     assert below > 0  # the noisy reference puts picks below its best
+    assert fair < biased

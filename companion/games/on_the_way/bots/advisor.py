@@ -236,15 +236,23 @@ def considered(
 
 
 def screened(
-    kernel: Kernel, plan: Action, actions: list[Action], work: int, share: float, rng: random.Random
+    kernel: Kernel,
+    plan: Action,
+    actions: list[Action],
+    work: int,
+    share: float,
+    rng: random.Random,
+    progress: Progress | None = None,
 ) -> tuple[list[Action], int]:
     """``weighed``'s ``actions`` with every build's city screened (``search.best_builds``) in ``share``
-    of ``work``, and the work left to rank them with. No circle filter again: a build adds a building,
-    and no earlier position of the turn had it (OTW-23..25), so a screened city never goes round."""
+    of ``work``, and the work left to rank them with; ``progress`` is told the share of ``work`` spent.
+    No circle filter again: a build adds a building, and no earlier position of the turn had it
+    (OTW-23..25), so a screened city never goes round."""
     if share <= 0.0:
         return actions, work
     screen = int(work * share)
-    return best_builds(kernel, actions, screen, rng, RANK_HORIZON, keep=plan), work - screen
+    told = None if progress is None else (lambda done: progress(share * done))
+    return best_builds(kernel, actions, screen, rng, RANK_HORIZON, keep=plan, progress=told), work - screen
 
 
 def _ranking_work(budget_s: float) -> int:
@@ -288,7 +296,10 @@ def rank(
     plan, actions = weighed(kernel, state, earlier, rng, plan_rng)
     if only_first and (len(actions) <= 1 or (plan in actions and (obvious(kernel, plan) or behind_pace(kernel)))):
         return [Arm(plan if plan in actions or not actions else actions[0])]
-    actions, work = screened(kernel, plan, actions, work, screen_share, rng)
+    whole = work
+    screen_progress = None if progress is None else (lambda done: progress(scale * done))
+    actions, work = screened(kernel, plan, actions, work, screen_share, rng, screen_progress)
+    done = 1.0 - work / max(1, whole)  # the screen's share: the table's progress goes on from there
     # Ranking: playouts of RANK_HORIZON actions then the static evaluation, the arms on common random
     # numbers (less noisy than complete games). A static evaluation fitted to complete games ranked
     # closer to the complete playouts but lost whole games: docs/bots.md, "Eighth to tenth sessions".
@@ -299,7 +310,8 @@ def rank(
         rng,
         horizon=RANK_HORIZON,
         progress=progress,
-        scale=scale,
+        scale=scale * (1.0 - done),
+        offset=scale * done,
         common_randomness=True,
         protect=plan if plan in actions else None,
     )
@@ -345,7 +357,17 @@ def advise(
     rng, plan_rng = _streams(seed)
     ranking = _ranking_work(budget_s)
     check = work_for(budget_s) - ranking
-    arms = rank(kernel, state, earlier, ranking, rng, plan_rng, progress, 1.0 - CHECK_SHARE, screen_share=SCREEN_SHARE)
+    arms = rank(
+        kernel,
+        state,
+        earlier,
+        ranking,
+        rng,
+        plan_rng,
+        progress,
+        1.0 - CHECK_SHARE,
+        screen_share=SCREEN_SHARE,
+    )
     if not arms:
         return ()
     pick = _fresh(kernel, arms[0].action, check, rng, progress)

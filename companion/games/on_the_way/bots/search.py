@@ -212,7 +212,13 @@ def candidates(k: Kernel, rng: random.Random, limit: int = MAX_CANDIDATES, first
 
 
 def best_builds(
-    k: Kernel, actions: list[Action], work: int, rng: random.Random, horizon: int, keep: Action | None = None
+    k: Kernel,
+    actions: list[Action],
+    work: int,
+    rng: random.Random,
+    horizon: int,
+    keep: Action | None = None,
+    progress: Callable[[float], None] | None = None,
 ) -> list[Action]:
     """``actions`` with the builds chosen by playouts rather than by chance: for each kind of building
     among them, every legal city of that kind is screened (playouts of ``horizon`` actions, then
@@ -220,7 +226,8 @@ def best_builds(
     values) in about ``work`` kernel actions, and the best city replaces the kind's other builds
     (``keep``, the greedy plan, stays). Which city a building goes to moves the win rate by up to 29
     points in one position (new trucks start there, OTW-23..25), and no simple rule of distance to the
-    player's contracts picked the best one (docs/bots.md, "Twentieth session")."""
+    player's contracts picked the best one (docs/bots.md, "Twentieth session"). ``progress`` is told
+    the share of ``work`` spent after every playout, as ``search`` tells it."""
     legal = k.legal_actions()
     options = {kind: [a for a in legal if a[0] == kind] for kind in BUILD_KINDS if any(a[0] == kind for a in actions)}
     screened = sum(len(cities) for cities in options.values() if len(cities) > 1)
@@ -228,11 +235,20 @@ def best_builds(
         return actions
     streams = [rng.getrandbits(64) for _ in range(max(1, work // (screened * (horizon + 1))))]
     seat = k.seat
+    used = 0
 
     def value(action: Action) -> float:
+        nonlocal used
         start = k.copy()
         start.step(action)
-        return sum(rollout(start.copy(), seat, random.Random(s), horizon)[0] for s in streams)
+        total = 0.0
+        for s in streams:
+            won, played = rollout(start.copy(), seat, random.Random(s), horizon)
+            total += won
+            used += played + 1
+            if progress is not None:  # a table shows it, and may cancel here
+                progress(min(1.0, used / work))
+        return total
 
     best = {kind: max(cities, key=value) for kind, cities in options.items() if len(cities) > 1}
     out: list[Action] = []
@@ -257,12 +273,13 @@ def search(
     progress: Callable[[float], None] | None = None,
     scale: float = 1.0,
     common_randomness: bool = False,
+    offset: float = 0.0,
 ) -> list[Arm]:
     """Sequential halving over ``actions`` for the player on turn in ``k``, spending about ``work``
     kernel actions of playouts; returns the arms best first (the survivors of the last round first).
 
     The ``protect``-ed action is never dropped, so it ends with as many playouts as the best.
-    ``progress`` is told the share of ``work`` spent (times ``scale``) after every playout. With
+    ``progress`` is told ``offset`` plus the share of ``work`` spent (times ``scale``) after every playout. With
     ``common_randomness`` the n-th playout of every arm draws from the same random stream, so the
     arms' difference is less noisy than their values (common random numbers).
     """
@@ -296,7 +313,7 @@ def search(
                 arm.actions += played + 1
                 used += played + 1
                 if progress is not None:  # after every playout: a table shows it, and may cancel here
-                    progress(scale * min(1.0, (spent + used) / max(1, work)))
+                    progress(offset + scale * min(1.0, (spent + used) / max(1, work)))
                 if used >= share:
                     break
             spent += used
