@@ -357,17 +357,7 @@ def advise(
     rng, plan_rng = _streams(seed)
     ranking = _ranking_work(budget_s)
     check = work_for(budget_s) - ranking
-    arms = rank(
-        kernel,
-        state,
-        earlier,
-        ranking,
-        rng,
-        plan_rng,
-        progress,
-        1.0 - CHECK_SHARE,
-        screen_share=SCREEN_SHARE,
-    )
+    arms = rank(kernel, state, earlier, ranking, rng, plan_rng, progress, 1.0 - CHECK_SHARE, screen_share=SCREEN_SHARE)
     if not arms:
         return ()
     pick = _fresh(kernel, arms[0].action, check, rng, progress)
