@@ -14,10 +14,11 @@ phase of the game: K equal shares of On The Way's time track, a ``ByPhase`` map)
 entries to paste in the game's ``companion/games/<game>/bots/chances.py``. On the advices of the
 ``--check`` files (games the fit never saw: other seeds) it prints the Brier score and the
 reliability per decile of the win rate and of the fitted chance, pooled and per opponent, with the
-games behind each decile. A tie counts as half a win. ``--folds K`` also cross-checks on the FIT
-files themselves: fitted on the games of all folds but one, checked on that one, for each of K folds
-of games dealt at random (``--shuffles`` deals). ``--quick`` (a smoke run) plays one short game per
-follower pairing at a fiftieth of the budgets, fits on it and checks on it.
+games behind each decile and the 95 % interval of its share won with those games drawn again (a
+decile's advices share few outcomes: ``games_resampled``). A tie counts as half a win. ``--folds K``
+also cross-checks on the FIT files themselves: fitted on the games of all folds but one, checked on
+that one, for each of K folds of games dealt at random (``--shuffles`` deals). ``--quick`` (a smoke
+run) plays one short game per follower pairing at a fiftieth of the budgets, fits on it and checks on it.
 """
 
 from __future__ import annotations
@@ -254,7 +255,39 @@ def check(advices: list[AdviceRow], maps: Maps) -> list[str]:
     for d, mean_p, mean_o, n in deciles(pooled):
         share = f"predicted {mean_p * 100:.1f} %, won {mean_o * 100:.1f} %"
         lines.append(f"chance decile {d * 10}-{d * 10 + 10} %: {share} over {n} advices of {len(games_in[d])} games")
+    for d, mean_p, _, _ in deciles(pooled):
+        cell = [
+            (a.game or f"#{i}", score)
+            for i, (a, (told, score)) in enumerate(zip(advices, pooled, strict=True))
+            if min(9, int(told * 10)) == d
+        ]
+        low, high = games_resampled(cell)
+        lines.append(
+            f"chance decile {d * 10}-{d * 10 + 10} %, games resampled: won {low * 100:.1f}-{high * 100:.1f} % "
+            f"(95 %, {RESAMPLES} draws), predicted {mean_p * 100:.1f} % "
+            + ("inside" if low <= mean_p <= high else "outside")
+        )
     return lines
+
+
+RESAMPLES = 2000
+
+
+def games_resampled(cell: list[tuple[str, float]], draws: int = RESAMPLES, seed: int = 0) -> tuple[float, float]:
+    """The 95 % interval of the share won in a decile, its games drawn again with replacement (``cell``:
+    (game, result) per advice). The advices of one game share one outcome, so a decile of 70 advices
+    from 6 games is as sure as 6 games are: the advices' own count would make it look far surer."""
+    games: dict[str, list[float]] = defaultdict(list)
+    for game, score in cell:
+        games[game].append(score)
+    sums = [(len(v), sum(v)) for v in games.values()]
+    rng = random.Random(seed)
+    shares = []
+    for _ in range(draws):
+        drawn = [sums[rng.randrange(len(sums))] for _ in sums]
+        shares.append(sum(s for _, s in drawn) / sum(n for n, _ in drawn))
+    shares.sort()
+    return shares[int(0.025 * (draws - 1))], shares[int(0.975 * (draws - 1))]
 
 
 def brier_of(advices: list[AdviceRow], maps: Maps) -> float:

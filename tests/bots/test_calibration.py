@@ -266,6 +266,23 @@ def test_a_game_weighs_as_one_however_many_advices_it_had() -> None:
     assert told is not None and told < 0.3  # counted one by one: 10 of 50
 
 
+def test_a_deciles_interval_is_as_wide_as_its_games_not_its_advices() -> None:
+    # The share won in a decile, its games drawn again: one game is one outcome however many advices it
+    # had (a decile of 70 advices from 6 games is as sure as 6 games); the interval holds the share won.
+    calibrate = _calibrate_benchmark()
+    ten = [(f"g{i}", 1.0 if i < 5 else 0.0) for i in range(10)]
+    low, high = calibrate.games_resampled(ten)
+    assert low < 0.3 and high > 0.7  # 5 of 10 games: far from sure
+    assert calibrate.games_resampled([g for g in ten for _ in range(20)]) == (low, high)  # 200 advices: no surer
+    lost = calibrate.games_resampled([("long", 0.0)] * 70)
+    assert lost == (0.0, 0.0)  # one game, lost: all its draws lost
+    hundred = [(f"g{i}", 1.0 if i < 50 else 0.0) for i in range(100)]
+    low100, high100 = calibrate.games_resampled(hundred)
+    assert low < low100 < 0.5 < high100 < high  # more games: narrower
+    lines = calibrate.check([Row(2, "easy", 0.5, 100, score, game) for game, score in ten], {})
+    assert any("chance decile 50-60 %, games resampled: won" in line and "inside" in line for line in lines), lines
+
+
 def test_the_advices_of_one_game_are_one_game_and_no_other(tmp_path: Path) -> None:
     # The fit weighs each game as one by the game each advice names: the same game of the same run
     # shares it; another game, pairing, seed, player count, budget scale or file does not.
