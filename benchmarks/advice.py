@@ -400,6 +400,13 @@ def complete_wins(kernel: Kernel, action: Action, streams: Iterable[random.Rando
     return sum(rollout(start.copy(), kernel.seat, rng, FULL_HORIZON)[0] for rng in streams)
 
 
+def share_won(kernel: Kernel, action: Action, playouts: int, streams: str) -> float:
+    """The share of ``playouts`` complete playouts after ``action`` that the player on turn wins, on one
+    random stream per action and per name ``streams`` (the reference's, or a fresh one), drawn on."""
+    rng = random.Random(f"{streams}:{action}")
+    return complete_wins(kernel, action, (rng for _ in range(playouts))) / playouts
+
+
 def reference_pool(kernel: Kernel, rng: random.Random, weighed: Iterable[list[Action]]) -> set[Action]:
     """The steps the regret's reference values: ``search.candidates`` (drawn with ``rng``), every step
     in ``weighed`` (what the advice weighed) and every legal build, whether or not the advice's own
@@ -463,8 +470,7 @@ def regret(positions: int, seeds: int, reference: int, seed: int, scale: float =
 
         def value(action: Action, kernel: Kernel = kernel, values: dict[Action, float] = values) -> float:
             if action not in values:
-                rng = random.Random(f"reference:{action}")  # one stream per candidate, drawn on
-                values[action] = complete_wins(kernel, action, (rng for _ in range(reference))) / reference
+                values[action] = share_won(kernel, action, reference, "reference")
             return values[action]
 
         weighed = [considered(state, seed=s, budget_s=DEFAULT_BUDGET_S * scale) for s in range(seeds)]
@@ -483,9 +489,8 @@ def regret(positions: int, seeds: int, reference: int, seed: int, scale: float =
                 else:
                     causes["ranked" if best_action in weighed[s] else "unweighed"] += 1
             total += best - mine
-            if best_action not in fresh:
-                rng = random.Random(f"fresh:{best_action}")  # streams none of the reference's values used
-                fresh[best_action] = complete_wins(kernel, best_action, (rng for _ in range(reference))) / reference
+            if best_action not in fresh:  # on streams none of the reference's values used
+                fresh[best_action] = share_won(kernel, best_action, reference, "fresh")
             fair_below += fresh[best_action] - mine > 0.05
             fair_total += fresh[best_action] - mine
             bias += top.win_rate - mine

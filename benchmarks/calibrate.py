@@ -249,19 +249,15 @@ def check(advices: list[AdviceRow], maps: Maps) -> list[str]:
         lines.append(calibration_line(f"{name}, win rate", raw, LEAST))
         lines.append(calibration_line(f"{name}, chance", fitted, LEAST))
     pooled = [(_told(a, maps), a.score) for a in advices]
-    games_in: dict[int, set[str]] = defaultdict(set)  # the games behind each decile: its real sample size
-    for i, (told, _) in enumerate(pooled):
-        games_in[min(9, int(told * 10))].add(advices[i].game or f"#{i}")
+    cells: dict[int, list[tuple[str, float]]] = defaultdict(list)  # (game, result) per advice, by decile
+    for i, (told, score) in enumerate(pooled):
+        cells[min(9, int(told * 10))].append((advices[i].game or f"#{i}", score))
     for d, mean_p, mean_o, n in deciles(pooled):
         share = f"predicted {mean_p * 100:.1f} %, won {mean_o * 100:.1f} %"
-        lines.append(f"chance decile {d * 10}-{d * 10 + 10} %: {share} over {n} advices of {len(games_in[d])} games")
+        games = len({game for game, _ in cells[d]})  # the games behind the decile: its real sample size
+        lines.append(f"chance decile {d * 10}-{d * 10 + 10} %: {share} over {n} advices of {games} games")
     for d, mean_p, _, _ in deciles(pooled):
-        cell = [
-            (a.game or f"#{i}", score)
-            for i, (a, (told, score)) in enumerate(zip(advices, pooled, strict=True))
-            if min(9, int(told * 10)) == d
-        ]
-        low, high = games_resampled(cell)
+        low, high = games_resampled(cells[d])
         lines.append(
             f"chance decile {d * 10}-{d * 10 + 10} %, games resampled: won {low * 100:.1f}-{high * 100:.1f} % "
             f"(95 %, {RESAMPLES} draws), predicted {mean_p * 100:.1f} % "

@@ -245,14 +245,19 @@ def screened(
     progress: Progress | None = None,
 ) -> tuple[list[Action], int]:
     """``weighed``'s ``actions`` with every build's city screened (``search.best_builds``) in ``share``
-    of ``work``, and the work left to rank them with; ``progress`` is told the share of ``work`` spent.
+    of ``work``, and the work left to rank them with; ``progress`` is told the share of the screen done.
     No circle filter again: a build adds a building, and no earlier position of the turn had it
     (OTW-23..25), so a screened city never goes round."""
     if share <= 0.0:
         return actions, work
     screen = int(work * share)
-    told = None if progress is None else (lambda done: progress(share * done))
-    return best_builds(kernel, actions, screen, rng, RANK_HORIZON, keep=plan, progress=told), work - screen
+    return best_builds(kernel, actions, screen, rng, RANK_HORIZON, keep=plan, progress=progress), work - screen
+
+
+def within(progress: Progress | None, start: float, width: float) -> Progress | None:
+    """``progress`` for a part of the advice that spans ``start`` .. ``start + width`` of the table's
+    bar: the part tells its own share done (0..1), the table sees where the whole advice is."""
+    return None if progress is None else (lambda done: progress(start + width * done))
 
 
 def _ranking_work(budget_s: float) -> int:
@@ -274,12 +279,12 @@ def rank(
     rng: random.Random,
     plan_rng: random.Random,
     progress: Progress | None = None,
-    scale: float = 1.0,
     only_first: bool = False,
     screen_share: float = 0.0,
 ) -> list[Arm]:
     """The candidates for the player on turn, ranked: the first is what to do (``advise``'s pick, the
-    hard bot's command). ``work`` kernel actions of playouts; ``earlier`` as in ``advise``. With
+    hard bot's command). ``work`` kernel actions of playouts; ``earlier`` as in ``advise``; ``progress``
+    is told the share of the ranking done after every playout (the screen's first). With
     ``only_first`` (a bot, which needs no second and third) an obvious plan is not searched. With
     ``screen_share`` (the advice's) that share of ``work`` first screens every city of each kind of
     building among the candidates (``screened``); the hard bot does not (not measured for it).
@@ -296,10 +301,8 @@ def rank(
     plan, actions = weighed(kernel, state, earlier, rng, plan_rng)
     if only_first and (len(actions) <= 1 or (plan in actions and (obvious(kernel, plan) or behind_pace(kernel)))):
         return [Arm(plan if plan in actions or not actions else actions[0])]
-    whole = work
-    screen_progress = None if progress is None else (lambda done: progress(scale * done))
-    actions, work = screened(kernel, plan, actions, work, screen_share, rng, screen_progress)
-    done = 1.0 - work / max(1, whole)  # the screen's share: the table's progress goes on from there
+    # The screen's part of the progress, then the ranking's (a skipped screen's part is passed at once).
+    actions, work = screened(kernel, plan, actions, work, screen_share, rng, within(progress, 0.0, screen_share))
     # Ranking: playouts of RANK_HORIZON actions then the static evaluation, the arms on common random
     # numbers (less noisy than complete games). A static evaluation fitted to complete games ranked
     # closer to the complete playouts but lost whole games: docs/bots.md, "Eighth to tenth sessions".
@@ -309,9 +312,7 @@ def rank(
         work,
         rng,
         horizon=RANK_HORIZON,
-        progress=progress,
-        scale=scale * (1.0 - done),
-        offset=scale * done,
+        progress=within(progress, screen_share, 1.0 - screen_share),
         common_randomness=True,
         protect=plan if plan in actions else None,
     )
@@ -357,7 +358,8 @@ def advise(
     rng, plan_rng = _streams(seed)
     ranking = _ranking_work(budget_s)
     check = work_for(budget_s) - ranking
-    arms = rank(kernel, state, earlier, ranking, rng, plan_rng, progress, 1.0 - CHECK_SHARE, screen_share=SCREEN_SHARE)
+    ranked = within(progress, 0.0, 1.0 - CHECK_SHARE)
+    arms = rank(kernel, state, earlier, ranking, rng, plan_rng, ranked, screen_share=SCREEN_SHARE)
     if not arms:
         return ()
     pick = _fresh(kernel, arms[0].action, check, rng, progress)
@@ -391,11 +393,12 @@ def _fresh(k: Kernel, action: Action, work: int, rng: random.Random, progress: P
     start.step(action)
     seat = k.seat
     used = 0
+    told = within(progress, 1.0 - CHECK_SHARE, CHECK_SHARE)
     while used < work or arm.playouts < 2:
         value, played = rollout(start.copy(), seat, rng, FULL_HORIZON)
         arm.playouts += 1
         arm.wins += value
         used += played + 1
-        if progress is not None:
-            progress(1.0 - CHECK_SHARE + CHECK_SHARE * min(1.0, used / max(1, work)))
+        if told is not None:
+            told(min(1.0, used / max(1, work)))
     return arm

@@ -271,15 +271,13 @@ def search(
     keep: int = KEEP,
     protect: Action | None = None,
     progress: Callable[[float], None] | None = None,
-    scale: float = 1.0,
     common_randomness: bool = False,
-    offset: float = 0.0,
 ) -> list[Arm]:
     """Sequential halving over ``actions`` for the player on turn in ``k``, spending about ``work``
     kernel actions of playouts; returns the arms best first (the survivors of the last round first).
 
     The ``protect``-ed action is never dropped, so it ends with as many playouts as the best.
-    ``progress`` is told ``offset`` plus the share of ``work`` spent (times ``scale``) after every playout. With
+    ``progress`` is told the share of ``work`` spent after every playout. With
     ``common_randomness`` the n-th playout of every arm draws from the same random stream, so the
     arms' difference is less noisy than their values (common random numbers).
     """
@@ -313,7 +311,7 @@ def search(
                 arm.actions += played + 1
                 used += played + 1
                 if progress is not None:  # after every playout: a table shows it, and may cancel here
-                    progress(offset + scale * min(1.0, (spent + used) / max(1, work)))
+                    progress(min(1.0, (spent + used) / max(1, work)))
                 if used >= share:
                     break
             spent += used
