@@ -5,8 +5,9 @@
   Pi 4; it keeps the greedy policy's step unless the search finds one clearly better (beyond a margin
   and one standard error);
 - hard: the advisor's first suggestion (``advisor.rank``) at four times medium's budget, 1 s of a Pi 4:
-  the same short playouts on common random numbers, leaving the plan for a step 3 points better, and
-  never a step back to a position of the same turn (``earlier``: the states it was asked in this turn).
+  the same screen of every city of a building, the same short playouts on common random numbers, leaving
+  the plan for a step 3 points better, and never a step back to a position of the same turn
+  (``earlier``: the states it was asked in this turn).
 
 Both fulfil and deliver without searching, and play the plan in a game far behind the time track's pace.
 
