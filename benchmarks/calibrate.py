@@ -252,11 +252,12 @@ def check(advices: list[AdviceRow], maps: Maps) -> list[str]:
     cells: dict[int, list[tuple[str, float]]] = defaultdict(list)  # (game, result) per advice, by decile
     for i, (told, score) in enumerate(pooled):
         cells[min(9, int(told * 10))].append((advices[i].game or f"#{i}", score))
-    for d, mean_p, mean_o, n in deciles(pooled):
+    table = deciles(pooled)
+    for d, mean_p, mean_o, n in table:
         share = f"predicted {mean_p * 100:.1f} %, won {mean_o * 100:.1f} %"
         games = len({game for game, _ in cells[d]})  # the games behind the decile: its real sample size
         lines.append(f"chance decile {d * 10}-{d * 10 + 10} %: {share} over {n} advices of {games} games")
-    for d, mean_p, _, _ in deciles(pooled):
+    for d, mean_p, _, _ in table:
         low, high = games_resampled(cells[d])
         lines.append(
             f"chance decile {d * 10}-{d * 10 + 10} %, games resampled: won {low * 100:.1f}-{high * 100:.1f} % "

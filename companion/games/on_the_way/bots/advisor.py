@@ -232,7 +232,7 @@ def considered(
     kernel = Kernel.from_state(state)
     rng, plan_rng = _streams(seed)
     plan, actions = weighed(kernel, state, earlier, rng, plan_rng)
-    return screened(kernel, plan, actions, _ranking_work(budget_s), SCREEN_SHARE, rng)[0]
+    return screened(kernel, plan, actions, _ranking_work(budget_s), rng)[0]
 
 
 def screened(
@@ -240,17 +240,14 @@ def screened(
     plan: Action,
     actions: list[Action],
     work: int,
-    share: float,
     rng: random.Random,
     progress: Progress | None = None,
 ) -> tuple[list[Action], int]:
-    """``weighed``'s ``actions`` with every build's city screened (``search.best_builds``) in ``share``
-    of ``work``, and the work left to rank them with; ``progress`` is told the share of the screen done.
-    No circle filter again: a build adds a building, and no earlier position of the turn had it
-    (OTW-23..25), so a screened city never goes round."""
-    if share <= 0.0:
-        return actions, work
-    screen = int(work * share)
+    """``weighed``'s ``actions`` with every build's city screened (``search.best_builds``) in
+    SCREEN_SHARE of ``work``, and the work left to rank them with; ``progress`` is told the share of the
+    screen done. No circle filter again: a build adds a building, and no earlier position of the turn had
+    it (OTW-23..25), so a screened city never goes round."""
+    screen = int(work * SCREEN_SHARE)
     return best_builds(kernel, actions, screen, rng, RANK_HORIZON, keep=plan, progress=progress), work - screen
 
 
@@ -302,7 +299,7 @@ def rank(
     if only_first and (len(actions) <= 1 or (plan in actions and (obvious(kernel, plan) or behind_pace(kernel)))):
         return [Arm(plan if plan in actions or not actions else actions[0])]
     # The screen's part of the progress, then the ranking's (a skipped screen's part is passed at once).
-    actions, work = screened(kernel, plan, actions, work, SCREEN_SHARE, rng, within(progress, 0.0, SCREEN_SHARE))
+    actions, work = screened(kernel, plan, actions, work, rng, within(progress, 0.0, SCREEN_SHARE))
     # Ranking: playouts of RANK_HORIZON actions then the static evaluation, the arms on common random
     # numbers (less noisy than complete games). A static evaluation fitted to complete games ranked
     # closer to the complete playouts but lost whole games: docs/bots.md, "Eighth to tenth sessions".
